@@ -1,0 +1,241 @@
+/**
+ * Decodes the parser's grammar (verb/syntax) tables from the story file, for Infocom (fixed and
+ * variable entry formats) and Inform (GV1 and GV2) games. The layout knowledge follows the
+ * Inform Technical Manual and the published descriptions of Infocom's syntax tables; grue uses
+ * it to build candidate commands without any hand-written, per-game verb list.
+ */
+import { Dictionary, DictWord } from './dictionary';
+import type { StoryInfo } from './story';
+
+export type GrammarFormat = 'infocom-fixed' | 'infocom-variable' | 'inform-gv1' | 'inform-gv2' | 'none';
+
+/** One slot of a grammar line. */
+export type Token =
+  | { kind: 'word'; text: string }
+  /** An object slot. `held` means the parser wants something the player carries. */
+  | { kind: 'object'; held: boolean; creature: boolean }
+  /** Free text (Inform's `topic`): filled with nouns. */
+  | { kind: 'topic' }
+  /** Numbers, quoted strings, parsing routines: slots grue cannot fill generically. */
+  | { kind: 'unfillable' };
+
+export interface GrammarLine {
+  /** The first dictionary word for this verb; synonyms share the line. */
+  verb: string;
+  synonyms: string[];
+  /** The game's action number: lines with the same action and objects do the same thing. */
+  action: number;
+  tokens: Token[];
+  meta: boolean;
+}
+
+export interface Grammar {
+  format: GrammarFormat;
+  lines: GrammarLine[];
+  /** Words that are a complete movement command on their own. */
+  directions: string[];
+}
+
+const STANDARD_DIRECTIONS = ['north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out'];
+
+const word = (m: Uint8Array, a: number) => (m[a] << 8) | m[a + 1];
+
+// Infocom dictionary flags (ZIL PS?* bits) and which data byte holds which number.
+const PS_VERB = 0x40;
+const PS_PREP = 0x08;
+const PS_DIR = 0x10;
+const P1_MASK = 0x03;
+const P1_VERB = 0x01;
+const P1_PREP = 0x00;
+
+// Inform dictionary flags.
+const IF_VERB = 0x01;
+const IF_META = 0x02;
+const IF_PREP = 0x08;
+
+function detectFormat(mem: Uint8Array, info: StoryInfo): GrammarFormat {
+  const base = info.staticBase;
+  const first = word(mem, base);
+  const second = word(mem, base + 2);
+  if (first === 0 || first <= base || first >= mem.length) return 'none';
+  const count = mem[first];
+  if (!info.inform) {
+    if (count === 0) return 'infocom-fixed';
+    return (second - first) / count <= 7 ? 'infocom-variable' : 'infocom-fixed';
+  }
+  // Inform 6 stores its compiler version at 0x3C ("6.21" etc.); Inform 5 wrote GV1-like tables.
+  if (mem[0x3c] !== 0x36) return 'inform-gv1';
+  const span = second - first;
+  if (span % 8 === 1 && (span - 1) / 8 === count) {
+    // Ambiguous size; GV1 lines have at most 6 objects and small token values.
+    let at = first + 1;
+    for (let i = 0; i < count; i++, at += 8) {
+      if (mem[at] > 6) return 'inform-gv2';
+    }
+    return 'inform-gv1';
+  }
+  return 'inform-gv2';
+}
+
+function verbWords(dict: Dictionary, format: GrammarFormat): Map<number, DictWord[]> {
+  const out = new Map<number, DictWord[]>();
+  for (const w of dict.words) {
+    const flags = w.data[0];
+    let index: number | null = null;
+    if (format.startsWith('infocom')) {
+      if (flags & PS_VERB) index = 255 - ((flags & P1_MASK) === P1_VERB ? w.data[1] : w.data[2]);
+    } else if (flags & IF_VERB) {
+      index = 255 - w.data[1];
+    }
+    if (index === null) continue;
+    const list = out.get(index) ?? [];
+    list.push(w);
+    out.set(index, list);
+  }
+  return out;
+}
+
+function infocomPrepositions(dict: Dictionary): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const w of dict.words) {
+    const flags = w.data[0];
+    if (!(flags & PS_PREP)) continue;
+    const num = (flags & P1_MASK) === P1_PREP ? w.data[1] : w.data[2];
+    if (!out.has(num)) out.set(num, w.text);
+  }
+  return out;
+}
+
+function inform5Prepositions(mem: Uint8Array, dict: Dictionary): Map<number, string> {
+  // Inform 5/GV1 numbers prepositions ("adjectives") 255 downwards in the third data byte.
+  const out = new Map<number, string>();
+  for (const w of dict.words) {
+    if (w.data[0] & IF_PREP && w.data.length > 2 && !out.has(w.data[2])) out.set(w.data[2], w.text);
+  }
+  void mem;
+  return out;
+}
+
+function isMetaInform(words: DictWord[]): boolean {
+  return words.some((w) => (w.data[0] & IF_META) !== 0);
+}
+
+function infocomObject(locBits: number): Token {
+  // ZIL's SHAVE bit (2): the object must be carried (the parser may pick it up first; candidates assume it is held).
+  return { kind: "object", held: (locBits & 0x02) !== 0, creature: false };
+}
+
+export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary): Grammar {
+  const format = detectFormat(mem, info);
+  const directions: string[] = [];
+  if (format.startsWith('infocom')) {
+    for (const w of dict.words) if (w.data[0] & PS_DIR && !directions.includes(w.text)) directions.push(w.text);
+  } else {
+    for (const d of STANDARD_DIRECTIONS) if (dict.has(d)) directions.push(d);
+  }
+  if (format === 'none') return { format, lines: [], directions };
+
+  const verbs = verbWords(dict, format);
+  const base = info.staticBase;
+  const firstEntry = word(mem, base);
+  const verbCount = (firstEntry - base) / 2;
+  const preps = format.startsWith('infocom') ? infocomPrepositions(dict) : inform5Prepositions(mem, dict);
+  const lines: GrammarLine[] = [];
+
+  for (let i = 0; i < verbCount; i++) {
+    const words = verbs.get(i);
+    if (!words || words.length === 0) continue;
+    const verb = words[0].text;
+    const synonyms = words.map((w) => w.text);
+    const meta = format.startsWith('inform') && isMetaInform(words);
+    let at = word(mem, base + 2 * i);
+    if (at <= 0 || at >= mem.length) continue;
+    const count = mem[at++];
+    for (let l = 0; l < count && at < mem.length; l++) {
+      const tokens: Token[] = [];
+      let action: number;
+      if (format === 'infocom-fixed') {
+        const [objs, p1, p2, , , loc1, loc2, act] = mem.subarray(at, at + 8);
+        at += 8;
+        action = act;
+        const prep = (p: number) => (p >= 0x80 && preps.has(p) ? tokens.push({ kind: 'word', text: preps.get(p)! }) : undefined);
+        prep(p1);
+        if (objs >= 1) tokens.push(infocomObject(loc1));
+        prep(p2);
+        if (objs >= 2) tokens.push(infocomObject(loc2));
+      } else if (format === 'infocom-variable') {
+        const head = mem[at];
+        const objs = (head >> 6) & 3;
+        const size = [2, 4, 7, 0][objs];
+        if (!size) break;
+        action = mem[at + 1];
+        const prepOf = (b: number) => {
+          if (!(b & 0x3f)) return;
+          const text = preps.get(b | 0xc0) ?? preps.get(b & 0x3f);
+          if (text) tokens.push({ kind: 'word', text });
+        };
+        prepOf(head);
+        if (objs >= 1) tokens.push(infocomObject(mem[at + 3]));
+        if (objs >= 2) {
+          prepOf(mem[at + 4]);
+          tokens.push(infocomObject(mem[at + 6]));
+        }
+        at += size;
+      } else if (format === 'inform-gv1') {
+        const entry = mem.subarray(at, at + 8);
+        at += 8;
+        action = entry[7];
+        let objs = entry[0];
+        for (let t = 1; t < 7; t++) {
+          const v = entry[t];
+          if (v === 0 && objs === 0) break;
+          if (v >= 0xb0) {
+            const text = preps.get(v);
+            tokens.push(text ? { kind: 'word', text } : { kind: 'unfillable' });
+            continue;
+          }
+          objs--;
+          if (v <= 6 || (v >= 16 && v < 48) || (v >= 80 && v < 112) || (v >= 128 && v < 176)) {
+            tokens.push({ kind: 'object', held: v === 1 || v === 3, creature: v === 6 });
+          } else tokens.push({ kind: 'unfillable' });
+        }
+      } else {
+        const head = word(mem, at);
+        at += 2;
+        action = head & 0x3ff;
+        for (let guard = 0; guard < 32 && at < mem.length; guard++) {
+          const type = mem[at];
+          if (type === 0x0f) {
+            at += 1;
+            break;
+          }
+          const data = word(mem, at + 1);
+          at += 3;
+          // A token flagged 0x10 is an alternative to the one before it ('in'/'into'): keep the first.
+          if (type & 0x10) continue;
+          switch (type & 0x0f) {
+            case 1:
+              if (data <= 6) tokens.push({ kind: 'object', held: data === 1 || data === 3, creature: data === 6 });
+              else if (data === 9) tokens.push({ kind: 'topic' });
+              else tokens.push({ kind: 'unfillable' });
+              break;
+            case 2: {
+              const w = dict.at(data);
+              tokens.push(w ? { kind: 'word', text: w.text } : { kind: 'unfillable' });
+              break;
+            }
+            case 3:
+            case 4:
+            case 5:
+              tokens.push({ kind: 'object', held: false, creature: false });
+              break;
+            default:
+              tokens.push({ kind: 'unfillable' });
+          }
+        }
+      }
+      lines.push({ verb, synonyms, action, tokens, meta });
+    }
+  }
+  return { format, lines, directions };
+}

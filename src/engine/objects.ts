@@ -1,0 +1,259 @@
+/**
+ * The Z-machine object tree, read straight from memory (spec §12), and the world state that
+ * Jericho-style hashing and diffing are built on.
+ */
+import { createHash } from 'node:crypto';
+
+export interface ObjectLayout {
+  version: number;
+  objectTable: number;
+  /** Bytes per object entry: 9 in v3, 14 in v4+. */
+  entrySize: number;
+  attrBytes: number;
+  /** Address of object 1's entry. */
+  firstEntry: number;
+  count: number;
+}
+
+export interface ZObject {
+  id: number;
+  name: string;
+  parent: number;
+  sibling: number;
+  child: number;
+  /** Attribute numbers that are set, ascending. */
+  attributes: number[];
+}
+
+/** What makes two game states "the same world": where every object is and which attributes it has, plus the score. */
+export interface WorldState {
+  parents: Uint16Array;
+  /** attrBytes per object, object 1 first. */
+  attrs: Uint8Array;
+  attrBytes: number;
+  score: number;
+}
+
+export interface WorldDiff {
+  moved: Array<{ object: number; from: number; to: number }>;
+  attributesSet: Array<{ object: number; attribute: number }>;
+  attributesCleared: Array<{ object: number; attribute: number }>;
+}
+
+/** Objects and attributes a binding says to leave out of hashes and diffs (daemons, parser scratch bits). */
+export interface WorldMask {
+  ignoreObjects: ReadonlySet<number>;
+  ignoreAttributes: ReadonlySet<number>;
+  ignoreObjectAttributes: ReadonlyArray<readonly [number, number]>;
+}
+
+export const EMPTY_MASK: WorldMask = { ignoreObjects: new Set(), ignoreAttributes: new Set(), ignoreObjectAttributes: [] };
+
+const word = (m: Uint8Array, a: number) => (m[a] << 8) | m[a + 1];
+
+export function objectLayout(mem: Uint8Array, version: number, objectTable: number, staticBase: number): ObjectLayout {
+  const v3 = version <= 3;
+  const entrySize = v3 ? 9 : 14;
+  const firstEntry = objectTable + (v3 ? 62 : 126);
+  const propOffset = v3 ? 7 : 12;
+  // The table has no count: entries run until the lowest property table, which follows them.
+  let lowestProps = staticBase;
+  let count = 0;
+  for (let at = firstEntry; at + entrySize <= lowestProps && count < (v3 ? 255 : 65535); at += entrySize) {
+    const props = word(mem, at + propOffset);
+    if (props < at + entrySize || props >= mem.length) break;
+    if (props < lowestProps) lowestProps = props;
+    count++;
+  }
+  return { version, objectTable, entrySize, attrBytes: v3 ? 4 : 6, firstEntry, count };
+}
+
+export class ObjectTable {
+  constructor(
+    private readonly layout: ObjectLayout,
+    private readonly decode: (addr: number, lengthBytes: number) => string,
+  ) {}
+
+  get count(): number {
+    return this.layout.count;
+  }
+
+  private entry(id: number): number {
+    return this.layout.firstEntry + (id - 1) * this.layout.entrySize;
+  }
+
+  parent(mem: Uint8Array, id: number): number {
+    const e = this.entry(id) + this.layout.attrBytes;
+    return this.layout.version <= 3 ? mem[e] : word(mem, e);
+  }
+
+  sibling(mem: Uint8Array, id: number): number {
+    const e = this.entry(id) + this.layout.attrBytes;
+    return this.layout.version <= 3 ? mem[e + 1] : word(mem, e + 2);
+  }
+
+  child(mem: Uint8Array, id: number): number {
+    const e = this.entry(id) + this.layout.attrBytes;
+    return this.layout.version <= 3 ? mem[e + 2] : word(mem, e + 4);
+  }
+
+  hasAttribute(mem: Uint8Array, id: number, attr: number): boolean {
+    return (mem[this.entry(id) + (attr >> 3)] & (0x80 >> (attr & 7))) !== 0;
+  }
+
+  propertyTable(mem: Uint8Array, id: number): number {
+    return word(mem, this.entry(id) + (this.layout.version <= 3 ? 7 : 12));
+  }
+
+  name(mem: Uint8Array, id: number): string {
+    if (id < 1 || id > this.count) return '';
+    const table = this.propertyTable(mem, id);
+    const words = mem[table];
+    return words ? this.decode(table + 1, words * 2) : '';
+  }
+
+  /** The data of property `prop` on object `id`, or null when the object does not provide it. */
+  property(mem: Uint8Array, id: number, prop: number): Uint8Array | null {
+    return this.properties(mem, id).find((p) => p.num === prop)?.data ?? null;
+  }
+
+  /** Every property number and its data on one object. */
+  properties(mem: Uint8Array, id: number): Array<{ num: number; data: Uint8Array }> {
+    const out: Array<{ num: number; data: Uint8Array }> = [];
+    let at = this.propertyTable(mem, id);
+    at += 1 + mem[at] * 2;
+    const v3 = this.layout.version <= 3;
+    for (let guard = 0; guard < 64; guard++) {
+      const size = mem[at];
+      if (size === 0) break;
+      let num: number;
+      let len: number;
+      if (v3) {
+        num = size & 0x1f;
+        len = (size >> 5) + 1;
+        at += 1;
+      } else {
+        num = size & 0x3f;
+        if (size & 0x80) {
+          len = mem[at + 1] & 0x3f || 64;
+          at += 2;
+        } else {
+          len = size & 0x40 ? 2 : 1;
+          at += 1;
+        }
+      }
+      out.push({ num, data: mem.subarray(at, at + len) });
+      at += len;
+    }
+    return out;
+  }
+
+  children(mem: Uint8Array, id: number): number[] {
+    const out: number[] = [];
+    let c = this.child(mem, id);
+    for (let guard = 0; c && guard <= this.count; guard++) {
+      out.push(c);
+      c = this.sibling(mem, c);
+    }
+    return out;
+  }
+
+  /** All objects below `id` in tree order, depth-first, to `maxDepth` levels. */
+  descendants(mem: Uint8Array, id: number, maxDepth = 8): number[] {
+    const out: number[] = [];
+    const walk = (node: number, depth: number) => {
+      if (depth > maxDepth) return;
+      for (const c of this.children(mem, node)) {
+        out.push(c);
+        walk(c, depth + 1);
+      }
+    };
+    walk(id, 1);
+    return out;
+  }
+
+  object(mem: Uint8Array, id: number): ZObject {
+    const attributes: number[] = [];
+    for (let a = 0; a < this.layout.attrBytes * 8; a++) if (this.hasAttribute(mem, id, a)) attributes.push(a);
+    return {
+      id,
+      name: this.name(mem, id),
+      parent: this.parent(mem, id),
+      sibling: this.sibling(mem, id),
+      child: this.child(mem, id),
+      attributes,
+    };
+  }
+
+  tree(mem: Uint8Array): ZObject[] {
+    const out: ZObject[] = [];
+    for (let id = 1; id <= this.count; id++) out.push(this.object(mem, id));
+    return out;
+  }
+
+  worldState(mem: Uint8Array, score: number, mask: WorldMask): WorldState {
+    const n = this.count;
+    const ab = this.layout.attrBytes;
+    const parents = new Uint16Array(n + 1);
+    const attrs = new Uint8Array(n * ab);
+    for (let id = 1; id <= n; id++) {
+      if (mask.ignoreObjects.has(id)) continue;
+      parents[id] = this.parent(mem, id);
+      attrs.set(mem.subarray(this.entry(id), this.entry(id) + ab), (id - 1) * ab);
+    }
+    for (const attr of mask.ignoreAttributes) {
+      const byte = attr >> 3;
+      const bit = 0x80 >> (attr & 7);
+      if (byte >= ab) continue;
+      for (let id = 1; id <= n; id++) attrs[(id - 1) * ab + byte] &= ~bit;
+    }
+    for (const [id, attr] of mask.ignoreObjectAttributes) {
+      if (id >= 1 && id <= n && attr >> 3 < ab) attrs[(id - 1) * ab + (attr >> 3)] &= ~(0x80 >> (attr & 7));
+    }
+    return { parents, attrs, attrBytes: ab, score };
+  }
+}
+
+export function worldHash(state: WorldState): string {
+  const h = createHash('md5');
+  h.update(new Uint8Array(state.parents.buffer, state.parents.byteOffset, state.parents.byteLength));
+  h.update(state.attrs);
+  h.update(String(state.score));
+  return h.digest('hex');
+}
+
+export function worldDiff(a: WorldState, b: WorldState): WorldDiff {
+  const diff: WorldDiff = { moved: [], attributesSet: [], attributesCleared: [] };
+  const n = Math.min(a.parents.length, b.parents.length);
+  for (let id = 1; id < n; id++) {
+    if (a.parents[id] !== b.parents[id]) diff.moved.push({ object: id, from: a.parents[id], to: b.parents[id] });
+  }
+  const ab = a.attrBytes;
+  const len = Math.min(a.attrs.length, b.attrs.length);
+  for (let i = 0; i < len; i++) {
+    const x = a.attrs[i];
+    const y = b.attrs[i];
+    if (x === y) continue;
+    const object = Math.floor(i / ab) + 1;
+    for (let bit = 0; bit < 8; bit++) {
+      const m = 0x80 >> bit;
+      const attribute = (i % ab) * 8 + bit;
+      if (!(x & m) && y & m) diff.attributesSet.push({ object, attribute });
+      else if (x & m && !(y & m)) diff.attributesCleared.push({ object, attribute });
+    }
+  }
+  return diff;
+}
+
+export function isEmptyDiff(d: WorldDiff): boolean {
+  return d.moved.length === 0 && d.attributesSet.length === 0 && d.attributesCleared.length === 0;
+}
+
+/** A canonical string for a diff, so equal diffs group together. */
+export function diffKey(d: WorldDiff): string {
+  return [
+    d.moved.map((m) => `m${m.object}:${m.from}>${m.to}`).join(','),
+    d.attributesSet.map((s) => `+${s.object}.${s.attribute}`).join(','),
+    d.attributesCleared.map((s) => `-${s.object}.${s.attribute}`).join(','),
+  ].join('|');
+}

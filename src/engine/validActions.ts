@@ -1,0 +1,214 @@
+/**
+ * Jericho's valid-action method on our engine: build candidate commands from the story's own
+ * grammar and dictionary and the objects in scope, try each from the same saved state, keep the
+ * ones that change the world (object tree or score) or end the game, and return one command per
+ * group of candidates that had the same effect.
+ */
+import type { Grammar, GrammarLine, Token } from './grammar';
+import { diffKey, isEmptyDiff, WorldDiff, worldDiff } from './objects';
+import type { GameSession } from './session';
+
+export interface ValidAction {
+  command: string;
+  /** Other candidates that had exactly the same effect. */
+  equivalents: string[];
+  diff: WorldDiff;
+  scoreDelta: number;
+  endsGame: boolean;
+}
+
+export interface CandidateOptions {
+  /** Depth of the location's object tree searched for things in scope. */
+  scopeDepth?: number;
+  /** Upper bound on candidates tried per state; the order is deterministic, so a cap is too. */
+  maxCandidates?: number;
+}
+
+/**
+ * A display preference only: when several dictionary words name the same verb, show the most
+ * familiar. Candidate generation never depends on this list.
+ */
+const FAMILIAR_VERBS = [
+  'north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out',
+  'take', 'drop', 'put', 'open', 'close', 'examine', 'look', 'read', 'go', 'enter', 'exit', 'climb', 'turn', 'push', 'pull',
+  'move', 'give', 'show', 'ask', 'tell', 'unlock', 'lock', 'attack', 'kill', 'eat', 'drink', 'wear', 'remove', 'light',
+  'extinguish', 'search', 'tie', 'untie', 'fill', 'pour', 'throw', 'wave', 'dig', 'break', 'insert', 'wait', 'inventory',
+  'listen', 'smell', 'touch', 'jump', 'pray', 'say', 'wake', 'kiss', 'buy', 'sit', 'stand', 'get', 'lie', 'sleep',
+];
+
+function preferredVerb(line: GrammarLine, resolution: number): string {
+  for (const v of FAMILIAR_VERBS) {
+    const stored = v.slice(0, resolution);
+    if (line.synonyms.includes(stored)) return v;
+  }
+  // Otherwise the shortest whole (untruncated) word of three letters or more, else the first.
+  const whole = line.synonyms.filter((w) => w.length >= 3 && w.length < resolution).sort((a, b) => a.length - b.length || a.localeCompare(b));
+  return whole[0] ?? line.verb;
+}
+
+const slots = (tokens: Token[]) => tokens.filter((t) => t.kind === 'object' || t.kind === 'topic');
+
+export interface Template {
+  words: Array<string | Token>;
+  /** Per object slot: must the object be in the inventory? */
+  held: boolean[];
+}
+
+function verbRank(verb: string): number {
+  const i = FAMILIAR_VERBS.indexOf(verb);
+  return i < 0 ? FAMILIAR_VERBS.length : i;
+}
+
+/**
+ * Templates worth trying: fillable, not meta, and one per (action, number of objects). Lines that
+ * share an action and object count call the same action routine on the same objects, whatever
+ * their verb or prepositions, so trying one of them is enough; the most familiar phrasing wins.
+ */
+export function templates(grammar: Grammar, resolution: number): Template[] {
+  const best = new Map<string, { line: GrammarLine; verb: string; score: number }>();
+  const order: string[] = [];
+  for (const line of grammar.lines) {
+    if (line.meta || line.tokens.some((t) => t.kind === 'unfillable')) continue;
+    const objectSlots = slots(line.tokens);
+    if (objectSlots.length > 2) continue;
+    const key = `${line.action}/${objectSlots.length}`;
+    const verb = preferredVerb(line, resolution);
+    // Prefer familiar verbs; then "give X to Y" over "give Y X", and "open X" over "open up X".
+    const hasWord = line.tokens.some((t) => t.kind === 'word');
+    const plainer = objectSlots.length === 2 ? !hasWord : hasWord && objectSlots.length === 1;
+    const score = verbRank(verb) * 2 + (plainer ? 1 : 0);
+    const current = best.get(key);
+    if (!current) order.push(key);
+    if (!current || score < current.score) best.set(key, { line, verb, score });
+  }
+  return order.map((key) => {
+    const { line, verb } = best.get(key)!;
+    const words: Array<string | Token> = [verb];
+    for (const t of line.tokens) words.push(t.kind === 'word' ? t.text : t);
+    return { words, held: slots(line.tokens).map((t) => t.kind === 'object' && t.held) };
+  });
+}
+
+/** A short phrase the parser will take for an object: its name's dictionary words, at most "adjective noun". */
+export function nounPhrase(session: GameSession, id: number): string | null {
+  const name = session.objects.name(session.mem, id).toLowerCase();
+  const words = name.split(/[^a-z0-9-]+/).filter((w) => w && session.dictionary.has(w));
+  if (words.length === 0) return null;
+  return words.slice(-2).join(' ');
+}
+
+/**
+ * Infocom rooms list their "local globals" (a house seen from outside, a window, a forest) in a
+ * property whose bytes are objects that all live under one container other than the rooms'
+ * own parent. Those are in scope in the room without being in its subtree.
+ */
+function localGlobals(session: GameSession, room: number): number[] {
+  const { objects, mem } = session;
+  if (session.story.inform || session.story.version > 3) return [];
+  const roomParent = objects.parent(mem, room);
+  for (const { data } of objects.properties(mem, room)) {
+    const ids = Array.from(data).filter((b) => b !== 0);
+    if (ids.length === 0 || ids.some((b) => b > objects.count)) continue;
+    const parent = objects.parent(mem, ids[0]);
+    if (parent === 0 || parent === roomParent || ids.some((b) => objects.parent(mem, b) !== parent)) continue;
+    return ids;
+  }
+  return [];
+}
+
+/** Objects the player can plausibly refer to, in tree order: the location's contents, its local globals, then inventory. */
+export function scopeObjects(session: GameSession, depth = 3): { all: number[]; held: number[] } {
+  const room = session.locationId;
+  const player = session.player;
+  const held = player ? session.objects.descendants(session.mem, player, 2) : [];
+  const around = room ? [...session.objects.descendants(session.mem, room, depth), ...localGlobals(session, room)] : [];
+  const seen = new Set<number>();
+  const all: number[] = [];
+  for (const id of [...around, ...held]) {
+    if (id === player || id === room || seen.has(id)) continue;
+    seen.add(id);
+    all.push(id);
+  }
+  return { all, held: held.filter((id) => id !== player) };
+}
+
+/** Candidate commands for the current state, deterministic in order and content. */
+export function candidateCommands(session: GameSession, options: CandidateOptions = {}): string[] {
+  const grammar = session.grammar;
+  const resolution = session.dictionary.resolution;
+  const scope = scopeObjects(session, options.scopeDepth ?? 3);
+  const phrase = new Map<number, string>();
+  for (const id of scope.all) {
+    const p = nounPhrase(session, id);
+    if (p) phrase.set(id, p);
+  }
+  const objects = scope.all.filter((id) => phrase.has(id));
+  const heldSet = new Set(scope.held);
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const push = (c: string) => {
+    if (!seen.has(c)) {
+      seen.add(c);
+      out.push(c);
+    }
+  };
+
+  for (const d of grammar.directions) push(d);
+  for (const t of templates(grammar, resolution)) {
+    const nSlots = t.held.length;
+    // A slot the grammar says must be held is filled from the inventory only (Jericho does the same).
+    const pools = t.held.map((mustHold) => (mustHold ? objects.filter((o) => heldSet.has(o)) : objects));
+    const fill = (chosen: number[]) => {
+      let k = 0;
+      const text = t.words.map((w) => (typeof w === 'string' ? w : phrase.get(chosen[k++])!)).join(' ');
+      push(text);
+    };
+    if (nSlots === 0) fill([]);
+    else if (nSlots === 1) for (const a of pools[0]) fill([a]);
+    // Two-object commands act on something the player carries (the thing put, given or thrown,
+    // or the tool used); pairs of objects that are both out of hand are not tried.
+    else for (const a of pools[0]) for (const b of pools[1]) if (a !== b && (heldSet.has(a) || heldSet.has(b))) fill([a, b]);
+  }
+  return options.maxCandidates ? out.slice(0, options.maxCandidates) : out;
+}
+
+/** Try every candidate from the current state; return one command per distinct effect. The session's state is unchanged afterwards. */
+export function findValidActions(session: GameSession, candidates: string[] = candidateCommands(session)): ValidAction[] {
+  const start = session.captureState();
+  const before = session.worldState();
+  const groups = new Map<string, ValidAction>();
+  try {
+    for (const command of candidates) {
+      session.restoreState(start);
+      try {
+        session.tryCommand(command);
+      } catch {
+        // A candidate that crashes, loops or quits the game is simply not a valid action.
+        continue;
+      }
+      const after = session.worldState();
+      const diff = worldDiff(before, after);
+      const scoreDelta = after.score - before.score;
+      const endsGame = session.groundTruth().done && !start.flags.done;
+      if (isEmptyDiff(diff) && scoreDelta === 0 && !endsGame) continue;
+      const key = `${diffKey(diff)}#${scoreDelta}#${endsGame}`;
+      const group = groups.get(key);
+      if (group) group.equivalents.push(command);
+      else groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame });
+    }
+  } finally {
+    session.restoreState(start);
+  }
+  // Show each group by its most familiar phrasing; the rest stay listed as equivalents.
+  return [...groups.values()].map((g) => {
+    const all = [g.command, ...g.equivalents];
+    const best = all.reduce((a, b) => (familiarity(b) < familiarity(a) ? b : a));
+    return { ...g, command: best, equivalents: all.filter((c) => c !== best) };
+  });
+}
+
+function familiarity(command: string): number {
+  const verb = command.split(' ')[0];
+  const rank = FAMILIAR_VERBS.indexOf(verb);
+  return (rank < 0 ? FAMILIAR_VERBS.length : rank) * 1000 + command.length;
+}
