@@ -9,7 +9,10 @@
  * attributes that change on their own (daemons, parser scratch bits) and must not count as
  * changes to the world.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { GAME_FILES_DIR } from '../paths';
 
 /** Where a number lives: a global variable, or a 16-bit word at a RAM address. */
 export const NumberSourceSchema = z.discriminatedUnion('kind', [
@@ -44,9 +47,12 @@ export type GroundTruthMode =
   | 'binding'
   /** A version-3 game: location, score and moves from the status-line globals, as the standard defines. */
   | 'status-line'
-  /** A v4+ Inform game without a binding: the Inform library's globals 0-2 convention; the player is guessed. */
-  | 'inform-convention'
-  /** A v4+ game that is neither: location is guessed, score and moves are unknown (reported as 0). */
+  /**
+   * Degraded mode, for a v4+ game without a binding: score and moves are read from the status
+   * line the game draws ("Score: 5  Moves: 12"; 0 when it shows neither), the player is guessed
+   * by name ("yourself"), the location is the room that holds the player, or else the status
+   * line's left part. Victory and death are recognised by the standard end-of-game banners.
+   */
   | 'degraded';
 
 /** Texts the Inform library and Infocom games print when the story ends. */
@@ -99,6 +105,24 @@ const KNOWN: GameBindingInput[] = [
 
 const registry = new Map<string, GameBinding>();
 for (const b of KNOWN) registerBinding(b);
+loadBindingFiles(GAME_FILES_DIR);
+
+/** Register every `*.binding.json` in a folder (the project's own games, or a user's). Bad files fail loudly. */
+export function loadBindingFiles(dir: string): GameBinding[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.binding.json'));
+  } catch {
+    return [];
+  }
+  return files.sort().map((f) => {
+    const path = join(dir, f);
+    const parsed = GameBindingSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    if (!parsed.success) throw new Error(`Invalid game binding ${path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    registry.set(parsed.data.md5, parsed.data);
+    return parsed.data;
+  });
+}
 
 /** Add or replace a binding (validated). Users can bind their own games the same way. */
 export function registerBinding(input: GameBindingInput): GameBinding {

@@ -78,6 +78,11 @@ export class ObjectTable {
     return this.layout.count;
   }
 
+  /** The raw bytes of every object entry (attributes and tree links): a cheap "did anything move?" check. */
+  entryBytes(mem: Uint8Array): Uint8Array {
+    return mem.subarray(this.layout.firstEntry, this.layout.firstEntry + this.layout.count * this.layout.entrySize);
+  }
+
   private entry(id: number): number {
     return this.layout.firstEntry + (id - 1) * this.layout.entrySize;
   }

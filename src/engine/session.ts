@@ -29,6 +29,7 @@ interface Zvm {
   frameptr: number;
   sp: number;
   s: Uint16Array;
+  l: Uint16Array;
   xorshift_seed: number;
   read_data: { buffer?: number[]; bufaddr?: number; parseaddr?: number; routine?: number; storer?: number; time?: number };
   io: Record<string, unknown> & { streams: unknown[] };
@@ -177,7 +178,7 @@ export class GameSession {
   constructor(loaded: LoadedStory, options: SessionOptions = {}) {
     this.story = loaded.info;
     this.binding = options.binding === null ? undefined : (options.binding ?? bindingFor(loaded.info.md5));
-    this.groundTruthMode = this.binding ? 'binding' : this.story.version <= 3 ? 'status-line' : this.story.inform ? 'inform-convention' : 'degraded';
+    this.groundTruthMode = this.binding ? 'binding' : this.story.version <= 3 ? 'status-line' : 'degraded';
     this.blockBudget = options.blockBudget ?? DEFAULT_BLOCK_BUDGET;
     this.lastSeed = toSeed(options.seed ?? 0);
 
@@ -231,6 +232,29 @@ export class GameSession {
         return 0;
       }
       return originalRandom.call(this, range);
+    };
+    // ZVM rebuilds two typed-array views of the stack on every call and return; the views only
+    // depend on the frame's offset and local count, so reuse them (a measurable share of run time).
+    const views = new Map<number, [Uint16Array, Uint16Array]>();
+    let viewsOf: ArrayBufferLike | null = null;
+    vm.make_stacks = function (this: Zvm) {
+      if (viewsOf !== this.stack.buffer) {
+        // A restart allocates a new stack.
+        views.clear();
+        viewsOf = this.stack.buffer;
+      }
+      const locals = new Uint8Array(this.stack.buffer, this.stack.byteOffset)[this.frameptr + 3] & 0x0f;
+      const key = this.frameptr * 16 + locals;
+      let v = views.get(key);
+      if (!v) {
+        v = [
+          new Uint16Array(this.stack.buffer, this.stack.byteOffset + this.frameptr + 8, locals),
+          new Uint16Array(this.stack.buffer, this.stack.byteOffset + this.frameptr + 8 + locals * 2),
+        ];
+        views.set(key, v);
+      }
+      this.l = v[0];
+      this.s = v[1];
     };
     // UNDO is off: snapshots are the harness's undo, and an in-VM undo history would make a
     // restored game behave differently from the original (the history is not in the snapshot).
@@ -288,6 +312,11 @@ export class GameSession {
     return this.quit;
   }
 
+  /** The game has ended: death, victory, or @quit. */
+  get isDone(): boolean {
+    return this.flags.done;
+  }
+
   /** Run one command; returns the game's response and the ground truth after it. */
   step(command: string): StepResult {
     const observation = this.send(validateCommand(command));
@@ -332,12 +361,19 @@ export class GameSession {
 
   get score(): number {
     if (this.binding) return this.readNumber(this.binding.score);
-    return this.groundTruthMode === 'degraded' ? 0 : this.readNumber({ kind: 'global', index: 1, offset: 0 });
+    if (this.groundTruthMode === 'degraded') return this.statusNumber(/score:?\s*(-?\d+)/i);
+    return this.readNumber({ kind: 'global', index: 1, offset: 0 });
   }
 
   get moves(): number {
     if (this.binding) return this.readNumber(this.binding.moves);
-    return this.groundTruthMode === 'degraded' ? 0 : this.readNumber({ kind: 'global', index: 2, offset: 0 });
+    if (this.groundTruthMode === 'degraded') return this.statusNumber(/(?:moves|turns):?\s*(\d+)/i);
+    return this.readNumber({ kind: 'global', index: 2, offset: 0 });
+  }
+
+  private statusNumber(re: RegExp): number {
+    const m = re.exec(this.statusLine);
+    return m ? Number(m[1]) : 0;
   }
 
   get maxScore(): number | undefined {
@@ -348,15 +384,18 @@ export class GameSession {
   get player(): number | undefined {
     if (this.binding?.playerObject) return this.binding.playerObject;
     if (this.playerGuess !== undefined) return this.playerGuess || undefined;
-    const room = this.global(0);
-    const candidates = room > 0 && room <= this.objects.count ? this.objects.descendants(this.mem, room, 2) : [];
-    const found = candidates.find((id) => /^(yourself|you|self|player|cretin|adventurer|me)$/i.test(this.objects.name(this.mem, id).trim()));
+    let found: number | undefined;
+    for (let id = 1; id <= this.objects.count && !found; id++) {
+      // Names the Inform library and Infocom give the player object; it must be inside something.
+      if (/^(yourself|you|self|player|cretin|adventurer)$/i.test(this.objects.name(this.mem, id).trim()) && this.objects.parent(this.mem, id)) found = id;
+    }
     this.playerGuess = found ?? 0;
     return found;
   }
 
   get locationId(): number {
     const player = this.player;
+    if (this.groundTruthMode === 'degraded' && !player) return this.statusLocationId();
     if (player && (this.binding?.location === 'playerParent' || this.groundTruthMode === 'degraded')) {
       // Climb out of vehicles and containers to the room.
       let at = this.objects.parent(this.mem, player);
@@ -373,7 +412,16 @@ export class GameSession {
 
   get location(): Place {
     const id = this.locationId;
+    if (!id && this.groundTruthMode === 'degraded') return { id: 0, name: this.statusLine.split(/\s{2,}/)[0]?.trim() ?? '' };
     return { id, name: id ? this.objects.name(this.mem, id) : '' };
+  }
+
+  /** Degraded mode without a player object: the object named like the status line's room. */
+  private statusLocationId(): number {
+    const name = this.statusLine.split(/\s{2,}/)[0]?.trim();
+    if (!name) return 0;
+    for (let id = 1; id <= this.objects.count; id++) if (this.objects.name(this.mem, id) === name) return id;
+    return 0;
   }
 
   get inventory(): Place[] {

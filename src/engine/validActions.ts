@@ -30,7 +30,7 @@ export interface CandidateOptions {
  */
 const FAMILIAR_VERBS = [
   'north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out',
-  'take', 'drop', 'put', 'open', 'close', 'examine', 'look', 'read', 'go', 'enter', 'exit', 'climb', 'turn', 'push', 'pull',
+  'take', 'put', 'drop', 'open', 'close', 'examine', 'look', 'read', 'go', 'enter', 'exit', 'climb', 'turn', 'push', 'pull',
   'move', 'give', 'show', 'ask', 'tell', 'unlock', 'lock', 'attack', 'kill', 'eat', 'drink', 'wear', 'remove', 'light',
   'extinguish', 'search', 'tie', 'untie', 'fill', 'pour', 'throw', 'wave', 'dig', 'break', 'insert', 'wait', 'inventory',
   'listen', 'smell', 'touch', 'jump', 'pray', 'say', 'wake', 'kiss', 'buy', 'sit', 'stand', 'get', 'lie', 'sleep',
@@ -75,8 +75,8 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
     const verb = preferredVerb(line, resolution);
     // Prefer familiar verbs; then "give X to Y" over "give Y X", and "open X" over "open up X".
     const hasWord = line.tokens.some((t) => t.kind === 'word');
-    const plainer = objectSlots.length === 2 ? !hasWord : hasWord && objectSlots.length === 1;
-    const score = verbRank(verb) * 2 + (plainer ? 1 : 0);
+    const awkward = objectSlots.length === 2 ? !hasWord : hasWord && objectSlots.length === 1;
+    const score = verbRank(verb) + (awkward ? 1000 : 0);
     const current = best.get(key);
     if (!current) order.push(key);
     if (!current || score < current.score) best.set(key, { line, verb, score });
@@ -89,12 +89,43 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
   });
 }
 
-/** A short phrase the parser will take for an object: its name's dictionary words, at most "adjective noun". */
+/** Words listed in an object's vocabulary property (Inform's `name`, Infocom's SYNONYM): every entry a dictionary address. */
+export function objectNouns(session: GameSession, id: number): string[] {
+  const { objects, mem, dictionary } = session;
+  for (const { data } of objects.properties(mem, id)) {
+    if (data.length < 2 || data.length % 2) continue;
+    const words: string[] = [];
+    for (let i = 0; i < data.length; i += 2) {
+      const w = dictionary.at((data[i] << 8) | data[i + 1]);
+      if (!w) break;
+      words.push(w.text);
+    }
+    if (words.length === data.length / 2) return words;
+  }
+  return [];
+}
+
+/**
+ * A short phrase the parser will take for an object: the last word of its printed name that is
+ * one of its nouns, with the word before it as an adjective ("brass lantern"); failing that,
+ * its first noun.
+ */
 export function nounPhrase(session: GameSession, id: number): string | null {
-  const name = session.objects.name(session.mem, id).toLowerCase();
-  const words = name.split(/[^a-z0-9-]+/).filter((w) => w && session.dictionary.has(w));
-  if (words.length === 0) return null;
-  return words.slice(-2).join(' ');
+  const { dictionary } = session;
+  const nouns = objectNouns(session, id);
+  const truncate = (w: string) => w.slice(0, dictionary.resolution);
+  const nameWords = session.objects
+    .name(session.mem, id)
+    .toLowerCase()
+    .split(/[^a-z0-9-]+/)
+    .filter((w) => w && dictionary.has(w));
+  const isNoun = (w: string) => nouns.length === 0 || nouns.includes(truncate(w));
+  for (let i = nameWords.length - 1; i >= 0; i--) {
+    if (!isNoun(nameWords[i])) continue;
+    const before = nameWords[i - 1];
+    return before && before !== 'of' && before !== 'the' ? `${before} ${nameWords[i]}` : nameWords[i];
+  }
+  return nouns[0] ?? null;
 }
 
 /**
@@ -176,6 +207,7 @@ export function candidateCommands(session: GameSession, options: CandidateOption
 export function findValidActions(session: GameSession, candidates: string[] = candidateCommands(session)): ValidAction[] {
   const start = session.captureState();
   const before = session.worldState();
+  const beforeBytes = Buffer.from(session.objects.entryBytes(session.mem));
   const groups = new Map<string, ValidAction>();
   try {
     for (const command of candidates) {
@@ -186,10 +218,12 @@ export function findValidActions(session: GameSession, candidates: string[] = ca
         // A candidate that crashes, loops or quits the game is simply not a valid action.
         continue;
       }
+      // Most candidates change nothing: skip building the world state when no object byte moved.
+      if (beforeBytes.equals(session.objects.entryBytes(session.mem)) && session.score === before.score && !session.isDone) continue;
       const after = session.worldState();
       const diff = worldDiff(before, after);
       const scoreDelta = after.score - before.score;
-      const endsGame = session.groundTruth().done && !start.flags.done;
+      const endsGame = session.isDone && !start.flags.done;
       if (isEmptyDiff(diff) && scoreDelta === 0 && !endsGame) continue;
       const key = `${diffKey(diff)}#${scoreDelta}#${endsGame}`;
       const group = groups.get(key);

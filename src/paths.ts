@@ -1,0 +1,14 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** The project root (the folder holding package.json), whether running from src/ or dist/. */
+export function projectRoot(): string {
+  let dir = __dirname;
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'game_files'))) return dir;
+    dir = dirname(dir);
+  }
+  return process.cwd();
+}
+
+export const GAME_FILES_DIR = join(projectRoot(), 'game_files');
