@@ -562,7 +562,8 @@ export class GameSession {
       glk.glk_request_char_event_uni(win);
     }
     vm.read_data = rd;
-    glk.update();
+    // No Glk event happened, so no display update will announce the request: record it ourselves.
+    this.glkote.pending = { windowId: win.disprock, type: wanted.type };
   }
 
   /** Serializable snapshot: RAM (as a delta from the story's original RAM), stack, registers, RNG and pending input, compressed. */
