@@ -7,4 +7,5 @@ module.exports = {
   testTimeout: 120000,
   // Engine tests are CPU-bound; two workers match the machine and keep timings stable.
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/reporters/summary.js'],
 };

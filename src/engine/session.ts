@@ -493,7 +493,8 @@ export class GameSession {
       readData: { bufaddr: rd.bufaddr, parseaddr: rd.parseaddr, routine: rd.routine, storer: rd.storer, time: rd.time },
       io,
       input: pending ? { type: pending.type, maxlen: rd.buffer?.length ?? 0, upper: pending.windowId === vm.upperwin?.disprock && pending.windowId !== vm.mainwin?.disprock } : null,
-      flags: { ...this.flags, quit: this.isOver },
+      // Fixed key order: snapshots of equal states must be equal bytes.
+      flags: { done: this.flags.done, victory: this.flags.victory, died: this.flags.died, quit: this.isOver },
     };
   }
 

@@ -1,0 +1,95 @@
+/**
+ * npm run bench:engine [-- --story path/to/zork1.z3]
+ *
+ * Prints one JSON object: stepsPerSecond (Zork I, replaying the fixed route), snapshotMicros,
+ * restoreMicros, and valid-action statistics over the states along the 30-command route.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { candidateCommands, findValidActions, GameSession } from '../src/engine';
+import { ZORK_ROUTE } from './routes';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p + 0.5))];
+}
+
+const round = (x: number, digits = 1) => Number(x.toFixed(digits));
+
+function main(): void {
+  const story = resolve(arg('story', join(__dirname, '..', '..', 'shared', 'games', 'zork1.z3')));
+  if (!existsSync(story)) {
+    console.error(`bench:engine needs Zork I: ${story} not found (pass --story <path>).`);
+    process.exit(2);
+  }
+  const progress = (msg: string) => process.stderr.write(`bench:engine ${msg}\n`);
+
+  // Steps per second: replay the route from a fresh session, several rounds, after a warm-up.
+  const warm = GameSession.fromFile(story, { seed: 1 });
+  for (const c of ZORK_ROUTE) warm.step(c);
+  const rounds = 40;
+  const start = warm.snapshot();
+  let steps = 0;
+  const t0 = performance.now();
+  for (let r = 0; r < rounds; r++) {
+    warm.restore(start);
+    for (const c of ZORK_ROUTE) {
+      warm.step(c);
+      steps++;
+    }
+  }
+  const stepsPerSecond = steps / ((performance.now() - t0) / 1000);
+  progress(`steps: ${Math.round(stepsPerSecond)}/s`);
+
+  // Snapshot and restore cost, mid-route.
+  const s = GameSession.fromFile(story, { seed: 1 });
+  for (const c of ZORK_ROUTE.slice(0, 15)) s.step(c);
+  const n = 2000;
+  let snap = s.snapshot();
+  let t = performance.now();
+  for (let i = 0; i < n; i++) snap = s.snapshot();
+  const snapshotMicros = ((performance.now() - t) / n) * 1000;
+  t = performance.now();
+  for (let i = 0; i < n; i++) s.restore(snap);
+  const restoreMicros = ((performance.now() - t) / n) * 1000;
+  progress(`snapshot ${round(snapshotMicros)} us, restore ${round(restoreMicros)} us, ${snap.length} bytes`);
+
+  // Valid actions at every state along the route (the state before each command).
+  const v = GameSession.fromFile(story, { seed: 1 });
+  const times: number[] = [];
+  const candidates: number[] = [];
+  const valid: number[] = [];
+  ZORK_ROUTE.forEach((command, i) => {
+    const cands = candidateCommands(v);
+    const t1 = performance.now();
+    const found = findValidActions(v, cands);
+    times.push(performance.now() - t1);
+    candidates.push(cands.length);
+    valid.push(found.length);
+    progress(`valid actions ${i + 1}/${ZORK_ROUTE.length}: ${found.length} of ${cands.length} in ${round(times[i], 0)} ms`);
+    v.step(command);
+  });
+  const sorted = [...times].sort((a, b) => a - b);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+  console.log(
+    JSON.stringify({
+      story: story.split('/').pop(),
+      stepsPerSecond: Math.round(stepsPerSecond),
+      snapshotMicros: round(snapshotMicros),
+      restoreMicros: round(restoreMicros),
+      snapshotBytes: snap.length,
+      validActionsMsMedian: round(percentile(sorted, 0.5)),
+      validActionsMsP90: round(percentile(sorted, 0.9)),
+      candidatesPerState: round(mean(candidates)),
+      validPerState: round(mean(valid)),
+      states: ZORK_ROUTE.length,
+    }),
+  );
+}
+
+main();

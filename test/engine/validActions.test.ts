@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { candidateCommands, diffKey, findValidActions, GameSession, nounPhrase, templates, worldDiff } from '../../src/engine';
+import { describeWithGame, GAME_FILES } from '../helpers';
+
+const OWN_GAMES = [
+  { story: 'lighthouse.z5', walkthrough: 'lighthouse.walkthrough' },
+  { story: 'ferry.z8', walkthrough: 'ferry.walkthrough' },
+];
+
+function walkthrough(file: string): string[] {
+  return readFileSync(join(GAME_FILES, 'src', file), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+}
+
+/** The effect of `command` from the current state (the session is left unchanged). */
+function effectOf(session: GameSession, command: string): string {
+  const state = session.captureState();
+  const before = session.worldState();
+  session.tryCommand(command);
+  const after = session.worldState();
+  const key = `${diffKey(worldDiff(before, after))}#${after.score - before.score}`;
+  session.restoreState(state);
+  return key;
+}
+
+describe.each(OWN_GAMES)('valid actions along the winning sequence of $story', ({ story, walkthrough: wt }) => {
+  const commands = walkthrough(wt);
+  let covered = 0;
+  const misses: string[] = [];
+
+  it('offers the next winning command (or one with the same world diff) at >= 95% of steps', () => {
+    const session = GameSession.fromFile(join(GAME_FILES, story), { seed: 1 });
+    for (const command of commands) {
+      const valid = findValidActions(session);
+      const wanted = effectOf(session, command);
+      if (valid.some((v) => `${diffKey(v.diff)}#${v.scoreDelta}` === wanted)) covered++;
+      else misses.push(command);
+      session.step(command);
+    }
+    // eslint-disable-next-line no-console
+    console.log(`${story}: next winning command offered at ${covered}/${commands.length} steps${misses.length ? `; missed: ${misses.join(', ')}` : ''}`);
+    expect(covered / commands.length).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('replaying the winning sequence wins with the maximum score', () => {
+    const session = GameSession.fromFile(join(GAME_FILES, story), { seed: 1 });
+    let last;
+    for (const command of commands) last = session.step(command);
+    expect(last).toMatchObject({ victory: true, done: true, died: false });
+    expect(last!.score).toBe(session.maxScore);
+  });
+});
+
+describe('valid action mechanics', () => {
+  const LIGHTHOUSE = join(GAME_FILES, 'lighthouse.z5');
+
+  it('leaves the session exactly where it was', () => {
+    const s = GameSession.fromFile(LIGHTHOUSE);
+    s.step('open chest');
+    const snap = s.snapshot();
+    findValidActions(s);
+    expect(Buffer.from(s.snapshot()).equals(Buffer.from(snap))).toBe(true);
+    expect(s.step('take key').observation).toBe('Taken.');
+  });
+
+  it('groups candidates with the same effect and returns one per group, deterministically', () => {
+    const s = GameSession.fromFile(LIGHTHOUSE);
+    s.step('open chest');
+    const a = findValidActions(s);
+    const b = findValidActions(s);
+    expect(a).toEqual(b);
+    const keys = a.map((v) => `${diffKey(v.diff)}#${v.scoreDelta}#${v.endsGame}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(a.map((v) => v.command)).toEqual(expect.arrayContaining(['take iron key', 'take oil lamp', 'close wooden chest']));
+    // "get iron key" does what "take iron key" does: it is listed as an equivalent, not a second action.
+    const take = a.find((v) => v.command === 'take iron key')!;
+    expect(take.equivalents.length).toBeGreaterThan(0);
+  });
+
+  it('excludes commands that change nothing', () => {
+    const s = GameSession.fromFile(LIGHTHOUSE);
+    const commands = findValidActions(s).map((v) => v.command);
+    expect(commands).not.toContain('look');
+    expect(commands).not.toContain('inventory');
+    expect(commands.some((c) => c.startsWith('examine'))).toBe(false);
+  });
+
+  it('builds candidates from the story itself: grammar lines, dictionary words and objects in scope', () => {
+    const s = GameSession.fromFile(LIGHTHOUSE);
+    expect(s.grammar.format).toBe('inform-gv2');
+    const t = templates(s.grammar, s.dictionary.resolution);
+    expect(t.length).toBeGreaterThan(50);
+    expect(nounPhrase(s, s.objectTree().find((o) => o.name === 'wooden chest')!.id)).toBe('wooden chest');
+    const cands = candidateCommands(s);
+    expect(cands).toContain('open wooden chest');
+    expect(cands).toContain('north');
+    // Meta verbs (save, quit, score...) are flagged in an Inform dictionary and never tried.
+    expect(cands.some((c) => /^(save|restore|quit|restart|score)\b/.test(c))).toBe(false);
+  });
+
+  it('handles a game that was never seen: the Ferry with its binding removed (degraded mode)', () => {
+    const s = GameSession.fromFile(join(GAME_FILES, 'ferry.z8'), { binding: null });
+    expect(s.groundTruthMode).toBe('degraded');
+    const valid = findValidActions(s).map((v) => v.command);
+    expect(valid).toContain('west');
+    const r = s.step('west');
+    expect(r.location.name).toBe('Cave');
+  });
+});
+
+describeWithGame('zork1.z3', 'valid actions in Zork I (Infocom grammar tables)', (ZORK) => {
+  it('decodes the Infocom fixed-format syntax table', () => {
+    const s = GameSession.fromFile(ZORK);
+    expect(s.grammar.format).toBe('infocom-fixed');
+    expect(s.grammar.directions).toEqual(expect.arrayContaining(['north', 'south', 'east', 'west', 'up', 'down']));
+  });
+
+  it('finds the moves at West of House and Behind House (local globals are in scope)', () => {
+    const s = GameSession.fromFile(ZORK);
+    expect(findValidActions(s).map((v) => v.command)).toEqual(expect.arrayContaining(['north', 'south', 'west', 'open small mailbox']));
+    s.step('north');
+    s.step('east');
+    expect(findValidActions(s).map((v) => v.command)).toContain('open kitchen window');
+  });
+});
