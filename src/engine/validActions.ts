@@ -5,7 +5,7 @@
  * group of candidates that had the same effect.
  */
 import type { Grammar, GrammarLine, Token } from './grammar';
-import { diffKey, isEmptyDiff, WorldDiff, worldDiff } from './objects';
+import { diffKey, isEmptyDiff, WorldDiff, worldDiff, worldHash } from './objects';
 import type { GameSession } from './session';
 
 export interface ValidAction {
@@ -15,6 +15,9 @@ export interface ValidAction {
   diff: WorldDiff;
   scoreDelta: number;
   endsGame: boolean;
+  /** World hash after the command. */
+  resultHash: string;
+  outcome: 'continue' | 'died' | 'won' | 'ended';
 }
 
 export interface CandidateOptions {
@@ -228,7 +231,11 @@ export function findValidActions(session: GameSession, candidates: string[] = ca
       const key = `${diffKey(diff)}#${scoreDelta}#${endsGame}`;
       const group = groups.get(key);
       if (group) group.equivalents.push(command);
-      else groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame });
+      else {
+        const t = session.groundTruth();
+        const outcome = t.died ? 'died' : t.victory ? 'won' : session.isOver ? 'ended' : 'continue';
+        groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame, resultHash: worldHash(after), outcome });
+      }
     }
   } finally {
     session.restoreState(start);

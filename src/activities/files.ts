@@ -1,0 +1,93 @@
+/**
+ * Files are materialised views of workflow state: written atomically (temp file + rename),
+ * idempotently (a retry writes the same bytes to the same name), with a backup of what they
+ * replace. The workflow never reads them back to decide anything.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, copyFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { CampaignResultSchema, TurnRecordSchema } from '../schemas/episode';
+import { classified, parseInput } from './failures';
+
+export function atomicWrite(path: string, content: string, backup = false): void {
+  mkdirSync(dirname(path), { recursive: true });
+  if (backup && existsSync(path)) {
+    if (readFileSync(path, 'utf8') === content) return;
+    copyFileSync(path, `${path}.bak`);
+  }
+  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, path);
+}
+
+/** Workflow ids become folder names: keep them readable but safe. */
+export function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200);
+}
+
+const TranscriptChunkSchema = z.object({
+  workflowId: z.string().min(1),
+  turns: z.array(TurnRecordSchema).min(1),
+});
+
+const FinalizeSchema = z.object({ workflowId: z.string().min(1) });
+
+const ResultsSchema = z.object({ campaignId: z.string().min(1), results: CampaignResultSchema.omit({ resultsPath: true }) });
+
+export function runDir(dataDir: string, workflowId: string): string {
+  return join(dataDir, 'runs', safeName(workflowId));
+}
+
+export function chunkName(fromTurn: number): string {
+  return `turns-${String(fromTurn).padStart(7, '0')}.jsonl`;
+}
+
+/** Every turn record written so far for a workflow, in order, without duplicates. */
+export function readTranscript(dataDir: string, workflowId: string): z.infer<typeof TurnRecordSchema>[] {
+  const dir = join(runDir(dataDir, workflowId), 'turns');
+  if (!existsSync(dir)) return [];
+  const byTurn = new Map<number, z.infer<typeof TurnRecordSchema>>();
+  for (const f of readdirSync(dir).filter((n) => /^turns-\d+\.jsonl$/.test(n)).sort()) {
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const rec = TurnRecordSchema.parse(JSON.parse(line));
+      byTurn.set(rec.turn, rec);
+    }
+  }
+  return [...byTurn.values()].sort((a, b) => a.turn - b.turn);
+}
+
+export function createFileActivities(dataDir: string) {
+  return {
+    async writeTranscriptChunk(raw: unknown): Promise<string> {
+      const input = parseInput(TranscriptChunkSchema, raw, 'writeTranscriptChunk input');
+      return classified(() => {
+        const path = join(runDir(dataDir, input.workflowId), 'turns', chunkName(input.turns[0].turn));
+        atomicWrite(path, input.turns.map((t) => JSON.stringify(t)).join('\n') + '\n');
+        return path;
+      });
+    },
+
+    /** Assemble the chunks into transcript.jsonl; returns its path. */
+    async finalizeTranscript(raw: unknown): Promise<string> {
+      const input = parseInput(FinalizeSchema, raw, 'finalizeTranscript input');
+      return classified(() => {
+        const turns = readTranscript(dataDir, input.workflowId);
+        const path = join(runDir(dataDir, input.workflowId), 'transcript.jsonl');
+        atomicWrite(path, turns.map((t) => JSON.stringify(t)).join('\n') + (turns.length ? '\n' : ''), true);
+        return path;
+      });
+    },
+
+    async writeResults(raw: unknown): Promise<string> {
+      const input = parseInput(ResultsSchema, raw, 'writeResults input');
+      return classified(() => {
+        const path = join(dataDir, 'campaigns', safeName(input.campaignId), 'results.json');
+        atomicWrite(path, JSON.stringify({ ...input.results, resultsPath: path }, null, 2) + '\n', true);
+        return path;
+      });
+    },
+  };
+}
+
+export type FileActivities = ReturnType<typeof createFileActivities>;

@@ -1,0 +1,84 @@
+/**
+ * Game activities: a turn is a pure function of (story, snapshot, command), so any worker can
+ * run any turn and a retried turn returns the same result. Sessions are cached per story only
+ * to skip re-parsing it; every step starts by restoring the snapshot it was given.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { resolveStory } from '../engine/resolveStory';
+import { GameSession } from '../engine/session';
+import { findValidActions } from '../engine/validActions';
+import { GameState, StartGameInputSchema, StartGameResult, StepGameInputSchema } from '../schemas/game';
+import { classified, parseInput } from './failures';
+
+/** Observations are bounded so history stays small whatever a game prints. */
+export const MAX_OBSERVATION_CHARS = 8000;
+/** Valid actions reported per turn, at most. */
+export const MAX_OPTIONS = 64;
+
+function bounded(text: string): string {
+  return text.length > MAX_OBSERVATION_CHARS ? `${text.slice(0, MAX_OBSERVATION_CHARS)}\n[... truncated]` : text;
+}
+
+function stateOf(session: GameSession, observation: string, withOptions: boolean): GameState {
+  // Once the story has ended there is nothing to try (and a quit game cannot be rewound).
+  const options = withOptions && !session.isDone && !session.isOver
+    ? findValidActions(session)
+        .slice(0, MAX_OPTIONS)
+        .map((a) => ({ command: a.command, resultHash: a.resultHash, scoreDelta: a.scoreDelta, outcome: a.outcome }))
+    : [];
+  return {
+    observation: bounded(observation),
+    truth: session.groundTruth(),
+    worldHash: session.worldHash(),
+    snapshot: Buffer.from(session.snapshot()).toString('base64'),
+    options,
+  };
+}
+
+export function createGameActivities() {
+  const sessions = new Map<string, GameSession>();
+
+  function cachedSession(path: string, md5: string): GameSession {
+    let session = sessions.get(path);
+    if (!session || session.story.md5 !== md5) {
+      session = GameSession.fromFile(path);
+      sessions.set(path, session);
+    }
+    if (session.story.md5 !== md5) {
+      throw ApplicationFailure.nonRetryable(
+        `The story file at ${path} on this worker (md5 ${session.story.md5}) is not the one this episode started with (md5 ${md5}).`,
+        'StoryMismatch',
+      );
+    }
+    return session;
+  }
+
+  return {
+    async startGame(raw: unknown): Promise<StartGameResult> {
+      const input = parseInput(StartGameInputSchema, raw, 'startGame input');
+      return classified(() => {
+        const path = resolveStory(input.game);
+        const session = GameSession.fromFile(path, { seed: input.seed });
+        sessions.set(path, session);
+        return {
+          ...stateOf(session, session.intro, input.validActions),
+          storyMd5: session.story.md5,
+          storyName: session.binding?.name ?? path.split('/').pop()!,
+          maxScore: session.maxScore ?? null,
+        };
+      });
+    },
+
+    async stepGame(raw: unknown): Promise<GameState> {
+      const input = parseInput(StepGameInputSchema, raw, 'stepGame input');
+      return classified(() => {
+        const session = cachedSession(resolveStory(input.game), input.storyMd5);
+        session.restore(Buffer.from(input.snapshot, 'base64'));
+        const result = session.step(input.command);
+        return stateOf(session, result.observation, input.validActions);
+      });
+    },
+  };
+}
+
+export type GameActivities = ReturnType<typeof createGameActivities>;

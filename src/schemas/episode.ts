@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { GameRefSchema, GroundTruthSchema } from './game';
+
+export const PolicyNameSchema = z.enum(['oracle-free', 'random']);
+export type PolicyName = z.infer<typeof PolicyNameSchema>;
+
+/**
+ * What the oracle-free policy learns across episodes: actions that paid off in a given world
+ * state. Bounded, because it travels through every episode's input.
+ */
+export const LearnedStateSchema = z.object({
+  episodes: z.number().int().nonnegative().default(0),
+  bestScore: z.number().int().default(0),
+  /** worldHash -> commands that raised the score there. */
+  rewarding: z.record(z.string(), z.array(z.string())).default({}),
+});
+export type LearnedState = z.infer<typeof LearnedStateSchema>;
+export const MAX_LEARNED_STATES = 500;
+
+export const EpisodeInputSchema = z.object({
+  game: GameRefSchema,
+  seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+  maxTurns: z.number().int().min(1).max(100_000).default(100),
+  policy: PolicyNameSchema.default('oracle-free'),
+  /** Continue-as-new after this many turns in one run (also whenever Temporal suggests it). */
+  continueAsNewEvery: z.number().int().min(1).max(10_000).default(100),
+  /** Turns buffered in workflow state before they are written to the transcript file. */
+  transcriptFlushEvery: z.number().int().min(1).max(1_000).default(20),
+  learned: LearnedStateSchema.optional(),
+});
+export type EpisodeInput = z.input<typeof EpisodeInputSchema>;
+export type EpisodeConfig = z.infer<typeof EpisodeInputSchema>;
+
+export const TurnRecordSchema = z.object({
+  turn: z.number().int(),
+  command: z.string(),
+  observation: z.string(),
+  score: z.number().int(),
+  moves: z.number().int(),
+  location: z.string(),
+  worldHash: z.string(),
+  validActions: z.number().int(),
+});
+export type TurnRecord = z.infer<typeof TurnRecordSchema>;
+
+export const EpisodeResultSchema = z.object({
+  game: z.string(),
+  storyMd5: z.string(),
+  seed: z.number().int(),
+  policy: PolicyNameSchema,
+  score: z.number().int(),
+  maxScore: z.number().int().nullable(),
+  moves: z.number().int(),
+  turns: z.number().int(),
+  victory: z.boolean(),
+  died: z.boolean(),
+  stopped: z.boolean(),
+  transcriptPath: z.string(),
+  learned: LearnedStateSchema,
+});
+export type EpisodeResult = z.infer<typeof EpisodeResultSchema>;
+
+export const EpisodeStatusSchema = z.object({
+  game: z.string(),
+  turn: z.number().int(),
+  maxTurns: z.number().int(),
+  score: z.number().int(),
+  maxScore: z.number().int().nullable(),
+  moves: z.number().int(),
+  location: z.string(),
+  paused: z.boolean(),
+  stopping: z.boolean(),
+  finished: z.boolean(),
+  victory: z.boolean(),
+  died: z.boolean(),
+  lastCommand: z.string().nullable(),
+  lastObservation: z.string(),
+  runTurns: z.number().int(),
+});
+export type EpisodeStatus = z.infer<typeof EpisodeStatusSchema>;
+
+export const CampaignInputSchema = z.object({
+  game: GameRefSchema,
+  episodes: z.number().int().min(1).max(10_000).default(3),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+  maxTurns: z.number().int().min(1).max(100_000).default(100),
+  policy: PolicyNameSchema.default('oracle-free'),
+  continueAsNewEvery: z.number().int().min(1).max(10_000).default(100),
+});
+export type CampaignInput = z.input<typeof CampaignInputSchema>;
+
+export const CampaignResultSchema = z.object({
+  campaignId: z.string(),
+  game: z.string(),
+  episodes: z.array(
+    z.object({ workflowId: z.string(), seed: z.number().int(), score: z.number().int(), turns: z.number().int(), victory: z.boolean(), died: z.boolean() }),
+  ),
+  meanScore: z.number(),
+  maxScore: z.number().int(),
+  resultsPath: z.string(),
+  learned: LearnedStateSchema,
+});
+export type CampaignResult = z.infer<typeof CampaignResultSchema>;
+
+export const CampaignProgressSchema = z.object({
+  completed: z.number().int(),
+  total: z.number().int(),
+  currentEpisode: z.string().nullable(),
+  scores: z.array(z.number().int()),
+});
+export type CampaignProgress = z.infer<typeof CampaignProgressSchema>;
+
+export { GroundTruthSchema };

@@ -1,0 +1,182 @@
+/**
+ * A real Temporal server with no manual steps: use `temporal` from PATH or grue's cache, build
+ * it from the Go module proxy when missing, and start `temporal server start-dev` (SQLite
+ * persistence in the data folder, Web UI on) when nothing listens at TEMPORAL_ADDRESS.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../workflows/searchAttributes';
+
+/** v1.5.1 is the newest CLI release whose go.mod has no `replace` lines, so `go install` works. */
+export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
+
+export class TemporalSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TemporalSetupError';
+  }
+}
+
+export function cacheDir(): string {
+  return process.env.GRUE_CACHE ?? join(homedir(), '.cache', 'grue');
+}
+
+function onPath(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    const p = join(dir, name);
+    if (dir && existsSync(p)) return p;
+  }
+  return null;
+}
+
+/** The Temporal CLI to use, or null: $TEMPORAL_CLI, then PATH, then grue's cache. */
+export function findTemporalCli(): string | null {
+  const explicit = process.env.TEMPORAL_CLI;
+  if (explicit) {
+    if (!existsSync(explicit)) throw new TemporalSetupError(`TEMPORAL_CLI points to ${explicit}, which does not exist.`);
+    return explicit;
+  }
+  const cached = join(cacheDir(), 'bin', 'temporal');
+  return onPath('temporal') ?? (existsSync(cached) ? cached : null);
+}
+
+/** Find the CLI, building it with `go install` into the cache if needed (a few minutes, once). */
+export function ensureTemporalCli(log: (msg: string) => void = () => undefined): string {
+  const found = findTemporalCli();
+  if (found) return found;
+  const go = onPath('go');
+  if (!go) {
+    throw new TemporalSetupError(
+      'The Temporal CLI is not installed and Go is not available to build it. Install Go, or put a `temporal` binary on PATH (or set TEMPORAL_CLI).',
+    );
+  }
+  const bin = join(cacheDir(), 'bin');
+  mkdirSync(bin, { recursive: true });
+  log(`building the Temporal CLI (${TEMPORAL_CLI_MODULE}) into ${bin}; this takes a few minutes, once`);
+  try {
+    execFileSync(go, ['install', TEMPORAL_CLI_MODULE], {
+      env: { ...process.env, CGO_ENABLED: '0', GOBIN: bin, GOFLAGS: '-mod=mod' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+  } catch (err) {
+    throw new TemporalSetupError(`Building the Temporal CLI failed: ${(err as Error).message}`);
+  }
+  const built = join(bin, 'temporal');
+  if (!existsSync(built)) throw new TemporalSetupError(`go install finished but ${built} is missing.`);
+  return built;
+}
+
+export function parseAddress(address: string): { host: string; port: number } {
+  const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(address);
+  if (!m) throw new TemporalSetupError(`TEMPORAL_ADDRESS must look like host:port, got "${address}".`);
+  return { host: m[1], port: Number(m[2]) };
+}
+
+export function isListening(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+const isLocal = (host: string) => ['localhost', '127.0.0.1', '::1', '0.0.0.0'].includes(host);
+
+export interface DevServerOptions {
+  cli: string;
+  dataDir: string;
+  port: number;
+  uiPort: number;
+  /** Keep running after this process exits (grue play), or die with it (tests). */
+  detached?: boolean;
+}
+
+export interface DevServer {
+  pid: number;
+  dbFile: string;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+export function devServerArgs(opts: { dbFile: string; port: number; uiPort: number }): string[] {
+  const args = ['server', 'start-dev', '--db-filename', opts.dbFile, '--port', String(opts.port), '--ui-port', String(opts.uiPort), '--ip', '127.0.0.1', '--log-level', 'warn'];
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push('--search-attribute', `${name}=${type}`);
+  return args;
+}
+
+/** Start `temporal server start-dev` and wait until it accepts connections. */
+export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const dbFile = join(opts.dataDir, 'temporal.db');
+  const logFile = join(opts.dataDir, 'temporal.log');
+  const out = openSync(logFile, 'a');
+  const child = spawn(opts.cli, devServerArgs({ dbFile, port: opts.port, uiPort: opts.uiPort }), {
+    detached: opts.detached ?? false,
+    stdio: ['ignore', out, out],
+  });
+  closeSync(out);
+  if (opts.detached) child.unref();
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? -1));
+  const deadline = Date.now() + 60_000;
+  while (!(await isListening('127.0.0.1', opts.port))) {
+    if (exited !== null) {
+      throw new TemporalSetupError(`temporal server start-dev exited (code ${exited}) before listening; see ${logFile}:\n${tail(logFile)}`);
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new TemporalSetupError(`temporal server start-dev did not listen on port ${opts.port} within 60 s; see ${logFile}.`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  writeFileSync(join(opts.dataDir, 'temporal.pid'), String(child.pid));
+  return {
+    pid: child.pid!,
+    dbFile,
+    logFile,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+function tail(file: string, lines = 20): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Make sure a server answers at `address`. A local address with nothing listening gets a dev
+ * server (detached, so the Web UI outlives the command); a remote one must already be up.
+ */
+export async function ensureServer(opts: {
+  address: string;
+  dataDir: string;
+  uiPort: number;
+  log?: (msg: string) => void;
+}): Promise<{ started: boolean }> {
+  const { host, port } = parseAddress(opts.address);
+  if (await isListening(host, port)) return { started: false };
+  if (!isLocal(host)) {
+    throw new TemporalSetupError(`No Temporal server answers at ${opts.address}. Start it, or unset TEMPORAL_ADDRESS to use a local dev server.`);
+  }
+  const cli = ensureTemporalCli(opts.log);
+  opts.log?.(`starting a Temporal dev server on ${opts.address} (data in ${opts.dataDir}, Web UI on port ${opts.uiPort})`);
+  await startDevServer({ cli, dataDir: opts.dataDir, port, uiPort: opts.uiPort, detached: true });
+  return { started: true };
+}

@@ -1,0 +1,56 @@
+/**
+ * The grue worker: one task queue serving the episode and campaign workflows and all
+ * activities. Run standalone with `grue worker`, or in-process by `grue play`.
+ */
+import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
+import { createActivities } from './activities';
+import { loadConfig } from './config';
+
+export interface GrueWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  dataDir: string;
+  /** Activities run at once. Turns are CPU-bound and short, so a few per core is plenty. */
+  maxConcurrentActivities?: number;
+  maxConcurrentWorkflowTasks?: number;
+  /** A prebuilt workflow bundle (tests build it once); otherwise the worker bundles src/workflows. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+}
+
+export async function createGrueWorker(opts: GrueWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: require.resolve('./workflows') }),
+    activities: createActivities({ dataDir: opts.dataDir }),
+    maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 4,
+    maxConcurrentWorkflowTaskExecutions: opts.maxConcurrentWorkflowTasks ?? 10,
+  });
+}
+
+/** `grue worker`: connect and serve until SIGINT/SIGTERM. */
+export async function runWorker(options: { concurrency?: number; taskQueue?: string } = {}): Promise<void> {
+  const config = loadConfig();
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  try {
+    const worker = await createGrueWorker({
+      connection,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: options.taskQueue ?? config.GRUE_TASK_QUEUE,
+      dataDir: config.GRUE_DATA_DIR,
+      maxConcurrentActivities: options.concurrency,
+    });
+    await worker.run();
+  } finally {
+    await connection.close();
+  }
+}
+
+if (require.main === module) {
+  runWorker().catch((err) => {
+    process.stderr.write(`grue worker: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,247 @@
+/**
+ * One episode = one workflow. It decides; activities act. Every turn is a `stepGame` activity
+ * whose result (observation, ground truth, valid actions, new snapshot) lands in workflow state,
+ * so any worker can continue the game after a crash. Deterministic: no clock, no I/O, randomness
+ * from a seeded PRNG carried in state.
+ */
+import {
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { choose } from '../agent/policy';
+import { createRng, seedFor } from '../agent/rng';
+import {
+  EpisodeConfig,
+  EpisodeInput,
+  EpisodeInputSchema,
+  EpisodeResult,
+  EpisodeStatus,
+  LearnedState,
+  LearnedStateSchema,
+  MAX_LEARNED_STATES,
+  TurnRecord,
+} from '../schemas/episode';
+import type { ActionOption, GroundTruthData } from '../schemas/game';
+import { GAME_KEY, SCORE_KEY, TURN_KEY } from './searchAttributes';
+
+const game = proxyActivities<Pick<Activities, 'startGame' | 'stepGame'>>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+const files = proxyActivities<Pick<Activities, 'writeTranscriptChunk' | 'finalizeTranscript'>>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 20 },
+});
+
+export const pauseSignal = defineSignal('pause');
+export const resumeSignal = defineSignal('resume');
+export const stopSignal = defineSignal('stop');
+export const statusQuery = defineQuery<EpisodeStatus>('status');
+export const transcriptQuery = defineQuery<TurnRecord[]>('transcript');
+
+/** Everything an episode needs to go on in a new run after continue-as-new. */
+export interface EpisodeCarry {
+  storyMd5: string;
+  storyName: string;
+  maxScore: number | null;
+  turn: number;
+  snapshot: string;
+  truth: GroundTruthData;
+  worldHash: string;
+  observation: string;
+  options: ActionOption[];
+  visited: string[];
+  rngState: number;
+  learned: LearnedState;
+  lastCommand: string | null;
+}
+
+/** Bound on remembered world hashes, so carried state stays small on very long episodes. */
+export const MAX_VISITED = 5000;
+/** Turns kept in memory for the transcript query beyond those not yet written out. */
+const RECENT_TURNS = 20;
+
+function publishProgress(carry: EpisodeCarry): void {
+  upsertSearchAttributes([
+    { key: SCORE_KEY, value: carry.truth.score },
+    { key: TURN_KEY, value: carry.turn },
+  ]);
+}
+
+function validate(input: unknown): EpisodeConfig {
+  const parsed = EpisodeInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
+    throw ApplicationFailure.nonRetryable(`Invalid episode input: ${detail}`, 'InvalidInput');
+  }
+  return parsed.data;
+}
+
+function remember(learned: LearnedState, worldHash: string, command: string): LearnedState {
+  const known = learned.rewarding[worldHash] ?? [];
+  if (known.includes(command)) return learned;
+  const rewarding = { ...learned.rewarding, [worldHash]: [...known, command] };
+  const keys = Object.keys(rewarding);
+  if (keys.length > MAX_LEARNED_STATES) delete rewarding[keys[0]];
+  return { ...learned, rewarding };
+}
+
+export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeCarry): Promise<EpisodeResult> {
+  const config = validate(rawInput);
+  const { workflowId } = workflowInfo();
+
+  let carry: EpisodeCarry;
+  if (carried) {
+    carry = carried;
+  } else {
+    const start = await game.startGame({ game: config.game, seed: config.seed, validActions: true });
+    carry = {
+      storyMd5: start.storyMd5,
+      storyName: start.storyName,
+      maxScore: start.maxScore,
+      turn: 0,
+      snapshot: start.snapshot,
+      truth: start.truth,
+      worldHash: start.worldHash,
+      observation: start.observation,
+      options: start.options,
+      visited: [start.worldHash],
+      rngState: seedFor(config.seed, 'policy'),
+      learned: LearnedStateSchema.parse(config.learned ?? {}),
+      lastCommand: null,
+    };
+    upsertSearchAttributes([
+      { key: GAME_KEY, value: config.game },
+      { key: SCORE_KEY, value: carry.truth.score },
+      { key: TURN_KEY, value: 0 },
+    ]);
+  }
+
+  const rng = createRng(carry.rngState);
+  const visited = new Set(carry.visited);
+  let pending: TurnRecord[] = [];
+  let recent: TurnRecord[] = [];
+  let paused = false;
+  let stopping = false;
+  let finished = false;
+  let runTurns = 0;
+
+  setHandler(pauseSignal, () => void (paused = true));
+  setHandler(resumeSignal, () => void (paused = false));
+  setHandler(stopSignal, () => void (stopping = true));
+  setHandler(statusQuery, () => ({
+    game: config.game,
+    turn: carry.turn,
+    maxTurns: config.maxTurns,
+    score: carry.truth.score,
+    maxScore: carry.maxScore,
+    moves: carry.truth.moves,
+    location: carry.truth.location.name,
+    paused,
+    stopping,
+    finished,
+    victory: carry.truth.victory,
+    died: carry.truth.died,
+    lastCommand: carry.lastCommand,
+    lastObservation: carry.observation,
+    runTurns,
+  }));
+  setHandler(transcriptQuery, () => [...recent, ...pending.filter((p) => !recent.includes(p))]);
+
+  const flush = async () => {
+    if (pending.length === 0) return;
+    await files.writeTranscriptChunk({ workflowId, turns: pending });
+    pending = [];
+  };
+
+  while (carry.turn < config.maxTurns && !carry.truth.done && !stopping) {
+    await condition(() => !paused || stopping);
+    if (stopping) break;
+
+    const before = carry;
+    const choice = choose(config.policy, { options: before.options, worldHash: before.worldHash, visited, learned: before.learned, rng });
+    const next = await game.stepGame({
+      game: config.game,
+      storyMd5: before.storyMd5,
+      snapshot: before.snapshot,
+      command: choice.command,
+      validActions: true,
+    });
+
+    const scoreDelta = next.truth.score - before.truth.score;
+    carry = {
+      ...before,
+      turn: before.turn + 1,
+      snapshot: next.snapshot,
+      truth: next.truth,
+      worldHash: next.worldHash,
+      observation: next.observation,
+      options: next.options,
+      rngState: rng.state,
+      learned: scoreDelta > 0 ? remember(before.learned, before.worldHash, choice.command) : before.learned,
+      lastCommand: choice.command,
+    };
+    visited.add(next.worldHash);
+    runTurns++;
+
+    const record: TurnRecord = {
+      turn: carry.turn,
+      command: choice.command,
+      observation: next.observation,
+      score: next.truth.score,
+      moves: next.truth.moves,
+      location: next.truth.location.name,
+      worldHash: next.worldHash,
+      validActions: next.options.length,
+    };
+    pending.push(record);
+    recent = [...recent, record].slice(-RECENT_TURNS);
+
+    if (scoreDelta !== 0 || carry.turn % 10 === 0) {
+      publishProgress(carry);
+    }
+    if (pending.length >= config.transcriptFlushEvery) await flush();
+
+    const more = carry.turn < config.maxTurns && !carry.truth.done && !stopping;
+    if (more && (runTurns >= config.continueAsNewEvery || workflowInfo().continueAsNewSuggested)) {
+      await flush();
+      publishProgress(carry);
+      const visitedList = [...visited].slice(-MAX_VISITED);
+      await continueAsNew<typeof episodeWorkflow>(rawInput, { ...carry, visited: visitedList });
+    }
+  }
+
+  await flush();
+  const transcriptPath = await files.finalizeTranscript({ workflowId });
+  publishProgress(carry);
+  finished = true;
+  const learned: LearnedState = {
+    ...carry.learned,
+    episodes: carry.learned.episodes + 1,
+    bestScore: Math.max(carry.learned.bestScore, carry.truth.score),
+  };
+  return {
+    game: config.game,
+    storyMd5: carry.storyMd5,
+    seed: config.seed,
+    policy: config.policy,
+    score: carry.truth.score,
+    maxScore: carry.maxScore,
+    moves: carry.truth.moves,
+    turns: carry.turn,
+    victory: carry.truth.victory,
+    died: carry.truth.died,
+    stopped: stopping,
+    transcriptPath,
+    learned,
+  };
+}

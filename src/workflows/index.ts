@@ -1,0 +1,3 @@
+// The workflow bundle's entry point: every workflow type the worker serves.
+export { episodeWorkflow } from './episode';
+export { campaignWorkflow } from './campaign';
