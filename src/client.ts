@@ -4,7 +4,11 @@
  */
 import { Command, CommanderError } from 'commander';
 import { EngineError } from './engine/errors';
+import { UsageError } from './cli/args';
 import { registerGameCommand } from './cli/game';
+import { registerInspectCommands } from './cli/inspect';
+import { registerPlayCommands } from './cli/play';
+import { TemporalSetupError } from './temporal/server';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -13,6 +17,8 @@ export function buildProgram(): Command {
     .description('LLM agents that play interactive fiction (Z-machine games) as durable Temporal workflows.')
     .showHelpAfterError()
     .exitOverride();
+  registerPlayCommands(program);
+  registerInspectCommands(program);
   registerGameCommand(program);
   return program;
 }
@@ -22,8 +28,9 @@ export async function main(argv: string[]): Promise<number> {
     await buildProgram().parseAsync(argv);
     return 0;
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode;
-    if (err instanceof EngineError) {
+    // Help and version exit 0; any argument error is a usage error (2), like our own.
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    if (err instanceof EngineError || err instanceof UsageError || err instanceof TemporalSetupError) {
       process.stderr.write(`grue: ${err.message}\n`);
       return 2;
     }

@@ -7,10 +7,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { EngineError } from '../engine/errors';
+import { describeZodError } from '../schemas/describe';
 
-export function describeZodError(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`).join('; ');
-}
+export { describeZodError };
 
 export function parseInput<S extends z.ZodTypeAny>(schema: S, raw: unknown, what: string): z.infer<S> {
   const parsed = schema.safeParse(raw);

@@ -2,21 +2,13 @@
  * `grue game <story>`: play any Z-machine story in the terminal, or run a scripted command list
  * and print one JSON line per step (for tests, debugging and data collection).
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { createInterface } from 'node:readline';
 import { EngineError, InvalidCommandError } from '../engine/errors';
 import { resolveStory } from '../engine/resolveStory';
 import { GameSession, validateCommand } from '../engine/session';
 import { findValidActions } from '../engine/validActions';
-
-export function parseInteger(name: string, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER) {
-  return (value: string): number => {
-    if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}".`);
-    const n = Number(value);
-    if (n < min || n > max) throw new InvalidArgumentError(`${name} must be between ${min} and ${max}, got ${n}.`);
-    return n;
-  };
-}
+import { parseInteger } from './args';
 
 interface GameOptions {
   seed: number;

@@ -4,6 +4,7 @@
  */
 import { ApplicationFailure, continueAsNew, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { describeZodError } from '../schemas/describe';
 import { CampaignInput, CampaignInputSchema, CampaignProgress, CampaignResult, LearnedState, LearnedStateSchema } from '../schemas/episode';
 import { episodeWorkflow } from './episode';
 
@@ -28,7 +29,7 @@ export function episodeWorkflowId(campaignId: string, index: number): string {
 export async function campaignWorkflow(rawInput: CampaignInput, carried?: CampaignCarry): Promise<CampaignResult> {
   const parsed = CampaignInputSchema.safeParse(rawInput);
   if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
+    const detail = describeZodError(parsed.error);
     throw ApplicationFailure.nonRetryable(`Invalid campaign input: ${detail}`, 'InvalidInput');
   }
   const input = parsed.data;

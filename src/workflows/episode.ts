@@ -16,6 +16,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { describeZodError } from '../schemas/describe';
 import { choose } from '../agent/policy';
 import { createRng, seedFor } from '../agent/rng';
 import {
@@ -80,7 +81,7 @@ function publishProgress(carry: EpisodeCarry): void {
 function validate(input: unknown): EpisodeConfig {
   const parsed = EpisodeInputSchema.safeParse(input);
   if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
+    const detail = describeZodError(parsed.error);
     throw ApplicationFailure.nonRetryable(`Invalid episode input: ${detail}`, 'InvalidInput');
   }
   return parsed.data;

@@ -1,0 +1,31 @@
+/** Argument helpers shared by the `grue` subcommands (no Temporal imports: `grue game` stays fast). */
+import { InvalidArgumentError } from 'commander';
+import { z } from 'zod';
+import { describeZodError } from '../schemas/describe';
+
+/** A CLI usage error: printed as `grue: message`, exit status 2, before anything starts. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export function parseInteger(name: string, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}".`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`${name} must be between ${min} and ${max}, got ${n}.`);
+    return n;
+  };
+}
+
+/** Validate options with the same schema the workflow uses, so bad values never reach a workflow. */
+export function validated<S extends z.ZodTypeAny>(schema: S, value: unknown, what: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new UsageError(`invalid ${what}: ${describeZodError(parsed.error)}`);
+  return parsed.data;
+}
+
+export const log = (msg: string) => process.stderr.write(`grue: ${msg}\n`);
+

@@ -1,0 +1,142 @@
+/** `grue status|transcript|list|pause|resume|stop|worker|setup|server`: look at and steer running work. */
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { Command } from 'commander';
+import { readTranscript } from '../activities/files';
+import { loadConfig, webUiUrl } from '../config';
+import { connectClient } from '../temporal/connect';
+import { ensureServer, ensureTemporalCli } from '../temporal/server';
+import type { TurnRecord } from '../schemas/episode';
+import { pauseSignal, resumeSignal, statusQuery, stopSignal, transcriptQuery } from '../workflows/episode';
+import { progressQuery } from '../workflows/campaign';
+import { log, parseInteger, UsageError } from './args';
+import { connect } from './temporal';
+
+async function handleFor(id: string) {
+  const { config, client } = await connect();
+  const handle = client.workflow.getHandle(id);
+  try {
+    const description = await handle.describe();
+    return { config, client, handle, description };
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new UsageError(`no workflow with id "${id}" (see \`grue list\`).`);
+    throw err;
+  }
+}
+
+/** Queries need a live worker; give up quickly and say so rather than hang. */
+async function tryQuery<T>(fn: () => Promise<T>, ms = 3000): Promise<T | null> {
+  return Promise.race([fn().catch(() => null), new Promise<null>((r) => setTimeout(() => r(null), ms))]);
+}
+
+export function registerInspectCommands(program: Command): void {
+  program
+    .command('status')
+    .description("Show an episode's or campaign's state (live when a worker is running).")
+    .argument('<workflowId>')
+    .option('--json', 'print JSON')
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const { config, handle, description } = await handleFor(id);
+      const running = description.status.name === 'RUNNING';
+      const type = description.type;
+      const live: unknown = running
+        ? await tryQuery<unknown>(() => (type === 'campaignWorkflow' ? handle.query(progressQuery) : handle.query(statusQuery)))
+        : null;
+      const result = !running && description.status.name === 'COMPLETED' ? await handle.result() : null;
+      const attrs = Object.fromEntries(description.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]));
+      const out = { workflowId: id, type, status: description.status.name, searchAttributes: attrs, live, result, webUi: webUiUrl(config, id) };
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(`${id} (${type}): ${description.status.name}\n`);
+      for (const [k, v] of Object.entries(attrs)) process.stdout.write(`  ${k}: ${String(v)}\n`);
+      if (live) process.stdout.write(`  live: ${JSON.stringify(live)}\n`);
+      else if (running) process.stdout.write('  (no worker answered the live query; start one with `grue worker`)\n');
+      if (result) process.stdout.write(`  result: ${JSON.stringify(result)}\n`);
+      process.stdout.write(`  Web UI: ${out.webUi}\n`);
+    });
+
+  program
+    .command('transcript')
+    .description("Print an episode's turns: those written to disk plus, while it runs, the latest ones.")
+    .argument('<workflowId>')
+    .option('--json', 'one JSON object per turn')
+    .option('--last <n>', 'only the last n turns', parseInteger('--last', 1))
+    .action(async (id: string, opts: { json?: boolean; last?: number }) => {
+      const { config, handle, description } = await handleFor(id);
+      const byTurn = new Map<number, TurnRecord>();
+      for (const t of readTranscript(config.GRUE_DATA_DIR, id)) byTurn.set(t.turn, t);
+      if (description.status.name === 'RUNNING') {
+        for (const t of (await tryQuery(() => handle.query(transcriptQuery))) ?? []) byTurn.set(t.turn, t);
+      }
+      let turns = [...byTurn.values()].sort((a, b) => a.turn - b.turn);
+      if (opts.last) turns = turns.slice(-opts.last);
+      for (const t of turns) {
+        process.stdout.write(opts.json ? `${JSON.stringify(t)}\n` : `\n[${t.turn}] > ${t.command}\n${t.observation}\n  (score ${t.score}, ${t.location})\n`);
+      }
+      if (turns.length === 0) log(`no turns recorded yet for ${id}`);
+    });
+
+  program
+    .command('list')
+    .description('List recent episodes and campaigns.')
+    .option('--limit <n>', 'how many', parseInteger('--limit', 1, 1000), 20)
+    .action(async (opts: { limit: number }) => {
+      const { client } = await connect();
+      let n = 0;
+      for await (const w of client.workflow.list({ query: "WorkflowType = 'episodeWorkflow' OR WorkflowType = 'campaignWorkflow'" })) {
+        const a = Object.fromEntries(w.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]));
+        process.stdout.write(
+          `${w.workflowId}  ${w.type}  ${w.status.name}  ${w.startTime.toISOString()}  game=${a.GrueGame ?? '?'} score=${a.GrueScore ?? '?'} turn=${a.GrueTurn ?? '?'}\n`,
+        );
+        if (++n >= opts.limit) break;
+      }
+      if (n === 0) log('no episodes yet: try `grue play`');
+    });
+
+  for (const [name, signal, what] of [
+    ['pause', pauseSignal, 'Pause an episode after its current turn.'],
+    ['resume', resumeSignal, 'Resume a paused episode.'],
+    ['stop', stopSignal, 'Stop an episode after its current turn; it finishes with its result so far.'],
+  ] as const) {
+    program
+      .command(name)
+      .description(what)
+      .argument('<workflowId>')
+      .action(async (id: string) => {
+        const { handle, description } = await handleFor(id);
+        if (description.status.name !== 'RUNNING') throw new UsageError(`${id} is ${description.status.name}, not running.`);
+        await handle.signal(signal);
+        process.stdout.write(`${name} sent to ${id}\n`);
+      });
+  }
+
+  program
+    .command('worker')
+    .description('Run a worker: serves episodes and campaigns on the task queue until interrupted.')
+    .option('--concurrency <n>', 'activities at once', parseInteger('--concurrency', 1, 256), 4)
+    .action(async (opts: { concurrency: number }) => {
+      const config = loadConfig();
+      await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, log });
+      await connectClient(config).then((c) => c.connection.close());
+      const { runWorker } = await import('../worker');
+      log(`worker serving task queue "${config.GRUE_TASK_QUEUE}" at ${config.TEMPORAL_ADDRESS}`);
+      await runWorker({ concurrency: opts.concurrency });
+    });
+
+  program
+    .command('setup')
+    .description('Install what grue needs that npm does not: the Temporal CLI (built with Go, cached).')
+    .action(() => {
+      process.stdout.write(`${ensureTemporalCli(log)}\n`);
+    });
+
+  program
+    .command('server')
+    .description('Make sure a Temporal server is running (starts a local dev server with its Web UI).')
+    .action(async () => {
+      const config = loadConfig();
+      const { started } = await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, log });
+      process.stdout.write(`${started ? 'started' : 'already running'}: ${config.TEMPORAL_ADDRESS}; Web UI: ${webUiUrl(config)}\n`);
+    });
+}

@@ -1,0 +1,173 @@
+/**
+ * `grue play` and `grue campaign`: check everything locally, make sure a Temporal server is up,
+ * start the workflow, serve it with an in-process worker (unless --no-worker), show progress
+ * with cli-progress, print the result and the workflow's Web UI address.
+ */
+import { Client, WorkflowHandle } from '@temporalio/client';
+import { SingleBar } from 'cli-progress';
+import { Command } from 'commander';
+import { loadStoryFile } from '../engine/story';
+import { resolveStory } from '../engine/resolveStory';
+import { webUiUrl } from '../config';
+import { CampaignInputSchema, CampaignResult, EpisodeInputSchema, EpisodeResult, PolicyNameSchema } from '../schemas/episode';
+import { campaignWorkflow, progressQuery } from '../workflows/campaign';
+import { episodeWorkflow, statusQuery } from '../workflows/episode';
+import { GAME_KEY } from '../workflows/searchAttributes';
+import { parseInteger, UsageError, validated } from './args';
+import { connect, newWorkflowId, withWorker } from './temporal';
+
+export const DEFAULT_GAME = 'lighthouse';
+
+interface RunOptions {
+  seed: number;
+  maxTurns: number;
+  policy: string;
+  continueAsNewEvery: number;
+  worker: boolean;
+  wait: boolean;
+  id?: string;
+}
+
+function addRunOptions(cmd: Command): Command {
+  return cmd
+    .option('--seed <n>', 'seed for the game and the policy', parseInteger('--seed', 0, 2 ** 31 - 1), 0)
+    .option('--max-turns <n>', 'turns per episode', parseInteger('--max-turns', 1, 100_000), 100)
+    .option('--policy <name>', `who chooses the commands: ${PolicyNameSchema.options.join(' | ')}`, 'oracle-free')
+    .option('--continue-as-new-every <n>', 'turns per workflow run before continue-as-new', parseInteger('--continue-as-new-every', 1, 10_000), 100)
+    .option('--id <workflowId>', 'workflow id (default: generated)')
+    .option('--no-worker', 'do not run an in-process worker (use when `grue worker` processes are running)')
+    .option('--no-wait', 'start the workflow, print its id and return');
+}
+
+/** Resolve and load the story here, so a missing or corrupt file fails before any workflow starts. */
+function checkGame(game: string): string {
+  const path = resolveStory(game);
+  loadStoryFile(path);
+  return game;
+}
+
+export function registerPlayCommands(program: Command): void {
+  addRunOptions(
+    program
+      .command('play')
+      .description('Play one episode as a durable Temporal workflow and show its progress.')
+      .argument('[game]', 'story path or bundled game name', DEFAULT_GAME),
+  ).action(async (game: string, opts: RunOptions) => {
+    const input = validated(
+      EpisodeInputSchema,
+      { game: checkGame(game), seed: opts.seed, maxTurns: opts.maxTurns, policy: opts.policy, continueAsNewEvery: opts.continueAsNewEvery },
+      'episode options',
+    );
+    const { config, client } = await connect();
+    const workflowId = opts.id ?? newWorkflowId('episode', game, input.seed);
+    const handle = await client.workflow.start(episodeWorkflow, {
+      workflowId,
+      taskQueue: config.GRUE_TASK_QUEUE,
+      args: [input],
+      typedSearchAttributes: [{ key: GAME_KEY, value: input.game }],
+    });
+    process.stdout.write(`episode ${workflowId}\nWeb UI: ${webUiUrl(config, workflowId)}\n`);
+    if (!opts.wait) return;
+    const watch = () => watchEpisode(handle, input.maxTurns);
+    const result = opts.worker ? await withWorker(config, watch) : await watch();
+    printEpisode(result);
+    process.stdout.write(`Web UI: ${webUiUrl(config, workflowId)}\n`);
+  });
+
+  addRunOptions(
+    program
+      .command('campaign')
+      .description('Play several episodes in a row, carrying what was learned; writes results.json.')
+      .argument('[game]', 'story path or bundled game name', DEFAULT_GAME)
+      .option('--episodes <n>', 'number of episodes', parseInteger('--episodes', 1, 10_000), 3),
+  ).action(async (game: string, opts: RunOptions & { episodes: number }) => {
+    const input = validated(
+      CampaignInputSchema,
+      { game: checkGame(game), episodes: opts.episodes, seed: opts.seed, maxTurns: opts.maxTurns, policy: opts.policy, continueAsNewEvery: opts.continueAsNewEvery },
+      'campaign options',
+    );
+    const { config, client } = await connect();
+    const workflowId = opts.id ?? newWorkflowId('campaign', game, input.seed);
+    const handle = await client.workflow.start(campaignWorkflow, {
+      workflowId,
+      taskQueue: config.GRUE_TASK_QUEUE,
+      args: [input],
+      typedSearchAttributes: [{ key: GAME_KEY, value: input.game }],
+    });
+    process.stdout.write(`campaign ${workflowId}\nWeb UI: ${webUiUrl(config, workflowId)}\n`);
+    if (!opts.wait) return;
+    const watch = () => watchCampaign(client, handle, input.episodes);
+    const result = opts.worker ? await withWorker(config, watch) : await watch();
+    printCampaign(result);
+  });
+}
+
+function progressBar(format: string): SingleBar {
+  return new SingleBar({ format, hideCursor: true, clearOnComplete: false, noTTYOutput: true, notTTYSchedule: 5000, stream: process.stderr });
+}
+
+async function pollUntil<T>(result: Promise<T>, poll: () => Promise<void>, everyMs = 500): Promise<T> {
+  let settled = false;
+  void result.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  while (!settled) {
+    await poll().catch(() => undefined); // a query can time out while no worker is up yet
+    await Promise.race([result.catch(() => undefined), new Promise((r) => setTimeout(r, everyMs))]);
+  }
+  return result;
+}
+
+async function watchEpisode(handle: WorkflowHandle<typeof episodeWorkflow>, maxTurns: number): Promise<EpisodeResult> {
+  const bar = progressBar('turn {value}/{total} {bar} score {score}{max} | {location} | > {command}');
+  bar.start(maxTurns, 0, { score: 0, max: '', location: '', command: '' });
+  try {
+    const result = await pollUntil(handle.result(), async () => {
+      const s = await handle.query(statusQuery);
+      bar.update(s.turn, { score: s.score, max: s.maxScore !== null ? `/${s.maxScore}` : '', location: s.location, command: s.lastCommand ?? '' });
+    });
+    bar.update(result.turns, { score: result.score });
+    return result;
+  } finally {
+    bar.stop();
+  }
+}
+
+async function watchCampaign(client: Client, handle: WorkflowHandle<typeof campaignWorkflow>, episodes: number): Promise<CampaignResult> {
+  const bar = progressBar('episode {value}/{total} {bar} scores [{scores}] {current}');
+  bar.start(episodes, 0, { scores: '', current: '' });
+  try {
+    const result = await pollUntil(handle.result(), async () => {
+      const p = await handle.query(progressQuery);
+      let current = '';
+      if (p.currentEpisode) {
+        const s = await client.workflow.getHandle(p.currentEpisode).query(statusQuery).catch(() => null);
+        if (s) current = `| now: turn ${s.turn} score ${s.score} ${s.location}`;
+      }
+      bar.update(p.completed, { scores: p.scores.join(' '), current });
+    });
+    bar.update(result.episodes.length, { scores: result.episodes.map((e) => e.score).join(' '), current: '' });
+    return result;
+  } finally {
+    bar.stop();
+  }
+}
+
+export function printEpisode(r: EpisodeResult): void {
+  const ending = r.victory ? 'won' : r.died ? 'died' : r.stopped ? 'stopped' : 'out of turns';
+  process.stdout.write(
+    `result: ${ending}; score ${r.score}${r.maxScore !== null ? `/${r.maxScore}` : ''} in ${r.turns} turns (${r.moves} moves), policy ${r.policy}, seed ${r.seed}\n` +
+      `transcript: ${r.transcriptPath}\n`,
+  );
+}
+
+function printCampaign(r: CampaignResult): void {
+  process.stdout.write(
+    `campaign ${r.campaignId}: ${r.episodes.length} episodes, mean score ${r.meanScore.toFixed(2)}, best ${r.maxScore}\n` +
+      r.episodes.map((e) => `  ${e.workflowId}: score ${e.score} in ${e.turns} turns${e.victory ? ' (won)' : e.died ? ' (died)' : ''}`).join('\n') +
+      `\nresults: ${r.resultsPath}\n`,
+  );
+}
+
+export { UsageError };

@@ -1,0 +1,49 @@
+/** Connecting the CLI to Temporal: a server (started when local and down), a client, an in-process worker. */
+import { Client } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { GrueConfig, loadConfig } from '../config';
+import { connectClient, registerSearchAttributes } from '../temporal/connect';
+import { ensureServer } from '../temporal/server';
+import { createGrueWorker } from '../worker';
+import { log } from './args';
+
+/** Config, a running server (started if local and down) and a client with grue's search attributes. */
+export async function connect(): Promise<{ config: GrueConfig; client: Client }> {
+  const config = loadConfig();
+  await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, log });
+  const client = await connectClient(config);
+  await registerSearchAttributes(client, config.TEMPORAL_NAMESPACE);
+  return { config, client };
+}
+
+/** Keep the worker's routine INFO lines out of the terminal while a progress bar is shown. */
+export function quietWorkerLogs(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Already installed by an earlier call in this process.
+  }
+}
+
+/** Run `work` with an in-process worker serving the task queue until it settles. */
+export async function withWorker<T>(config: GrueConfig, work: () => Promise<T>): Promise<T> {
+  quietWorkerLogs();
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  try {
+    const worker: Worker = await createGrueWorker({
+      connection,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.GRUE_TASK_QUEUE,
+      dataDir: config.GRUE_DATA_DIR,
+    });
+    return await worker.runUntil(work());
+  } finally {
+    await connection.close();
+  }
+}
+
+export function newWorkflowId(kind: string, game: string, seed: number): string {
+  const name = game.split('/').pop()!.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9_-]/g, '');
+  const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  return `grue-${kind}-${name}-s${seed}-${stamp}-${Math.random().toString(36).slice(2, 6)}`;
+}
