@@ -26,6 +26,11 @@ export const EpisodeInputSchema = z.object({
   continueAsNewEvery: z.number().int().min(1).max(10_000).default(100),
   /** Turns buffered in workflow state before they are written to the transcript file. */
   transcriptFlushEvery: z.number().int().min(1).max(1_000).default(20),
+  /**
+   * Seconds a game turn may take before Temporal gives it to another worker (a crashed worker's
+   * turn is retried after this long). Valid-action search dominates; slow games need more.
+   */
+  turnTimeoutSeconds: z.number().int().min(1).max(3600).default(60),
   learned: LearnedStateSchema.optional(),
 });
 export type EpisodeInput = z.input<typeof EpisodeInputSchema>;

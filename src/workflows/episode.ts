@@ -33,10 +33,12 @@ import {
 import type { ActionOption, GroundTruthData } from '../schemas/game';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from './searchAttributes';
 
-const game = proxyActivities<Pick<Activities, 'startGame' | 'stepGame'>>({
-  startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
-});
+function gameActivities(turnTimeoutSeconds: number) {
+  return proxyActivities<Pick<Activities, 'startGame' | 'stepGame'>>({
+    startToCloseTimeout: `${turnTimeoutSeconds} seconds`,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
+  });
+}
 
 const files = proxyActivities<Pick<Activities, 'writeTranscriptChunk' | 'finalizeTranscript'>>({
   startToCloseTimeout: '1 minute',
@@ -99,6 +101,39 @@ function remember(learned: LearnedState, worldHash: string, command: string): Le
 export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeCarry): Promise<EpisodeResult> {
   const config = validate(rawInput);
   const { workflowId } = workflowInfo();
+  const game = gameActivities(config.turnTimeoutSeconds);
+
+  // Handlers first: queries and signals must work while the first activity is still running.
+  // What queries see; kept equal to `carry` below once the game has started.
+  let view: EpisodeCarry | null = carried ?? null;
+  let pending: TurnRecord[] = [];
+  let recent: TurnRecord[] = [];
+  let paused = false;
+  let stopping = false;
+  let finished = false;
+  let runTurns = 0;
+
+  setHandler(pauseSignal, () => void (paused = true));
+  setHandler(resumeSignal, () => void (paused = false));
+  setHandler(stopSignal, () => void (stopping = true));
+  setHandler(statusQuery, () => ({
+    game: config.game,
+    turn: view?.turn ?? 0,
+    maxTurns: config.maxTurns,
+    score: view?.truth.score ?? 0,
+    maxScore: view?.maxScore ?? null,
+    moves: view?.truth.moves ?? 0,
+    location: view?.truth.location.name ?? '',
+    paused,
+    stopping,
+    finished,
+    victory: view?.truth.victory ?? false,
+    died: view?.truth.died ?? false,
+    lastCommand: view?.lastCommand ?? null,
+    lastObservation: view?.observation ?? '',
+    runTurns,
+  }));
+  setHandler(transcriptQuery, () => [...recent, ...pending.filter((p) => !recent.includes(p))]);
 
   let carry: EpisodeCarry;
   if (carried) {
@@ -127,36 +162,9 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
     ]);
   }
 
+  view = carry;
   const rng = createRng(carry.rngState);
   const visited = new Set(carry.visited);
-  let pending: TurnRecord[] = [];
-  let recent: TurnRecord[] = [];
-  let paused = false;
-  let stopping = false;
-  let finished = false;
-  let runTurns = 0;
-
-  setHandler(pauseSignal, () => void (paused = true));
-  setHandler(resumeSignal, () => void (paused = false));
-  setHandler(stopSignal, () => void (stopping = true));
-  setHandler(statusQuery, () => ({
-    game: config.game,
-    turn: carry.turn,
-    maxTurns: config.maxTurns,
-    score: carry.truth.score,
-    maxScore: carry.maxScore,
-    moves: carry.truth.moves,
-    location: carry.truth.location.name,
-    paused,
-    stopping,
-    finished,
-    victory: carry.truth.victory,
-    died: carry.truth.died,
-    lastCommand: carry.lastCommand,
-    lastObservation: carry.observation,
-    runTurns,
-  }));
-  setHandler(transcriptQuery, () => [...recent, ...pending.filter((p) => !recent.includes(p))]);
 
   const flush = async () => {
     if (pending.length === 0) return;
@@ -191,6 +199,7 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
       learned: scoreDelta > 0 ? remember(before.learned, before.worldHash, choice.command) : before.learned,
       lastCommand: choice.command,
     };
+    view = carry;
     visited.add(next.worldHash);
     runTurns++;
 

@@ -1,0 +1,65 @@
+/**
+ * Workflow tests run against the real Temporal dev server (the CLI binary grue uses), through
+ * TestWorkflowEnvironment.createLocal with an existing-path executable.
+ */
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createActivities } from '../../src/activities';
+import { findTemporalCli } from '../../src/temporal/server';
+import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../../src/workflows/searchAttributes';
+
+export function temporalCli(): string {
+  const cli = findTemporalCli();
+  if (!cli) throw new Error('The Temporal CLI is not installed: run `npx grue setup` (it builds it with Go) before the tests.');
+  return cli;
+}
+
+let runtimeInstalled = false;
+export function quietRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    /* already installed */
+  }
+}
+
+export async function createEnv(opts: { uiPort?: number } = {}): Promise<TestWorkflowEnvironment> {
+  quietRuntime();
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: temporalCli() },
+      searchAttributes: [GAME_KEY, SCORE_KEY, TURN_KEY],
+      ...(opts.uiPort ? { ui: true, uiPort: opts.uiPort } : {}),
+    },
+  });
+}
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | null = null;
+/** Bundling the workflows takes a few seconds: once per test file. */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: new DefaultLogger('WARN') });
+  return bundle;
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'grue-test-'));
+}
+
+let queues = 0;
+export function uniqueQueue(name: string): string {
+  return `${name}-${process.pid}-${++queues}`;
+}
+
+export async function createTestWorker(env: TestWorkflowEnvironment, taskQueue: string, dataDir: string): Promise<Worker> {
+  return Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createActivities({ dataDir }),
+  });
+}

@@ -1,0 +1,131 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { existsSync, readFileSync } from 'node:fs';
+import { readTranscript } from '../../src/activities/files';
+import { campaignWorkflow, episodeWorkflow } from '../../src/workflows';
+import { progressQuery } from '../../src/workflows/campaign';
+import { pauseSignal, resumeSignal, statusQuery, stopSignal, transcriptQuery } from '../../src/workflows/episode';
+import { createEnv, createTestWorker, tempDataDir, uniqueQueue } from './env';
+
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+const dataDir = tempDataDir();
+const taskQueue = uniqueQueue('episode');
+
+beforeAll(async () => {
+  env = await createEnv();
+  worker = await createTestWorker(env, taskQueue, dataDir);
+  running = worker.run();
+}, 120_000);
+
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+const start = (args: Parameters<typeof episodeWorkflow>[0], id: string) =>
+  env.client.workflow.start(episodeWorkflow, { taskQueue, workflowId: `${id}-${Date.now()}`, args: [args] });
+
+async function waitFor(pred: () => Promise<boolean>, ms = 60_000) {
+  const end = Date.now() + ms;
+  while (!(await pred())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('episodeWorkflow on a real dev server', () => {
+  it('plays to maxTurns across several continue-as-new runs, with a complete transcript', async () => {
+    const handle = await start({ game: 'lighthouse', seed: 3, maxTurns: 12, continueAsNewEvery: 5, transcriptFlushEvery: 3 }, 'can');
+    const result = await handle.result();
+    expect(result).toMatchObject({ game: 'lighthouse', turns: 12, moves: 12, maxScore: 20, stopped: false });
+    const turns = readTranscript(dataDir, handle.workflowId);
+    expect(turns.map((t) => t.turn)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(readFileSync(result.transcriptPath, 'utf8').trim().split('\n')).toHaveLength(12);
+    // Three runs: turns 1-5, 6-10, 11-12.
+    const first = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
+    const last = first.events![first.events!.length - 1];
+    expect(last.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
+    const description = await handle.describe();
+    expect(description.runId).not.toBe(handle.firstExecutionRunId);
+    const attrs = Object.fromEntries(description.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]));
+    expect(attrs).toMatchObject({ GrueGame: 'lighthouse', GrueTurn: 12 });
+  });
+
+  it('is reproducible: the same seed gives the same transcript', async () => {
+    const a = await start({ game: 'ferry', seed: 11, maxTurns: 8, continueAsNewEvery: 3 }, 'repro-a');
+    const b = await start({ game: 'ferry', seed: 11, maxTurns: 8 }, 'repro-b');
+    await Promise.all([a.result(), b.result()]);
+    expect(readTranscript(dataDir, a.workflowId)).toEqual(readTranscript(dataDir, b.workflowId));
+  });
+
+  it('answers status and transcript queries, and obeys pause, resume and stop', async () => {
+    const handle = await start({ game: 'lighthouse', seed: 5, maxTurns: 500 }, 'signals');
+    await waitFor(async () => (await handle.query(statusQuery)).turn >= 2);
+    await handle.signal(pauseSignal);
+    await waitFor(async () => (await handle.query(statusQuery)).paused);
+    const pausedAt = (await handle.query(statusQuery)).turn;
+    await new Promise((r) => setTimeout(r, 2500));
+    const still = await handle.query(statusQuery);
+    expect(still.turn).toBeLessThanOrEqual(pausedAt + 1);
+    const recent = await handle.query(transcriptQuery);
+    expect(recent.length).toBeGreaterThan(0);
+    expect(recent[recent.length - 1].turn).toBe(still.turn);
+    await handle.signal(resumeSignal);
+    await waitFor(async () => (await handle.query(statusQuery)).turn > still.turn + 1);
+    await handle.signal(stopSignal);
+    const result = await handle.result();
+    expect(result.stopped).toBe(true);
+    expect(result.turns).toBeGreaterThan(still.turn);
+    expect(result.turns).toBeLessThan(500);
+    expect(readTranscript(dataDir, handle.workflowId)).toHaveLength(result.turns);
+  });
+
+  it('fails an invalid input with a non-retryable error that names the field', async () => {
+    const handle = await start({ game: 'lighthouse', maxTurns: -5, policy: 'telepathy' } as never, 'invalid');
+    const err = await handle.result().catch((e) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
+    expect(cause).toBeInstanceOf(ApplicationFailure);
+    expect(cause.nonRetryable).toBe(true);
+    expect(cause.type).toBe('InvalidInput');
+    expect(cause.message).toMatch(/maxTurns/);
+    expect(cause.message).toMatch(/policy/);
+  });
+
+  it('fails fast, without retries, on a game the worker cannot load', async () => {
+    const handle = await start({ game: 'no-such-game', maxTurns: 3 }, 'nogame');
+    const err = await handle.result().catch((e) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    const history = await handle.fetchHistory();
+    const started = history.events!.filter((e) => e.activityTaskStartedEventAttributes);
+    expect(started).toHaveLength(1);
+    expect(started[0].activityTaskStartedEventAttributes!.attempt).toBe(1);
+    expect(JSON.stringify(history.events!.map((e) => e.activityTaskFailedEventAttributes?.failure?.message ?? ''))).toMatch(/Unknown game/);
+  });
+});
+
+describe('campaignWorkflow', () => {
+  it('runs episodes as child workflows, carries learned state, reports progress and writes results.json', async () => {
+    const handle = await env.client.workflow.start(campaignWorkflow, {
+      taskQueue,
+      workflowId: `campaign-${Date.now()}`,
+      args: [{ game: 'ferry', episodes: 3, seed: 2, maxTurns: 6 }],
+    });
+    const result = await handle.result();
+    expect(result.episodes).toHaveLength(3);
+    expect(result.episodes.map((e) => e.seed)).toEqual([2, 3, 4]);
+    expect(result.learned.episodes).toBe(3);
+    expect(existsSync(result.resultsPath)).toBe(true);
+    const written = JSON.parse(readFileSync(result.resultsPath, 'utf8'));
+    expect(written).toEqual(result);
+    const progress = await handle.query(progressQuery);
+    expect(progress).toMatchObject({ completed: 3, total: 3, currentEpisode: null });
+    const child = await env.client.workflow.getHandle(result.episodes[0].workflowId).describe();
+    expect(child.parentExecution?.workflowId).toBe(handle.workflowId);
+  });
+});
