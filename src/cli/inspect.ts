@@ -10,6 +10,7 @@ import { pauseSignal, resumeSignal, statusQuery, stopSignal, transcriptQuery } f
 import { progressQuery } from '../workflows/campaign';
 import { log, parseInteger, UsageError } from './args';
 import { connect } from './temporal';
+import { runWorker } from '../worker';
 
 async function handleFor(id: string) {
   const { config, client } = await connect();
@@ -119,7 +120,6 @@ export function registerInspectCommands(program: Command): void {
       const config = loadConfig();
       await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, log });
       await connectClient(config).then((c) => c.connection.close());
-      const { runWorker } = await import('../worker');
       log(`worker serving task queue "${config.GRUE_TASK_QUEUE}" at ${config.TEMPORAL_ADDRESS}`);
       await runWorker({ concurrency: opts.concurrency });
     });

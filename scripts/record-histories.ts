@@ -1,0 +1,62 @@
+/**
+ * Records histories of real runs into test/histories/ for the replay test. Each file is named
+ * after its workflow id (replay needs it: child ids derive from it), with `@label` for extra runs.
+ *   npx tsx scripts/record-histories.ts
+ * Re-record only on purpose (a workflow change that is meant to alter command order goes behind
+ * patched(), and the old histories must keep replaying).
+ */
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createActivities } from '../src/activities';
+import { findTemporalCli } from '../src/temporal/server';
+import { campaignWorkflow, episodeWorkflow } from '../src/workflows';
+import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../src/workflows/searchAttributes';
+
+async function main() {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const cli = findTemporalCli();
+  if (!cli) throw new Error('Temporal CLI not found: run `npx grue setup`.');
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [GAME_KEY, SCORE_KEY, TURN_KEY] },
+  });
+  const out = join(__dirname, '..', 'test', 'histories');
+  const taskQueue = 'record';
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowsPath: require.resolve('../src/workflows'),
+    activities: createActivities({ dataDir: mkdtempSync(join(tmpdir(), 'grue-record-')) }),
+  });
+  await worker.runUntil(async () => {
+    const episode = await env.client.workflow.start(episodeWorkflow, {
+      taskQueue,
+      workflowId: 'history-episode',
+      args: [{ game: 'lighthouse', seed: 1, maxTurns: 8, continueAsNewEvery: 5, transcriptFlushEvery: 3 }],
+    });
+    await episode.result();
+    const firstRun = await env.client.workflow.getHandle(episode.workflowId, episode.firstExecutionRunId).fetchHistory();
+    writeFileSync(join(out, 'history-episode@run1.json'), historyToJSON(firstRun));
+    writeFileSync(join(out, 'history-episode@run2.json'), historyToJSON(await episode.fetchHistory()));
+
+    const campaign = await env.client.workflow.start(campaignWorkflow, {
+      taskQueue,
+      workflowId: 'history-campaign',
+      args: [{ game: 'ferry', episodes: 2, seed: 3, maxTurns: 4 }],
+    });
+    await campaign.result();
+    writeFileSync(join(out, 'history-campaign.json'), historyToJSON(await campaign.fetchHistory()));
+    const child = await env.client.workflow.getHandle('history-campaign-episode-001').fetchHistory();
+    writeFileSync(join(out, 'history-campaign-episode-001.json'), historyToJSON(child));
+  });
+  await env.teardown();
+  console.log(`histories written to ${out}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,108 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createActivities } from '../../src/activities';
+import { runDir } from '../../src/activities/files';
+import { tempDataDir } from './env';
+
+const dataDir = tempDataDir();
+const acts = createActivities({ dataDir });
+const env = new MockActivityEnvironment();
+const run = <T>(fn: () => Promise<T>): Promise<T> => env.run(fn) as Promise<T>;
+
+async function failure(p: Promise<unknown>): Promise<ApplicationFailure> {
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
+  expect(err).toBeInstanceOf(ApplicationFailure);
+  return err as ApplicationFailure;
+}
+
+describe('game activities', () => {
+  it('startGame returns the intro, ground truth, valid actions and a snapshot', async () => {
+    const s = await run(() => acts.startGame({ game: 'lighthouse', seed: 1 }));
+    expect(s.observation).toMatch(/fix the light/);
+    expect(s.truth.location.name).toBe('Rocky Shore');
+    expect(s.options.map((o) => o.command)).toContain('open wooden chest');
+    expect(s.maxScore).toBe(20);
+    expect(s.storyMd5).toMatch(/^[0-9a-f]{32}$/);
+    expect(Buffer.from(s.snapshot, 'base64').subarray(0, 8).toString()).toBe('GRUESNP1');
+  });
+
+  it('stepGame is a pure function of (snapshot, command): a retry returns the same result', async () => {
+    const s = await run(() => acts.startGame({ game: 'lighthouse', seed: 1 }));
+    const input = { game: 'lighthouse', storyMd5: s.storyMd5, snapshot: s.snapshot, command: 'open chest' };
+    const a = await run(() => acts.stepGame(input));
+    const b = await run(() => acts.stepGame(input));
+    // Another worker: a fresh set of activities with no cached session.
+    const c = await run(() => createActivities({ dataDir }).stepGame(input));
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+    expect(a.observation).toMatch(/revealing an iron key/);
+    expect(a.options.map((o) => o.command)).toContain('take iron key');
+    expect(a.options.find((o) => o.command === 'take iron key')!.resultHash).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('rejects bad inputs as non-retryable failures that name the field', async () => {
+    const f = await failure(run(() => acts.stepGame({ game: 'lighthouse', storyMd5: 'abc', snapshot: '', command: 'look' })));
+    expect(f.nonRetryable).toBe(true);
+    expect(f.type).toBe('InvalidInput');
+    expect(f.message).toMatch(/storyMd5/);
+    expect(f.message).toMatch(/snapshot/);
+  });
+
+  it('classifies a missing game, a bad command and a foreign snapshot as non-retryable', async () => {
+    const missing = await failure(run(() => acts.startGame({ game: 'no-such-game', seed: 0 })));
+    expect(missing).toMatchObject({ nonRetryable: true, type: 'STORY_NOT_FOUND' });
+
+    const s = await run(() => acts.startGame({ game: 'lighthouse', seed: 1 }));
+    const badCommand = await failure(run(() => acts.stepGame({ game: 'lighthouse', storyMd5: s.storyMd5, snapshot: s.snapshot, command: 'x'.repeat(500) })));
+    expect(badCommand).toMatchObject({ nonRetryable: true, type: 'INVALID_COMMAND' });
+
+    const other = await run(() => acts.startGame({ game: 'ferry', seed: 1 }));
+    const mismatch = await failure(run(() => acts.stepGame({ game: 'lighthouse', storyMd5: s.storyMd5, snapshot: other.snapshot, command: 'look' })));
+    expect(mismatch).toMatchObject({ nonRetryable: true, type: 'BAD_SNAPSHOT' });
+
+    const wrongStory = await failure(run(() => acts.stepGame({ game: 'lighthouse', storyMd5: other.storyMd5, snapshot: other.snapshot, command: 'look' })));
+    expect(wrongStory).toMatchObject({ nonRetryable: true, type: 'StoryMismatch' });
+  });
+});
+
+describe('file activities', () => {
+  const turn = (n: number) => ({ turn: n, command: 'look', observation: `obs ${n}`, score: 0, moves: n, location: 'Here', worldHash: 'h', validActions: 1 });
+
+  it('writes transcript chunks atomically and idempotently, and assembles them in order', async () => {
+    const id = 'wf/with:odd chars';
+    const p1 = await run(() => acts.writeTranscriptChunk({ workflowId: id, turns: [turn(1), turn(2)] }));
+    const bytes = readFileSync(p1);
+    await run(() => acts.writeTranscriptChunk({ workflowId: id, turns: [turn(1), turn(2)] }));
+    expect(readFileSync(p1).equals(bytes)).toBe(true);
+    await run(() => acts.writeTranscriptChunk({ workflowId: id, turns: [turn(3)] }));
+    const path = await run(() => acts.finalizeTranscript({ workflowId: id }));
+    const again = await run(() => acts.finalizeTranscript({ workflowId: id }));
+    expect(again).toBe(path);
+    expect(readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).turn)).toEqual([1, 2, 3]);
+    const leftovers = readdirSync(join(runDir(dataDir, id), 'turns')).filter((f) => f.includes('.tmp-'));
+    expect(leftovers).toEqual([]);
+  });
+
+  it('writes results.json idempotently and keeps a backup of what it replaces', async () => {
+    const results = { campaignId: 'c1', game: 'ferry', episodes: [], meanScore: 0, maxScore: 0, learned: { episodes: 0, bestScore: 0, rewarding: {} } };
+    const path = await run(() => acts.writeResults({ campaignId: 'c1', results }));
+    const first = readFileSync(path);
+    await run(() => acts.writeResults({ campaignId: 'c1', results }));
+    expect(readFileSync(path).equals(first)).toBe(true);
+    expect(existsSync(`${path}.bak`)).toBe(false);
+    await run(() => acts.writeResults({ campaignId: 'c1', results: { ...results, meanScore: 1 } }));
+    expect(JSON.parse(readFileSync(`${path}.bak`, 'utf8')).meanScore).toBe(0);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ meanScore: 1, resultsPath: path });
+  });
+
+  it('rejects a malformed turn record', async () => {
+    const f = await failure(run(() => acts.writeTranscriptChunk({ workflowId: 'x', turns: [{ turn: 'one' }] })));
+    expect(f.nonRetryable).toBe(true);
+    expect(f.message).toMatch(/turns\.0\.turn/);
+  });
+});
