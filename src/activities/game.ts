@@ -20,8 +20,9 @@ function bounded(text: string): string {
 }
 
 function stateOf(session: GameSession, observation: string, withOptions: boolean): GameState {
-  // Once the story has ended there is nothing to try (and a quit game cannot be rewound).
-  const options = withOptions && !session.isDone && !session.isOver
+  // After a win or a quit there is nothing to try (and a quit game cannot be rewound). After a
+  // death some games go on (Zork), so the search still runs.
+  const options = withOptions && !session.groundTruth().victory && !session.isOver
     ? findValidActions(session)
         .slice(0, MAX_OPTIONS)
         .map((a) => ({ command: a.command, resultHash: a.resultHash, scoreDelta: a.scoreDelta, outcome: a.outcome }))

@@ -31,6 +31,11 @@ export const EpisodeInputSchema = z.object({
    * turn is retried after this long). Valid-action search dominates; slow games need more.
    */
   turnTimeoutSeconds: z.number().int().min(1).max(3600).default(60),
+  /**
+   * End the episode when the player dies (Jericho's convention). Some games go on after a death
+   * (Zork resurrects you); set false to keep playing them until maxTurns or victory.
+   */
+  stopOnDeath: z.boolean().default(true),
   learned: LearnedStateSchema.optional(),
 });
 export type EpisodeInput = z.input<typeof EpisodeInputSchema>;

@@ -172,7 +172,8 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
     pending = [];
   };
 
-  while (carry.turn < config.maxTurns && !carry.truth.done && !stopping) {
+  const over = (t: GroundTruthData) => t.victory || (t.done && !t.died) || (t.died && config.stopOnDeath);
+  while (carry.turn < config.maxTurns && !over(carry.truth) && !stopping) {
     await condition(() => !paused || stopping);
     if (stopping) break;
 
@@ -221,7 +222,7 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
     }
     if (pending.length >= config.transcriptFlushEvery) await flush();
 
-    const more = carry.turn < config.maxTurns && !carry.truth.done && !stopping;
+    const more = carry.turn < config.maxTurns && !over(carry.truth) && !stopping;
     if (more && (runTurns >= config.continueAsNewEvery || workflowInfo().continueAsNewSuggested)) {
       await flush();
       publishProgress(carry);

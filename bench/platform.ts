@@ -1,0 +1,166 @@
+/**
+ * npm run bench:platform [-- --turns 500 --game zork1]
+ *
+ * Runs one long episode on a fresh local dev server with an in-process worker, reads its
+ * history, and prints one JSON object:
+ *   overheadMsMedian / overheadMsP90  turn wall time minus activity execution time (from history timestamps)
+ *   inProcessMsMedian                 the same policy as a plain in-process loop (no Temporal), per turn
+ *   eventsPerTurn, bytesPerTurn       history cost of a turn, over all runs
+ *   maxEventsPerRun                   the largest single run (continue-as-new keeps it bounded)
+ */
+import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { choose } from '../src/agent/policy';
+import { createRng, seedFor } from '../src/agent/rng';
+import { findValidActions, GameSession, resolveStory } from '../src/engine';
+import { LearnedStateSchema } from '../src/schemas/episode';
+import { ensureTemporalCli, startDevServer } from '../src/temporal/server';
+import { createGrueWorker } from '../src/worker';
+import { episodeWorkflow } from '../src/workflows';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+const log = (msg: string) => process.stderr.write(`bench:platform ${msg}\n`);
+const ms = (t: HistoryEvent['eventTime']) => Number(t!.seconds) * 1000 + Math.floor((t!.nanos ?? 0) / 1e6);
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((s.length - 1) * p + 0.5))];
+};
+const round = (x: number) => Number(x.toFixed(2));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Per stepGame: wall time from its scheduling to the next one's, minus its started->completed time. */
+function overheads(events: HistoryEvent[]): number[] {
+  const scheduled: Array<{ id: number; at: number }> = [];
+  const started = new Map<number, number>();
+  const completed = new Map<number, number>();
+  for (const e of events) {
+    const id = Number(e.eventId);
+    if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'stepGame') scheduled.push({ id, at: ms(e.eventTime) });
+    if (e.activityTaskStartedEventAttributes) started.set(Number(e.activityTaskStartedEventAttributes.scheduledEventId), ms(e.eventTime));
+    if (e.activityTaskCompletedEventAttributes) completed.set(Number(e.activityTaskCompletedEventAttributes.scheduledEventId), ms(e.eventTime));
+  }
+  const out: number[] = [];
+  for (let i = 0; i + 1 < scheduled.length; i++) {
+    const s = scheduled[i];
+    const exec = (completed.get(s.id) ?? NaN) - (started.get(s.id) ?? NaN);
+    const wall = scheduled[i + 1].at - s.at;
+    if (Number.isFinite(exec)) out.push(wall - exec);
+  }
+  return out;
+}
+
+/** The same policy and engine calls as the workflow, in a plain loop. */
+function inProcessTurns(game: string, seed: number, turns: number): number[] {
+  const session = GameSession.fromFile(resolveStory(game), { seed });
+  const rng = createRng(seedFor(seed, 'policy'));
+  const visited = new Set<string>([session.worldHash()]);
+  const learned = LearnedStateSchema.parse({});
+  const times: number[] = [];
+  let options = findValidActions(session);
+  for (let t = 0; t < turns && !session.isOver && !session.groundTruth().victory; t++) {
+    const t0 = performance.now();
+    const choice = choose('oracle-free', { options, worldHash: session.worldHash(), visited, learned, rng });
+    session.step(choice.command);
+    session.snapshot();
+    options = findValidActions(session);
+    visited.add(session.worldHash());
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
+
+async function main(): Promise<void> {
+  const turns = Number(arg('turns', '500'));
+  const zork = join(__dirname, '..', '..', 'shared', 'games', 'zork1.z3');
+  const game = arg('game', existsSync(zork) ? zork : 'lighthouse');
+  const seed = Number(arg('seed', '1'));
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+
+  const dir = mkdtempSync(join(tmpdir(), 'grue-bench-'));
+  const port = await freePort();
+  const server = await startDevServer({ cli: ensureTemporalCli(log), dataDir: dir, port, uiPort: await freePort() });
+  const address = `127.0.0.1:${port}`;
+  try {
+    const connection = await NativeConnection.connect({ address });
+    const worker = await createGrueWorker({
+      connection,
+      namespace: 'default',
+      taskQueue: 'bench',
+      dataDir: dir,
+      workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows'), logger: new DefaultLogger('WARN') }),
+    });
+    const client = new Client({ connection: await Connection.connect({ address }) });
+    log(`episode of ${turns} turns on ${game.split('/').pop()}`);
+    const workflowId = `bench-${Date.now()}`;
+    const handle = await client.workflow.start(episodeWorkflow, {
+      taskQueue: 'bench',
+      workflowId,
+      args: [{ game, seed, maxTurns: turns, turnTimeoutSeconds: 300, stopOnDeath: false }],
+    });
+    const result = await worker.runUntil(handle.result());
+    log(`episode finished: ${result.turns} turns, score ${result.score}`);
+
+    // Walk the chain of runs (continue-as-new) and measure each history.
+    let runId: string | undefined = handle.firstExecutionRunId;
+    const over: number[] = [];
+    let events = 0;
+    let bytes = 0;
+    let maxEventsPerRun = 0;
+    let runs = 0;
+    while (runId) {
+      const history: temporal.api.history.v1.IHistory = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+      const evs: HistoryEvent[] = history.events ?? [];
+      runs++;
+      events += evs.length;
+      maxEventsPerRun = Math.max(maxEventsPerRun, evs.length);
+      bytes += temporal.api.history.v1.History.encode(history).finish().length;
+      over.push(...overheads(evs));
+      runId = evs[evs.length - 1]?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+    }
+    await connection.close();
+    await client.connection.close();
+
+    log('same policy, in-process loop');
+    const inProc = inProcessTurns(game, seed, Math.min(result.turns, 200));
+
+    console.log(
+      JSON.stringify({
+        game: game.split('/').pop(),
+        turns: result.turns,
+        runs,
+        overheadMsMedian: round(pct(over, 0.5)),
+        overheadMsP90: round(pct(over, 0.9)),
+        inProcessMsMedian: round(pct(inProc, 0.5)),
+        eventsPerTurn: round(events / result.turns),
+        bytesPerTurn: Math.round(bytes / result.turns),
+        maxEventsPerRun,
+      }),
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
