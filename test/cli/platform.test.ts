@@ -1,0 +1,81 @@
+/** The platform CLI end to end: play, status, transcript, list, and bad input caught before any workflow starts. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../helpers';
+import { tempDataDir } from '../platform/env';
+import { ownServer } from '../platform/server';
+
+const GRUE = join(ROOT, 'bin', 'grue.js');
+
+function grue(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, [GRUE, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 180_000, env: { ...process.env, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('grue play: bad input fails before any workflow starts', () => {
+  // An address that cannot be reached: if grue tried to connect first, the error would say so.
+  const env = { TEMPORAL_ADDRESS: 'no-such-temporal-host.invalid:7233' };
+
+  it.each([
+    [['play', 'no-such-game'], /Unknown game "no-such-game"/],
+    [['play', 'lighthouse', '--max-turns', '0'], /--max-turns must be between 1 and 100000/],
+    [['play', 'lighthouse', '--seed', '-1'], /--seed must be between 0/],
+    [['play', 'lighthouse', '--policy', 'telepathy'], /policy: Invalid option/],
+    [['campaign', 'lighthouse', '--episodes', 'many'], /--episodes must be a whole number/],
+  ])('%j', (args, message) => {
+    const r = grue(args as string[], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message as RegExp);
+    expect(r.stderr).not.toMatch(/Temporal server/);
+  });
+
+  it('a corrupt story file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'grue-corrupt-'));
+    const bytes = Buffer.alloc(4096, 0x41);
+    writeFileSync(join(dir, 'broken.z5'), bytes);
+    const r = grue(['play', join(dir, 'broken.z5')], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not a Z-machine story file/);
+  });
+});
+
+describe('grue play, status, transcript, list against a dev server', () => {
+  let server: Awaited<ReturnType<typeof ownServer>>;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    const dir = tempDataDir();
+    server = await ownServer(dir);
+    env = { TEMPORAL_ADDRESS: `127.0.0.1:${server.port}`, TEMPORAL_UI_PORT: String(server.uiPort), GRUE_DATA_DIR: dir, GRUE_TASK_QUEUE: `cli-${process.pid}` };
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('plays an episode and inspects it', () => {
+    const play = grue(['play', 'ferry', '--max-turns', '4', '--seed', '3', '--id', `cli-episode-${process.pid}`], env);
+    expect(play.code).toBe(0);
+    expect(play.stdout).toMatch(/result: .*score \d+\/15 in 4 turns/);
+    expect(play.stdout).toMatch(new RegExp(`Web UI: http://127.0.0.1:${server.uiPort}/namespaces/default/workflows/cli-episode-${process.pid}`));
+
+    const status = grue(['status', `cli-episode-${process.pid}`, '--json'], env);
+    expect(status.code).toBe(0);
+    const s = JSON.parse(status.stdout);
+    expect(s).toMatchObject({ status: 'COMPLETED', type: 'episodeWorkflow', searchAttributes: { GrueGame: 'ferry', GrueTurn: 4 } });
+    expect(s.result.turns).toBe(4);
+
+    const transcript = grue(['transcript', `cli-episode-${process.pid}`, '--json'], env);
+    expect(transcript.code).toBe(0);
+    expect(transcript.stdout.trim().split('\n').map((l) => JSON.parse(l).turn)).toEqual([1, 2, 3, 4]);
+
+    const list = grue(['list'], env);
+    expect(list.stdout).toMatch(new RegExp(`cli-episode-${process.pid}\\s+episodeWorkflow\\s+COMPLETED`));
+
+    const missing = grue(['status', 'no-such-workflow'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no workflow with id "no-such-workflow"/);
+  });
+});
