@@ -1,0 +1,115 @@
+/**
+ * The seed's informed action selector, deterministic given the workflow's seeded RNG: follow a
+ * reliable recommendation, address the blocker, exploit the dynamics model, explore the oracle's
+ * alternatives, explore at random (novel states first). The engine's valid-action probes add two
+ * certainties ahead of all that: take a winning move, never walk into a known death.
+ */
+import type { ActionOption } from '../schemas/game';
+import type { TurnAnalysis } from '../schemas/oracle';
+import { CONFIDENCE_VALUE } from '../schemas/oracle';
+import type { Beliefs } from './beliefs';
+import { Dynamics, expectedReward, observationCount } from './dynamics';
+import { accuracy, Reliability } from './reliability';
+import type { Rng } from './rng';
+
+export type SelectionReason = 'won' | 'reward' | 'recommended' | 'blocker' | 'dynamics' | 'alternative' | 'novel' | 'random' | 'fallback';
+
+export interface Selection {
+  command: string;
+  reason: SelectionReason;
+  /** The oracle's recommendation matched a valid action and was taken. */
+  followedRecommendation: boolean;
+}
+
+export interface SelectorInput {
+  analysis: TurnAnalysis | null;
+  options: ActionOption[];
+  beliefs: Beliefs;
+  reliability: Reliability;
+  dynamics: Dynamics;
+  worldHash: string;
+  visited: ReadonlySet<string>;
+  rng: Rng;
+  explorationRate?: number;
+}
+
+const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9 ]+/g, ' ').replace(/\s+/g, ' ').trim();
+
+/** The valid action a free-text suggestion refers to: exact, then containment either way, then shared words. */
+export function matchAction(suggestion: string, options: ActionOption[]): ActionOption | null {
+  const s = norm(suggestion);
+  if (!s) return null;
+  const exact = options.find((o) => norm(o.command) === s);
+  if (exact) return exact;
+  const contained = options.find((o) => norm(o.command).includes(s) || s.includes(norm(o.command)));
+  if (contained) return contained;
+  const words = new Set(s.split(' ').filter((w) => w.length > 2));
+  let best: ActionOption | null = null;
+  let bestScore = 0;
+  for (const o of options) {
+    const ow = norm(o.command).split(' ');
+    const score = ow.filter((w) => words.has(w)).length / Math.max(ow.length, 1);
+    if (score > bestScore) {
+      bestScore = score;
+      best = o;
+    }
+  }
+  return bestScore >= 0.5 ? best : null;
+}
+
+/** Does this action seem to address the blocker? (seed: keyword heuristic) */
+export function addressesBlocker(action: string, blocker: string): boolean {
+  const a = norm(action);
+  const b = norm(blocker);
+  if (b.split(' ').some((w) => w.length > 3 && a.includes(w))) return true;
+  if (/(get up|stand|bed)/.test(b) && /stand|get up/.test(a)) return true;
+  if (/dress|cloth/.test(b) && /wear|dress/.test(a)) return true;
+  if (/door|locked/.test(b) && /open|unlock/.test(a)) return true;
+  if (/dark|light/.test(b) && /light|turn on|switch on/.test(a)) return true;
+  return false;
+}
+
+export function selectAction(input: SelectorInput): Selection {
+  const { analysis, options, reliability, dynamics, worldHash, rng } = input;
+  const exploration = input.explorationRate ?? 0.2;
+  const pick = (command: string, reason: SelectionReason, followedRecommendation = false): Selection => ({ command, reason, followedRecommendation });
+  if (options.length === 0) return pick(rng.pick(['look', 'wait']), 'fallback');
+
+  const won = options.find((o) => o.outcome === 'won');
+  if (won) return pick(won.command, 'won');
+  const safe = options.filter((o) => o.outcome !== 'died');
+  const pool = safe.length ? safe : options;
+  const best = Math.max(...pool.map((o) => o.scoreDelta));
+  if (best > 0) return pick(rng.pick(pool.filter((o) => o.scoreDelta === best)).command, 'reward');
+
+  if (analysis) {
+    // 1. A confident recommendation from an oracle that has been right often enough.
+    const rec = matchAction(analysis.recommended_action, pool);
+    if (rec && CONFIDENCE_VALUE[analysis.confidence] >= 0.6 && accuracy(reliability, 'recommendation') > 0.4) {
+      if (rng.next() < 0.7 + 0.3 * accuracy(reliability, 'recommendation')) return pick(rec.command, 'recommended', true);
+    }
+    // 2. Something that addresses what blocks us.
+    const blocker = analysis.blocking_condition || analysis.prerequisite;
+    if (blocker) {
+      const fix = pool.find((o) => addressesBlocker(o.command, blocker));
+      if (fix) return pick(fix.command, 'blocker', rec?.command === fix.command);
+    }
+  }
+  // 3. Exploit what the dynamics model says pays.
+  const experienced = pool.filter((o) => observationCount(dynamics, worldHash, o.command) > 0);
+  if (experienced.length && rng.next() > exploration) {
+    const top = experienced.reduce((a, b) => (expectedReward(dynamics, worldHash, b.command) > expectedReward(dynamics, worldHash, a.command) ? b : a));
+    if (expectedReward(dynamics, worldHash, top.command) > 0) return pick(top.command, 'dynamics');
+  }
+  // 4. The oracle's alternatives.
+  if (analysis) {
+    for (const alt of analysis.alternative_actions) {
+      const m = matchAction(alt, pool);
+      if (m && !input.visited.has(m.resultHash)) return pick(m.command, 'alternative');
+    }
+  }
+  // 5. Explore: new states first.
+  const novel = pool.filter((o) => !input.visited.has(o.resultHash));
+  if (novel.length) return pick(rng.pick(novel).command, 'novel');
+  return pick(rng.pick(pool).command, 'random');
+}

@@ -1,0 +1,50 @@
+/**
+ * Belief updates from oracle answers (seed 004 BeliefUpdater), weighted by reliability, and
+ * reliability updates from outcomes the agent observes directly (score, new world state).
+ */
+import type { TurnAnalysis } from '../schemas/oracle';
+import { CONFIDENCE_VALUE } from '../schemas/oracle';
+import { Beliefs, LIMITS, pushBounded } from './beliefs';
+import { accuracy, recordOutcome, Reliability } from './reliability';
+
+export function updateFromAnalysis(beliefs: Beliefs, a: TurnAnalysis, reliability: Reliability, lastAction: string | null): Beliefs {
+  let b = { ...beliefs };
+  if (a.overall_goal && (b.overallGoal === 'unknown' || accuracy(reliability, 'goal') >= 0.5)) b.overallGoal = a.overall_goal;
+  if (a.immediate_goal) b.currentSubgoal = a.immediate_goal;
+  if (a.last_action_made_progress && a.accomplishment && CONFIDENCE_VALUE[a.confidence] > 0.5 && !b.accomplished.includes(a.accomplishment)) {
+    b.accomplished = pushBounded(b.accomplished, a.accomplishment, LIMITS.accomplished);
+  }
+  if (a.last_action_made_progress) b.blockingCondition = null;
+  const blocker = a.blocking_condition || a.prerequisite;
+  if (blocker) b.blockingCondition = blocker;
+  if (lastAction && !a.last_action_made_progress && a.failure_reason) {
+    b = { ...b, failedActions: pushBounded(b.failedActions.filter((f) => f.action !== lastAction), { action: lastAction, reason: a.failure_reason }, LIMITS.failedActions) };
+  }
+  return b;
+}
+
+export interface StepOutcome {
+  scoreDelta: number;
+  /** The action led to a world state not seen before this episode. */
+  newState: boolean;
+  /** The blocker the agent acted on is gone from the next analysis. */
+  blockerCleared?: boolean;
+}
+
+/** Did acting on the oracle help? Observable proxies: score went up, or the world moved somewhere new. */
+export function helped(o: StepOutcome): boolean {
+  return o.scoreDelta > 0 || o.newState;
+}
+
+export function updateReliability(
+  r: Reliability,
+  o: StepOutcome,
+  flags: { followedRecommendation: boolean; actedOnBlocker: boolean; progressClaimed: boolean | null },
+): Reliability {
+  let next = r;
+  if (flags.followedRecommendation) next = recordOutcome(next, 'recommendation', helped(o));
+  if (flags.actedOnBlocker) next = recordOutcome(next, 'blocker', helped(o));
+  if (flags.progressClaimed !== null) next = recordOutcome(next, 'progress', flags.progressClaimed === helped(o));
+  if (o.scoreDelta !== 0) next = recordOutcome(next, 'goal', o.scoreDelta > 0);
+  return next;
+}

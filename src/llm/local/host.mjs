@@ -1,0 +1,66 @@
+// The embedded model's host process: loads node-llama-cpp (ESM) and one GGUF model once, then
+// answers completion requests over Node IPC. Running it apart keeps the worker's event loop free
+// for heartbeats during generation, and lets a crashed model be restarted without the worker.
+import { getLlama, LlamaChatSession } from 'node-llama-cpp';
+
+let llama;
+let model;
+let context;
+const grammars = new Map();
+
+async function load({ modelPath, contextSize, threads }) {
+  llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
+  model = await llama.loadModel({ modelPath });
+  context = await model.createContext({ contextSize, threads, sequences: 1 });
+}
+
+async function grammarFor(schema) {
+  const key = JSON.stringify(schema);
+  let g = grammars.get(key);
+  if (!g) {
+    g = await llama.createGrammarForJsonSchema(schema);
+    grammars.set(key, g);
+  }
+  return g;
+}
+
+async function complete({ messages, jsonSchema, maxTokens, temperature, seed }) {
+  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const user = messages.filter((m) => m.role !== 'system').map((m) => m.content).join('\n\n');
+  const sequence = context.getSequence();
+  const session = new LlamaChatSession({ contextSequence: sequence, systemPrompt: system || undefined });
+  try {
+    const grammar = jsonSchema ? await grammarFor(jsonSchema) : undefined;
+    let tokens = 0;
+    const text = await session.prompt(user, {
+      grammar,
+      maxTokens,
+      temperature,
+      seed,
+      onTextChunk: () => {
+        if (++tokens % 16 === 0) process.send({ type: 'progress' });
+      },
+    });
+    return {
+      text,
+      promptTokens: model.tokenize(system + '\n' + user).length,
+      completionTokens: model.tokenize(text).length,
+    };
+  } finally {
+    session.dispose({ disposeSequence: true });
+  }
+}
+
+process.on('message', async (msg) => {
+  try {
+    if (msg.type === 'load') {
+      await load(msg);
+      process.send({ type: 'loaded', id: msg.id });
+    } else if (msg.type === 'complete') {
+      const result = await complete(msg);
+      process.send({ type: 'result', id: msg.id, ...result });
+    }
+  } catch (err) {
+    process.send({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });
+  }
+});

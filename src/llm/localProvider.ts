@@ -1,0 +1,148 @@
+/**
+ * The embedded default: node-llama-cpp running a small GGUF model in a child process of the
+ * worker (src/llm/local/host.mjs), loaded once and reused. Output is constrained by a grammar
+ * built from the answer's JSON Schema, then validated with zod like any other provider's.
+ */
+import { ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { LlmError } from './errors';
+import { jsonSchemaFor, parseAnswer } from './json';
+import { embeddedModel, modelPath } from './models';
+import type { Completion, CompletionRequest, LlmProvider } from './types';
+
+interface Pending {
+  resolve: (msg: HostMessage) => void;
+  reject: (err: Error) => void;
+  onProgress?: () => void;
+  timer: NodeJS.Timeout;
+}
+
+interface HostMessage {
+  type: 'loaded' | 'result' | 'error' | 'progress';
+  id?: number;
+  text?: string;
+  promptTokens?: number;
+  completionTokens?: number;
+  message?: string;
+}
+
+export interface LocalProviderOptions {
+  modelId: string;
+  /** Override the cached model file (tests, custom GGUF files). */
+  modelFile?: string;
+  threads?: number;
+  timeoutMs?: number;
+}
+
+export class LocalProvider implements LlmProvider {
+  readonly name = 'local';
+  readonly model: string;
+  private child: ChildProcess | null = null;
+  private ready: Promise<void> | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  /** One generation at a time: the model has one context. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly opts: LocalProviderOptions) {
+    this.model = opts.modelId;
+  }
+
+  private file(): string {
+    return this.opts.modelFile ?? modelPath(this.opts.modelId);
+  }
+
+  private start(): Promise<void> {
+    if (this.ready) return this.ready;
+    const file = this.file();
+    if (!existsSync(file)) {
+      return Promise.reject(new LlmError('config', `The embedded model file ${file} is missing. Run \`npx grue setup\` to fetch it.`));
+    }
+    const child = fork(join(__dirname, 'local', 'host.mjs'), [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    this.child = child;
+    let stderr = '';
+    child.stderr?.on('data', (d) => (stderr = (stderr + String(d)).slice(-2000)));
+    child.on('message', (msg: HostMessage) => {
+      const p = msg.id !== undefined ? this.pending.get(msg.id) : [...this.pending.values()][0];
+      if (!p) return;
+      if (msg.type === 'progress') {
+        p.onProgress?.();
+        return;
+      }
+      clearTimeout(p.timer);
+      this.pending.delete(msg.id!);
+      if (msg.type === 'error') p.reject(new LlmError('server', `The embedded model failed: ${msg.message}`));
+      else p.resolve(msg);
+    });
+    child.on('exit', (code, signal) => {
+      // A crashed host fails what it was doing (retryable) and is started afresh next time.
+      for (const [id, p] of this.pending) {
+        clearTimeout(p.timer);
+        p.reject(new LlmError('server', `The embedded model process exited (${code ?? signal}). ${stderr.trim()}`));
+        this.pending.delete(id);
+      }
+      this.child = null;
+      this.ready = null;
+    });
+    const model = embeddedModel(this.opts.modelId);
+    this.ready = this.request({ type: 'load', modelPath: file, contextSize: model.contextSize, threads: this.opts.threads ?? 2 }, 120_000).then(() => undefined);
+    this.ready.catch(() => {
+      this.ready = null;
+    });
+    return this.ready;
+  }
+
+  private request(msg: Record<string, unknown>, timeoutMs: number, onProgress?: () => void): Promise<HostMessage> {
+    const id = this.nextId++;
+    return new Promise<HostMessage>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        // A stuck generation cannot be interrupted from outside: restart the host.
+        this.child?.kill('SIGKILL');
+        reject(new LlmError('timeout', `The embedded model took longer than ${Math.round(timeoutMs / 1000)} s.`));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, onProgress, timer });
+      this.child!.send({ ...msg, id });
+    });
+  }
+
+  complete<S extends z.ZodTypeAny>(req: CompletionRequest<S>): Promise<Completion<z.infer<S>>> {
+    const run = async () => {
+      await this.start();
+      const msg = await this.request(
+        {
+          type: 'complete',
+          messages: req.messages,
+          jsonSchema: jsonSchemaFor(req.schema),
+          maxTokens: req.maxTokens ?? 300,
+          temperature: req.temperature ?? 0,
+          seed: req.seed ?? 0,
+        },
+        this.opts.timeoutMs ?? 120_000,
+        req.onProgress,
+      );
+      const raw = msg.text ?? '';
+      return {
+        value: parseAnswer(req.schema, raw, req.schemaName),
+        usage: { promptTokens: msg.promptTokens ?? 0, completionTokens: msg.completionTokens ?? 0 },
+        model: this.model,
+        raw,
+      };
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  async preflight(): Promise<void> {
+    await this.start();
+  }
+
+  async close(): Promise<void> {
+    this.child?.kill('SIGTERM');
+    this.child = null;
+    this.ready = null;
+  }
+}
