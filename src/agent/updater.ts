@@ -39,12 +39,17 @@ export function helped(o: StepOutcome): boolean {
 export function updateReliability(
   r: Reliability,
   o: StepOutcome,
-  flags: { followedRecommendation: boolean; actedOnBlocker: boolean; progressClaimed: boolean | null },
+  flags: {
+    followedRecommendation: boolean;
+    actedOnBlocker: boolean;
+    /** The oracle's claim about an earlier action's progress, and what that action really did. */
+    progressClaim: { claimed: boolean; actual: StepOutcome } | null;
+  },
 ): Reliability {
   let next = r;
   if (flags.followedRecommendation) next = recordOutcome(next, 'recommendation', helped(o));
   if (flags.actedOnBlocker) next = recordOutcome(next, 'blocker', helped(o));
-  if (flags.progressClaimed !== null) next = recordOutcome(next, 'progress', flags.progressClaimed === helped(o));
+  if (flags.progressClaim) next = recordOutcome(next, 'progress', flags.progressClaim.claimed === helped(flags.progressClaim.actual));
   if (o.scoreDelta !== 0) next = recordOutcome(next, 'goal', o.scoreDelta > 0);
   return next;
 }

@@ -62,6 +62,9 @@ export class LocalProvider implements LlmProvider {
     }
     const child = fork(join(__dirname, 'local', 'host.mjs'), [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     this.child = child;
+    // The host must not keep a finished CLI or worker alive; it exits when we disconnect.
+    child.unref();
+    (child.channel as { unref?: () => void } | undefined)?.unref?.();
     let stderr = '';
     child.stderr?.on('data', (d) => (stderr = (stderr + String(d)).slice(-2000)));
     child.on('message', (msg: HostMessage) => {
@@ -73,6 +76,7 @@ export class LocalProvider implements LlmProvider {
       }
       clearTimeout(p.timer);
       this.pending.delete(msg.id!);
+      if (this.pending.size === 0) (this.child?.channel as { unref?: () => void } | undefined)?.unref?.();
       if (msg.type === 'error') p.reject(new LlmError('server', `The embedded model failed: ${msg.message}`));
       else p.resolve(msg);
     });
@@ -104,6 +108,8 @@ export class LocalProvider implements LlmProvider {
         reject(new LlmError('timeout', `The embedded model took longer than ${Math.round(timeoutMs / 1000)} s.`));
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, onProgress, timer });
+      // While a request is out, the channel must keep the process alive to hear the answer.
+      (this.child!.channel as { ref?: () => void } | undefined)?.ref?.();
       this.child!.send({ ...msg, id });
     });
   }

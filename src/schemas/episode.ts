@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { BeliefsSchema } from '../agent/beliefs';
+import { DynamicsSchema } from '../agent/dynamics';
+import { ReliabilitySchema } from '../agent/reliability';
 import { GameRefSchema, GroundTruthSchema } from './game';
 
-export const PolicyNameSchema = z.enum(['oracle-free', 'random']);
+/** random: uniform over valid actions; oracle-free: novelty and reward, no LLM; full: the Bayesian oracle agent (seed 004). */
+export const PolicyNameSchema = z.enum(['full', 'oracle-free', 'random']);
 export type PolicyName = z.infer<typeof PolicyNameSchema>;
 
 /**
@@ -13,6 +17,10 @@ export const LearnedStateSchema = z.object({
   bestScore: z.number().int().default(0),
   /** worldHash -> commands that raised the score there. */
   rewarding: z.record(z.string(), z.array(z.string())).default({}),
+  /** The full agent's learning: dynamics model, oracle reliability, and the goal it inferred. */
+  dynamics: DynamicsSchema.default({ entries: {} }),
+  reliability: ReliabilitySchema.default(ReliabilitySchema.parse({})),
+  overallGoal: z.string().default('unknown'),
 });
 export type LearnedState = z.infer<typeof LearnedStateSchema>;
 export const MAX_LEARNED_STATES = 500;
@@ -50,6 +58,13 @@ export const TurnRecordSchema = z.object({
   location: z.string(),
   worldHash: z.string(),
   validActions: z.number().int(),
+  /** Why the policy chose the command (full agent: recommended, blocker, dynamics, ...). */
+  reason: z.string().optional(),
+  /** The LLM was unreachable after retries and the oracle-free policy chose instead. */
+  fallback: z.boolean().optional(),
+  llmCalls: z.number().int().optional(),
+  tokens: z.number().int().optional(),
+  recommended: z.string().optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 
@@ -67,6 +82,9 @@ export const EpisodeResultSchema = z.object({
   stopped: z.boolean(),
   transcriptPath: z.string(),
   learned: LearnedStateSchema,
+  llm: z.object({ calls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int(), fallbackTurns: z.number().int() }).optional(),
+  recommendationAccuracy: z.number().optional(),
+  beliefs: BeliefsSchema.optional(),
 });
 export type EpisodeResult = z.infer<typeof EpisodeResultSchema>;
 
@@ -103,10 +121,22 @@ export const CampaignResultSchema = z.object({
   campaignId: z.string(),
   game: z.string(),
   episodes: z.array(
-    z.object({ workflowId: z.string(), seed: z.number().int(), score: z.number().int(), turns: z.number().int(), victory: z.boolean(), died: z.boolean() }),
+    z.object({
+      workflowId: z.string(),
+      seed: z.number().int(),
+      score: z.number().int(),
+      turns: z.number().int(),
+      victory: z.boolean(),
+      died: z.boolean(),
+      llmCalls: z.number().int().optional(),
+      tokens: z.number().int().optional(),
+      fallbackTurns: z.number().int().optional(),
+    }),
   ),
   meanScore: z.number(),
   maxScore: z.number().int(),
+  recommendationAccuracy: z.number().optional(),
+  learnedGoal: z.string().optional(),
   resultsPath: z.string(),
   learned: LearnedStateSchema,
 });

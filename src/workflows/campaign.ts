@@ -7,6 +7,7 @@ import type { Activities } from '../activities';
 import { describeZodError } from '../schemas/describe';
 import { CampaignInput, CampaignInputSchema, CampaignProgress, CampaignResult, LearnedState, LearnedStateSchema } from '../schemas/episode';
 import { episodeWorkflow } from './episode';
+import { accuracy } from '../agent/reliability';
 
 const files = proxyActivities<Pick<Activities, 'writeResults'>>({
   startToCloseTimeout: '1 minute',
@@ -49,7 +50,17 @@ export async function campaignWorkflow(rawInput: CampaignInput, carried?: Campai
       args: [{ game: input.game, seed, maxTurns: input.maxTurns, policy: input.policy, continueAsNewEvery: input.continueAsNewEvery, learned }],
     });
     learned = result.learned;
-    done.push({ workflowId: current, seed, score: result.score, turns: result.turns, victory: result.victory, died: result.died });
+    done.push({
+      workflowId: current,
+      seed,
+      score: result.score,
+      turns: result.turns,
+      victory: result.victory,
+      died: result.died,
+      ...(result.llm
+        ? { llmCalls: result.llm.calls, tokens: result.llm.promptTokens + result.llm.completionTokens, fallbackTurns: result.llm.fallbackTurns }
+        : {}),
+    });
     current = null;
     if (done.length < input.episodes && workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof campaignWorkflow>(rawInput, { done, learned });
@@ -63,6 +74,9 @@ export async function campaignWorkflow(rawInput: CampaignInput, carried?: Campai
     episodes: done,
     meanScore: scores.reduce((a, b) => a + b, 0) / scores.length,
     maxScore: Math.max(...scores),
+    ...(input.policy === 'full'
+      ? { recommendationAccuracy: accuracy(learned.reliability, 'recommendation'), learnedGoal: learned.overallGoal }
+      : {}),
     learned,
   };
   const resultsPath = await files.writeResults({ campaignId, results: summary });

@@ -17,8 +17,14 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { describeZodError } from '../schemas/describe';
+import { Beliefs, freshBeliefs, LIMITS, pushBounded } from '../agent/beliefs';
+import { observe } from '../agent/dynamics';
 import { choose } from '../agent/policy';
+import { accuracy } from '../agent/reliability';
 import { createRng, seedFor } from '../agent/rng';
+import { selectAction } from '../agent/selector';
+import { StepOutcome, updateFromAnalysis, updateReliability } from '../agent/updater';
+import type { TurnAnalysis } from '../schemas/oracle';
 import {
   EpisodeConfig,
   EpisodeInput,
@@ -39,6 +45,16 @@ function gameActivities(turnTimeoutSeconds: number) {
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
   });
 }
+
+/**
+ * Oracle queries: a local generation heartbeats while it runs; a flaky endpoint gets a few
+ * retries, after which the turn falls back to the oracle-free policy.
+ */
+const oracle = proxyActivities<Pick<Activities, 'analyseTurn'>>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '90 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
+});
 
 const files = proxyActivities<Pick<Activities, 'writeTranscriptChunk' | 'finalizeTranscript'>>({
   startToCloseTimeout: '1 minute',
@@ -66,6 +82,10 @@ export interface EpisodeCarry {
   rngState: number;
   learned: LearnedState;
   lastCommand: string | null;
+  /** The full agent's belief state and bookkeeping (absent for the other policies). */
+  beliefs?: Beliefs;
+  lastOutcome?: StepOutcome | null;
+  llm?: { calls: number; promptTokens: number; completionTokens: number; fallbackTurns: number };
 }
 
 /** Bound on remembered world hashes, so carried state stays small on very long episodes. */
@@ -155,6 +175,11 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
       learned: LearnedStateSchema.parse(config.learned ?? {}),
       lastCommand: null,
     };
+    if (config.policy === 'full') {
+      carry.beliefs = withTruth(freshBeliefs(carry.learned.overallGoal), carry.truth);
+      carry.lastOutcome = null;
+      carry.llm = { calls: 0, promptTokens: 0, completionTokens: 0, fallbackTurns: 0 };
+    }
     upsertSearchAttributes([
       { key: GAME_KEY, value: config.game },
       { key: SCORE_KEY, value: carry.truth.score },
@@ -178,7 +203,8 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
     if (stopping) break;
 
     const before = carry;
-    const choice = choose(config.policy, { options: before.options, worldHash: before.worldHash, visited, learned: before.learned, rng });
+    const decision = config.policy === 'full' ? await decideWithOracle(before, visited, rng, config.seed) : null;
+    const choice = decision?.choice ?? choose(config.policy, { options: before.options, worldHash: before.worldHash, visited, learned: before.learned, rng });
     const next = await game.stepGame({
       game: config.game,
       storyMd5: before.storyMd5,
@@ -188,6 +214,7 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
     });
 
     const scoreDelta = next.truth.score - before.truth.score;
+    const outcome: StepOutcome = { scoreDelta, newState: !visited.has(next.worldHash) };
     carry = {
       ...before,
       turn: before.turn + 1,
@@ -200,6 +227,7 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
       learned: scoreDelta > 0 ? remember(before.learned, before.worldHash, choice.command) : before.learned,
       lastCommand: choice.command,
     };
+    if (decision) carry = learnFromStep(carry, before, decision, choice.command, outcome);
     view = carry;
     visited.add(next.worldHash);
     runTurns++;
@@ -213,6 +241,15 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
       location: next.truth.location.name,
       worldHash: next.worldHash,
       validActions: next.options.length,
+      reason: choice.reason,
+      ...(decision
+        ? {
+            fallback: decision.fallback,
+            llmCalls: decision.usage.calls,
+            tokens: decision.usage.promptTokens + decision.usage.completionTokens,
+            ...(decision.analysis ? { recommended: decision.analysis.recommended_action } : {}),
+          }
+        : {}),
     };
     pending.push(record);
     recent = [...recent, record].slice(-RECENT_TURNS);
@@ -239,6 +276,7 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
     ...carry.learned,
     episodes: carry.learned.episodes + 1,
     bestScore: Math.max(carry.learned.bestScore, carry.truth.score),
+    ...(carry.beliefs ? { overallGoal: carry.beliefs.overallGoal } : {}),
   };
   return {
     game: config.game,
@@ -254,5 +292,78 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
     stopped: stopping,
     transcriptPath,
     learned,
+    ...(carry.llm
+      ? { llm: carry.llm, recommendationAccuracy: accuracy(carry.learned.reliability, 'recommendation'), beliefs: carry.beliefs }
+      : {}),
   };
+}
+
+interface Decision {
+  choice: { command: string; reason: string };
+  analysis: TurnAnalysis | null;
+  followedRecommendation: boolean;
+  fallback: boolean;
+  usage: { calls: number; promptTokens: number; completionTokens: number };
+}
+
+/** Ask the oracle about the situation, then let the agent decide. An unreachable LLM means an oracle-free turn. */
+async function decideWithOracle(c: EpisodeCarry, visited: Set<string>, rng: ReturnType<typeof createRng>, seed: number): Promise<Decision> {
+  const beliefs = c.beliefs ?? freshBeliefs();
+  let analysis: TurnAnalysis | null = null;
+  let usage = { calls: 0, promptTokens: 0, completionTokens: 0 };
+  let fallback = false;
+  if (c.options.length > 0) {
+    try {
+      const r = await oracle.analyseTurn({
+        observation: c.observation,
+        beliefs,
+        validActions: c.options.map((o) => o.command),
+        lastAction: c.lastCommand,
+        lastResponse: c.lastCommand ? c.observation : null,
+        seed: (seed + c.turn) | 0,
+      });
+      analysis = r.answer;
+      usage = r.usage;
+    } catch {
+      fallback = true;
+    }
+  }
+  if (fallback) {
+    const choice = choose('oracle-free', { options: c.options, worldHash: c.worldHash, visited, learned: c.learned, rng });
+    return { choice, analysis: null, followedRecommendation: false, fallback, usage };
+  }
+  const updated = analysis ? updateFromAnalysis(beliefs, analysis, c.learned.reliability, c.lastCommand) : beliefs;
+  const selection = selectAction({ analysis, options: c.options, beliefs: updated, reliability: c.learned.reliability, dynamics: c.learned.dynamics, worldHash: c.worldHash, visited, rng });
+  return { choice: { command: selection.command, reason: selection.reason }, analysis, followedRecommendation: selection.followedRecommendation, fallback, usage };
+}
+
+/** After a full-agent step: beliefs, reliability, dynamics and usage move forward. */
+function learnFromStep(c: EpisodeCarry, before: EpisodeCarry, d: Decision, command: string, outcome: StepOutcome): EpisodeCarry {
+  const beliefsBefore = before.beliefs ?? freshBeliefs();
+  const beliefs = d.analysis ? updateFromAnalysis(beliefsBefore, d.analysis, before.learned.reliability, before.lastCommand) : beliefsBefore;
+  // The analysis judged the *previous* action's progress: score the claim against what that action did.
+  const progressClaim = d.analysis && before.lastOutcome ? { claimed: d.analysis.last_action_made_progress, actual: before.lastOutcome } : null;
+  const reliability = updateReliability(before.learned.reliability, outcome, {
+    followedRecommendation: d.followedRecommendation,
+    actedOnBlocker: d.choice.reason === 'blocker',
+    progressClaim,
+  });
+  const llm = before.llm ?? { calls: 0, promptTokens: 0, completionTokens: 0, fallbackTurns: 0 };
+  return {
+    ...c,
+    beliefs: withTruth({ ...beliefs, actionHistory: pushBounded(beliefs.actionHistory, command, LIMITS.actionHistory) }, c.truth),
+    lastOutcome: outcome,
+    learned: { ...c.learned, reliability, dynamics: observe(before.learned.dynamics, before.worldHash, command, c.worldHash, outcome.scoreDelta) },
+    llm: {
+      calls: llm.calls + d.usage.calls,
+      promptTokens: llm.promptTokens + d.usage.promptTokens,
+      completionTokens: llm.completionTokens + d.usage.completionTokens,
+      fallbackTurns: llm.fallbackTurns + (d.fallback ? 1 : 0),
+    },
+  };
+}
+
+/** Ground truth always wins over beliefs for what the game states plainly. */
+function withTruth(b: Beliefs, t: GroundTruthData): Beliefs {
+  return { ...b, location: t.location.name || b.location, inventory: t.inventory.map((i) => i.name) };
 }

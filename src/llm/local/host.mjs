@@ -51,6 +51,9 @@ async function complete({ messages, jsonSchema, maxTokens, temperature, seed }) 
   }
 }
 
+// When the parent goes away (or lets go of us), so do we.
+process.on('disconnect', () => process.exit(0));
+
 process.on('message', async (msg) => {
   try {
     if (msg.type === 'load') {

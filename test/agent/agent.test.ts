@@ -1,0 +1,130 @@
+import { beliefsContext, freshBeliefs } from '../../src/agent/beliefs';
+import { expectedReward, freshDynamics, nextStateDistribution, observe, observationCount } from '../../src/agent/dynamics';
+import { accuracy, freshReliability, recordOutcome } from '../../src/agent/reliability';
+import { createRng } from '../../src/agent/rng';
+import { addressesBlocker, matchAction, selectAction } from '../../src/agent/selector';
+import { updateFromAnalysis, updateReliability } from '../../src/agent/updater';
+import type { ActionOption } from '../../src/schemas/game';
+import type { TurnAnalysis } from '../../src/schemas/oracle';
+
+const opt = (command: string, extra: Partial<ActionOption> = {}): ActionOption => ({ command, resultHash: `h-${command}`, scoreDelta: 0, outcome: 'continue', ...extra });
+
+const analysis = (over: Partial<TurnAnalysis> = {}): TurnAnalysis => ({
+  last_action_made_progress: false,
+  accomplishment: '',
+  failure_reason: '',
+  prerequisite: '',
+  overall_goal: 'get to work',
+  immediate_goal: 'get out of bed',
+  blocking_condition: '',
+  recommended_action: 'stand up',
+  action_reasoning: 'you are in bed',
+  alternative_actions: [],
+  confidence: 'high',
+  ...over,
+});
+
+describe('oracle reliability (seed test 3)', () => {
+  it('learns a simulated 70% oracle to within 0.6-0.8', () => {
+    const rng = createRng(12345);
+    let r = freshReliability();
+    expect(accuracy(r, 'recommendation')).toBe(0.5);
+    for (let i = 0; i < 100; i++) r = recordOutcome(r, 'recommendation', rng.next() < 0.7);
+    const learned = accuracy(r, 'recommendation');
+    expect(learned).toBeGreaterThan(0.6);
+    expect(learned).toBeLessThan(0.8);
+  });
+
+  it('holds for many simulated oracles, not one lucky seed', () => {
+    let inside = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const rng = createRng(seed);
+      let r = freshReliability();
+      for (let i = 0; i < 100; i++) r = recordOutcome(r, 'recommendation', rng.next() < 0.7);
+      if (accuracy(r, 'recommendation') > 0.6 && accuracy(r, 'recommendation') < 0.8) inside++;
+    }
+    // Binomial(100, 0.7) lands strictly inside (0.6, 0.8) about 96% of the time.
+    expect(inside / 200).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('is scored by observable outcomes: followed recommendations that led somewhere new or scored', () => {
+    let r = freshReliability();
+    r = updateReliability(r, { scoreDelta: 0, newState: true }, { followedRecommendation: true, actedOnBlocker: false, progressClaim: null });
+    r = updateReliability(r, { scoreDelta: 0, newState: false }, { followedRecommendation: true, actedOnBlocker: false, progressClaim: null });
+    expect(r.recommendation).toEqual({ tried: 2, helped: 1 });
+    r = updateReliability(r, { scoreDelta: 0, newState: false }, { followedRecommendation: false, actedOnBlocker: false, progressClaim: { claimed: true, actual: { scoreDelta: 5, newState: false } } });
+    expect(r.progress).toEqual({ tried: 1, helped: 1 });
+  });
+});
+
+describe('dynamics model P(s\', r | s, a)', () => {
+  it('counts transitions and rewards per state-action', () => {
+    let d = freshDynamics();
+    d = observe(d, 's0', 'open door', 's1', 0);
+    d = observe(d, 's0', 'open door', 's1', 0);
+    d = observe(d, 's0', 'open door', 's2', 10);
+    expect(observationCount(d, 's0', 'open door')).toBe(3);
+    expect(expectedReward(d, 's0', 'open door')).toBeCloseTo(10 / 3);
+    expect(nextStateDistribution(d, 's0', 'open door')).toEqual({ s1: 2 / 3, s2: 1 / 3 });
+    expect(nextStateDistribution(d, 's0', 'sing')).toBeNull();
+  });
+});
+
+describe('informed action selection (deterministic under a seeded RNG)', () => {
+  const base = { beliefs: freshBeliefs(), reliability: freshReliability(), dynamics: freshDynamics(), worldHash: 's', visited: new Set<string>() };
+
+  it('follows a confident recommendation that matches a valid action', () => {
+    const options = [opt('answer phone'), opt('stand up'), opt('take wallet')];
+    const s = selectAction({ ...base, analysis: analysis(), options, rng: createRng(1) });
+    expect(s).toEqual({ command: 'stand up', reason: 'recommended', followedRecommendation: true });
+  });
+
+  it('addresses the blocker when there is no usable recommendation', () => {
+    const options = [opt('take wallet'), opt('unlock door with key'), opt('look')];
+    const a = analysis({ recommended_action: 'fly away', blocking_condition: 'the door is locked' });
+    expect(selectAction({ ...base, analysis: a, options, rng: createRng(2) }).command).toBe('unlock door with key');
+  });
+
+  it('takes a move the engine knows wins or scores, and avoids a known death', () => {
+    expect(selectAction({ ...base, analysis: null, options: [opt('jump', { outcome: 'died' }), opt('put lens in housing', { scoreDelta: 10, outcome: 'won' })], rng: createRng(3) }).command).toBe('put lens in housing');
+    const safe = selectAction({ ...base, analysis: analysis({ recommended_action: 'jump' }), options: [opt('jump', { outcome: 'died' }), opt('look')], rng: createRng(3) });
+    expect(safe.command).toBe('look');
+  });
+
+  it('exploits the dynamics model, then explores novel states', () => {
+    const dynamics = observe(freshDynamics(), 's', 'push button', 's9', 5);
+    const options = [opt('wait'), opt('push button')];
+    expect(selectAction({ ...base, dynamics, analysis: null, options, rng: createRng(4), explorationRate: 0 }).reason).toBe('dynamics');
+    const visited = new Set(['h-wait']);
+    expect(selectAction({ ...base, visited, analysis: null, options: [opt('wait'), opt('sing')], rng: createRng(5) })).toMatchObject({ command: 'sing', reason: 'novel' });
+  });
+
+  it('is reproducible: the same seed makes the same choices', () => {
+    const options = ['a', 'b', 'c', 'd', 'e'].map((c) => opt(c));
+    const run = () => Array.from({ length: 10 }, (_, i) => selectAction({ ...base, analysis: null, options, rng: createRng(100 + i) }).command);
+    expect(run()).toEqual(run());
+  });
+
+  it('matches free text to valid actions and blockers to fixes', () => {
+    const options = [opt('stand up'), opt('open wooden door')];
+    expect(matchAction('Stand up.', options)?.command).toBe('stand up');
+    expect(matchAction('open the door', options)?.command).toBe('open wooden door');
+    expect(matchAction('dance', options)).toBeNull();
+    expect(addressesBlocker('stand up', "You'll have to get up first")).toBe(true);
+    expect(addressesBlocker('wear clothes', 'you need to get dressed')).toBe(true);
+  });
+});
+
+describe('belief updates', () => {
+  it('takes goals, blockers and failures from the oracle, and shows them in the prompt context', () => {
+    let b = freshBeliefs();
+    b = updateFromAnalysis(b, analysis({ failure_reason: 'you are in bed', prerequisite: 'get up first' }), freshReliability(), 'go east');
+    expect(b).toMatchObject({ overallGoal: 'get to work', currentSubgoal: 'get out of bed', blockingCondition: 'get up first' });
+    expect(b.failedActions).toEqual([{ action: 'go east', reason: 'you are in bed' }]);
+    b = updateFromAnalysis(b, analysis({ last_action_made_progress: true, accomplishment: 'got up' }), freshReliability(), 'stand up');
+    expect(b.blockingCondition).toBeNull();
+    expect(b.accomplished).toEqual(['got up']);
+    expect(beliefsContext(b)).toMatch(/OVERALL GOAL: get to work/);
+    expect(beliefsContext(b)).toMatch(/RECENT FAILURES: 'go east' \(you are in bed\)/);
+  });
+});
