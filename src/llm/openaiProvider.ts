@@ -16,9 +16,11 @@ export interface OpenAiProviderOptions {
   timeoutMs?: number;
 }
 
-export function classifyOpenAiError(err: unknown): LlmError {
+export function classifyOpenAiError(err: unknown, timedOut = false): LlmError {
   if (err instanceof LlmError) return err;
-  if (err instanceof OpenAI.APIConnectionTimeoutError) return new LlmError('timeout', `The LLM endpoint timed out: ${err.message}`);
+  if (err instanceof OpenAI.APIConnectionTimeoutError || (timedOut && err instanceof OpenAI.APIConnectionError)) {
+    return new LlmError('timeout', `The LLM endpoint did not answer in time: ${err.message}`);
+  }
   if (err instanceof OpenAI.APIConnectionError) return new LlmError('connection', `Cannot reach the LLM endpoint: ${err.message}`);
   if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
     const kind = kindForStatus(err.status);
@@ -33,11 +35,13 @@ export class OpenAiProvider implements LlmProvider {
   readonly model: string;
   private readonly client: OpenAI;
   private jsonSchemaSupported = true;
+  private readonly timeoutMs: number;
 
   constructor(opts: OpenAiProviderOptions) {
     this.model = opts.model;
+    this.timeoutMs = opts.timeoutMs ?? 60_000;
     // Retries belong to Temporal's activity retry policy, so the client itself never retries.
-    this.client = new OpenAI({ baseURL: opts.baseURL, apiKey: opts.apiKey ?? 'not-needed', timeout: opts.timeoutMs ?? 60_000, maxRetries: 0 });
+    this.client = new OpenAI({ baseURL: opts.baseURL, apiKey: opts.apiKey ?? 'not-needed', timeout: this.timeoutMs, maxRetries: 0 });
   }
 
   async complete<S extends z.ZodTypeAny>(req: CompletionRequest<S>): Promise<Completion<z.infer<S>>> {
@@ -49,6 +53,7 @@ export class OpenAiProvider implements LlmProvider {
       ...(req.seed !== undefined ? { seed: req.seed } : {}),
     };
     let response: OpenAI.Chat.Completions.ChatCompletion;
+    const started = Date.now();
     try {
       if (this.jsonSchemaSupported) {
         try {
@@ -65,7 +70,8 @@ export class OpenAiProvider implements LlmProvider {
         response = await this.jsonMode(base, req);
       }
     } catch (err) {
-      throw classifyOpenAiError(err);
+      // Some fetch implementations report an aborted (timed-out) request as a plain connection error.
+      throw classifyOpenAiError(err, Date.now() - started >= this.timeoutMs * 0.9);
     }
     const raw = response.choices[0]?.message?.content ?? '';
     return {

@@ -1,0 +1,101 @@
+/**
+ * A local server speaking the OpenAI chat-completions protocol, for tests: it answers from a
+ * script (valid answers built from the request's JSON schema) and injects faults on demand.
+ */
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Fault = 'ok' | '429' | '500' | 'timeout' | 'malformed' | 'schema-mismatch' | '401' | '400-response-format';
+
+export interface FakeOpenAi {
+  url: string;
+  /** Faults to apply to the next requests, in order; after them every request is answered. */
+  faults: Fault[];
+  requests: Array<{ path: string; body: Record<string, unknown> | null; fault: Fault }>;
+  close(): Promise<void>;
+}
+
+/** A minimal instance of a JSON schema: first enum value, empty strings, false, [] ... */
+export function sampleFor(schema: Record<string, unknown>): unknown {
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if (schema.anyOf) return sampleFor((schema.anyOf as Record<string, unknown>[])[0]);
+  switch (schema.type) {
+    case 'object': {
+      const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+      return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, sampleFor(v)]));
+    }
+    case 'array':
+      return schema.items && (schema.items as Record<string, unknown>).enum ? [sampleFor(schema.items as Record<string, unknown>)] : [];
+    case 'boolean':
+      return false;
+    case 'number':
+    case 'integer':
+      return 0;
+    default:
+      return 'the fake model says so';
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let data = '';
+    req.on('data', (c) => (data += c));
+    req.on('end', () => resolve(data));
+  });
+}
+
+export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi> {
+  const state: FakeOpenAi = { url: '', faults: [], requests: [], close: async () => undefined };
+  const sockets = new Set<import('node:net').Socket>();
+  const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const raw = await readBody(req);
+    const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
+    const send = (status: number, payload: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(payload));
+    };
+    if (req.url?.endsWith('/models')) {
+      state.requests.push({ path: req.url, body, fault: 'ok' });
+      return send(200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'test' }] });
+    }
+    const fault = state.faults.shift() ?? 'ok';
+    state.requests.push({ path: req.url ?? '', body, fault });
+    if (fault === '429') return send(429, { error: { message: 'rate limited', type: 'rate_limit' } });
+    if (fault === '500') return send(500, { error: { message: 'internal error', type: 'server_error' } });
+    if (fault === '401') return send(401, { error: { message: 'bad key', type: 'auth' } });
+    if (fault === '400-response-format') return send(400, { error: { message: "response_format 'json_schema' is not supported", type: 'invalid_request' } });
+    if (fault === 'timeout') return; // never answer: the client's timeout fires
+    const format = body?.response_format as { type: string; json_schema?: { schema: Record<string, unknown> } } | undefined;
+    let content: string;
+    if (fault === 'malformed') content = '{"recommended_action": "stand up", oops';
+    else if (fault === 'schema-mismatch') content = '{"recommended_action": 42}';
+    else if (format?.json_schema) content = JSON.stringify(sampleFor(format.json_schema.schema));
+    else {
+      // JSON mode: the schema is in the last system message.
+      const messages = (body?.messages ?? []) as Array<{ content: string }>;
+      const hint = messages[messages.length - 1]?.content ?? '';
+      const schema = JSON.parse(hint.slice(hint.indexOf('{')));
+      content = JSON.stringify(sampleFor(schema));
+    }
+    send(200, {
+      id: `chatcmpl-${state.requests.length}`,
+      object: 'chat.completion',
+      created: 0,
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  state.close = () =>
+    new Promise((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    });
+  return state;
+}

@@ -1,0 +1,111 @@
+/**
+ * The openai provider against a local fake chat-completions server: every fault is retried or
+ * classified as specified, and a full short episode runs through it on the real dev server.
+ */
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { z } from 'zod';
+import { createActivities } from '../../src/activities';
+import { readTranscript } from '../../src/activities/files';
+import { LlmError } from '../../src/llm/errors';
+import { OpenAiProvider } from '../../src/llm/openaiProvider';
+import { episodeWorkflow } from '../../src/workflows';
+import { createEnv, tempDataDir, uniqueQueue, workflowBundle } from '../platform/env';
+import { FakeOpenAi, startFakeOpenAi } from './fakeOpenAi';
+
+const Answer = z.object({ recommended_action: z.enum(['stand up', 'look']), confidence: z.enum(['low', 'high']) });
+const ask = (p: OpenAiProvider) => p.complete({ schema: Answer, schemaName: 'answer', messages: [{ role: 'user', content: 'what now?' }] });
+
+let fake: FakeOpenAi;
+beforeEach(async () => {
+  fake = await startFakeOpenAi();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+const provider = (timeoutMs = 2000) => new OpenAiProvider({ baseURL: fake.url, apiKey: 'sk-test', model: 'fake-model', timeoutMs });
+
+describe('OpenAiProvider fault classification', () => {
+  it('returns a validated value and token usage', async () => {
+    const r = await ask(provider());
+    expect(r.value).toEqual({ recommended_action: 'stand up', confidence: 'low' });
+    expect(r.usage).toEqual({ promptTokens: 100, completionTokens: 20 });
+    expect((fake.requests[0].body!.response_format as { type: string }).type).toBe('json_schema');
+  });
+
+  it.each([
+    ['429', 'rate-limited', true],
+    ['500', 'server', true],
+    ['timeout', 'timeout', true],
+    ['malformed', 'bad-answer', true],
+    ['schema-mismatch', 'bad-answer', true],
+    ['401', 'auth', false],
+  ] as const)('%s -> %s (retryable: %s)', async (fault, kind, retryable) => {
+    fake.faults = [fault];
+    const err = await ask(provider(1000)).catch((e) => e);
+    expect(err).toBeInstanceOf(LlmError);
+    expect(err).toMatchObject({ kind, retryable });
+  });
+
+  it('falls back to JSON mode + zod validation when json_schema is not supported, and remembers', async () => {
+    fake.faults = ['400-response-format'];
+    const p = provider();
+    expect((await ask(p)).value.recommended_action).toBe('stand up');
+    await ask(p);
+    const formats = fake.requests.map((r) => (r.body!.response_format as { type: string }).type);
+    expect(formats).toEqual(['json_schema', 'json_object', 'json_object']);
+  });
+
+  it('preflight rejects a model the endpoint does not serve', async () => {
+    const p = new OpenAiProvider({ baseURL: fake.url, model: 'gpt-nonexistent' });
+    await expect(p.preflight()).rejects.toThrow(/does not serve model "gpt-nonexistent"/);
+    await expect(provider().preflight()).resolves.toBeUndefined();
+  });
+});
+
+describe('a full episode through the openai provider with injected faults', () => {
+  let env: TestWorkflowEnvironment;
+  beforeAll(async () => {
+    env = await createEnv();
+  }, 120_000);
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  it('retries 429/500/timeouts/malformed answers, and falls back for a turn when the endpoint stays down', async () => {
+    const dataDir = tempDataDir();
+    const taskQueue = uniqueQueue('openai');
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities({ dataDir, llm: () => new OpenAiProvider({ baseURL: fake.url, apiKey: 'sk-test', model: 'fake-model', timeoutMs: 1500 }) }),
+    });
+    // Turn 1: 429, 500, timeout, then an answer. Turn 2: malformed then an answer.
+    // Turn 3: four 500s in a row (the activity's whole retry budget): the turn falls back.
+    fake.faults = ['429', '500', 'timeout', 'ok', 'malformed', 'ok', '500', '500', '500', '500'];
+    const result = await worker.runUntil(async () => {
+      const handle = await env.client.workflow.start(episodeWorkflow, {
+        taskQueue,
+        workflowId: `openai-episode-${Date.now()}`,
+        args: [{ game: 'lighthouse', seed: 1, maxTurns: 4, policy: 'full' }],
+      });
+      const r = await handle.result();
+      const history = await handle.fetchHistory();
+      // History keeps only the last attempt of an activity: its attempt number counts the retries.
+      const retries = history.events!.reduce((n, e) => n + Math.max(0, (e.activityTaskStartedEventAttributes?.attempt ?? 1) - 1), 0);
+      return { r, retries, turns: readTranscript(dataDir, handle.workflowId) };
+    });
+    expect(result.r.turns).toBe(4);
+    expect(result.r.llm).toMatchObject({ fallbackTurns: 1 });
+    expect(result.turns.map((t) => t.fallback)).toEqual([false, false, true, false]);
+    expect(result.turns[2].reason).not.toBe('recommended');
+    // 3 retries in turn 1, 1 in turn 2, 3 in turn 3 (whose 4th attempt failed too).
+    expect(result.retries).toBe(7);
+    expect(fake.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(11);
+    // Successful LLM calls were counted with their tokens.
+    expect(result.r.llm!.calls).toBe(3);
+    expect(result.r.llm!.promptTokens).toBe(300);
+  });
+});
