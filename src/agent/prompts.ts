@@ -50,16 +50,17 @@ export function turnAnalysisPrompt(i: TurnPromptInput): ChatMessage[] {
 }
 
 export function failurePrompt(observation: string, beliefs: Beliefs, failedAction: string, response: string): ChatMessage[] {
+  // Tiny models echo the text nearest the answer, so the game's own words come last.
   return [
     { role: 'system', content: SYSTEM },
     {
       role: 'user',
       content: [
+        "An action did not work. Say what must happen first (the prerequisite, usually stated in the game's response), why it failed, what to do instead, and the lesson.",
         `SITUATION BEFORE:\n${clip(observation, 1000)}`,
         `AGENT'S BELIEFS:\n${beliefsContext(beliefs)}`,
         `ACTION TRIED: ${failedAction}`,
         `GAME'S RESPONSE: ${clip(response, 500)}`,
-        'The action did not work. Explain why it failed and what must happen first (the prerequisite), suggest what to do instead, and state the lesson.',
       ].join('\n\n'),
     },
   ];

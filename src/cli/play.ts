@@ -13,7 +13,8 @@ import { CampaignInputSchema, CampaignResult, EpisodeInputSchema, EpisodeResult,
 import { campaignWorkflow, progressQuery } from '../workflows/campaign';
 import { episodeWorkflow, statusQuery } from '../workflows/episode';
 import { GAME_KEY } from '../workflows/searchAttributes';
-import { parseInteger, UsageError, validated } from './args';
+import { log, parseInteger, UsageError, validated } from './args';
+import { preflightLlm } from './llmCheck';
 import { connect, newWorkflowId, withWorker } from './temporal';
 
 export const DEFAULT_GAME = 'lighthouse';
@@ -31,8 +32,8 @@ interface RunOptions {
 function addRunOptions(cmd: Command): Command {
   return cmd
     .option('--seed <n>', 'seed for the game and the policy', parseInteger('--seed', 0, 2 ** 31 - 1), 0)
-    .option('--max-turns <n>', 'turns per episode', parseInteger('--max-turns', 1, 100_000), 100)
-    .option('--policy <name>', `who chooses the commands: ${PolicyNameSchema.options.join(' | ')}`, 'oracle-free')
+    .option('--max-turns <n>', 'turns per episode', parseInteger('--max-turns', 1, 100_000), 50)
+    .option('--policy <name>', `who chooses the commands: ${PolicyNameSchema.options.join(' | ')} (full = the LLM oracle agent)`, 'full')
     .option('--continue-as-new-every <n>', 'turns per workflow run before continue-as-new', parseInteger('--continue-as-new-every', 1, 10_000), 100)
     .option('--id <workflowId>', 'workflow id (default: generated)')
     .option('--no-worker', 'do not run an in-process worker (use when `grue worker` processes are running)')
@@ -58,6 +59,7 @@ export function registerPlayCommands(program: Command): void {
       { game: checkGame(game), seed: opts.seed, maxTurns: opts.maxTurns, policy: opts.policy, continueAsNewEvery: opts.continueAsNewEvery },
       'episode options',
     );
+    if (input.policy === 'full') log(`LLM: ${await preflightLlm()}`);
     const { config, client } = await connect();
     const workflowId = opts.id ?? newWorkflowId('episode', game, input.seed);
     const handle = await client.workflow.start(episodeWorkflow, {
@@ -86,6 +88,7 @@ export function registerPlayCommands(program: Command): void {
       { game: checkGame(game), episodes: opts.episodes, seed: opts.seed, maxTurns: opts.maxTurns, policy: opts.policy, continueAsNewEvery: opts.continueAsNewEvery },
       'campaign options',
     );
+    if (input.policy === 'full') log(`LLM: ${await preflightLlm()}`);
     const { config, client } = await connect();
     const workflowId = opts.id ?? newWorkflowId('campaign', game, input.seed);
     const handle = await client.workflow.start(campaignWorkflow, {

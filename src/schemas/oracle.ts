@@ -36,8 +36,8 @@ export const SituationSchema = TurnAnalysisSchema.omit({ last_action_made_progre
 export type Situation = z.infer<typeof SituationSchema>;
 
 export const FailureAnalysisSchema = z.object({
-  failure_reason: short(120),
   prerequisite: short(100),
+  failure_reason: short(120),
   suggested_action: short(60),
   lesson: short(120),
 });
