@@ -19,8 +19,12 @@ async function grammarFor(schema) {
   let g = grammars.get(key);
   if (!g) {
     g = await llama.createGrammarForJsonSchema(schema);
-    grammars.set(key, g);
+    // Schemas differ per turn (the valid actions are an enum): keep only the recent ones.
+    if (grammars.size >= 32) grammars.delete(grammars.keys().next().value);
+  } else {
+    grammars.delete(key);
   }
+  grammars.set(key, g);
   return g;
 }
 

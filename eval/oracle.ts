@@ -1,0 +1,94 @@
+/**
+ * npm run eval:oracle [-- --models gemma3-270m,smollm2-135m]
+ *
+ * Measures candidate oracle models on the labelled states in eval/oracle-states.json: how often
+ * the answer is valid JSON in its schema, how often the recommended action makes progress (the
+ * labelled command, or one with the same world effect), and latency. Prints one JSON object.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { createOracleActivities } from '../src/activities/oracle';
+import { freshBeliefs } from '../src/agent/beliefs';
+import { diffKey, findValidActions, GameSession, resolveStory, worldDiff } from '../src/engine';
+import { LocalProvider } from '../src/llm/localProvider';
+import { ensureModel } from '../src/llm/models';
+
+const StatesSchema = z.object({ states: z.array(z.object({ game: z.string(), prefix: z.array(z.string()), useful: z.array(z.string()).min(1) })) });
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+
+function effect(session: GameSession, command: string): string {
+  const state = session.captureState();
+  const before = session.worldState();
+  session.tryCommand(command);
+  const after = session.worldState();
+  session.restoreState(state);
+  return `${diffKey(worldDiff(before, after))}#${after.score - before.score}`;
+}
+
+async function main() {
+  const file = join(__dirname, 'oracle-states.json');
+  const { states } = StatesSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const models = arg('models', 'gemma3-270m,smollm2-135m').split(',');
+  const usable = states.filter((s) => existsSync(resolve(__dirname, '..', s.game)) || (() => { try { resolveStory(s.game); return true; } catch { return false; } })());
+  process.stderr.write(`eval:oracle ${usable.length}/${states.length} states available (the rest need ../shared/games)\n`);
+  // Prepare each state once: observation, valid actions, and the effects that count as progress.
+  const prepared = usable.map((s) => {
+    const path = existsSync(resolve(__dirname, '..', s.game)) ? resolve(__dirname, '..', s.game) : resolveStory(s.game);
+    const session = GameSession.fromFile(path, { seed: 1 });
+    let observation = session.intro;
+    let last: string | null = null;
+    for (const c of s.prefix) {
+      observation = session.step(c).observation;
+      last = c;
+    }
+    const valid = findValidActions(session);
+    const good = new Set(s.useful.map((u) => effect(session, u)));
+    const usefulCommands = new Set(valid.filter((v) => good.has(`${diffKey(v.diff)}#${v.scoreDelta}`)).map((v) => v.command));
+    return { s, observation, last, validActions: valid.map((v) => v.command), usefulCommands, truth: session.groundTruth() };
+  });
+  const rows = [];
+  for (const id of models) {
+    await ensureModel(id, (m) => process.stderr.write(`${m}\n`));
+    const provider = new LocalProvider({ modelId: id });
+    const oracle = createOracleActivities(() => provider);
+    let valid = 0;
+    let useful = 0;
+    const latency: number[] = [];
+    const tokens: number[] = [];
+    for (const [i, p] of prepared.entries()) {
+      const beliefs = { ...freshBeliefs(), location: p.truth.location.name, inventory: p.truth.inventory.map((x) => x.name), actionHistory: p.s.prefix.slice(-8) };
+      const t0 = performance.now();
+      try {
+        const r = await oracle.analyseTurn({ observation: p.observation, beliefs, validActions: p.validActions, lastAction: p.last, lastResponse: p.last ? p.observation : null });
+        valid++;
+        if (p.usefulCommands.has(r.answer.recommended_action)) useful++;
+        tokens.push(r.usage.promptTokens + r.usage.completionTokens);
+      } catch (err) {
+        process.stderr.write(`  ${id} state ${i}: ${(err as Error).message.slice(0, 120)}\n`);
+      }
+      latency.push(performance.now() - t0);
+      process.stderr.write(`eval:oracle ${id} ${i + 1}/${prepared.length}\n`);
+    }
+    await provider.close();
+    rows.push({
+      model: id,
+      states: prepared.length,
+      jsonValidRate: Number((valid / prepared.length).toFixed(3)),
+      usefulRate: Number((useful / prepared.length).toFixed(3)),
+      latencyMsMedian: Math.round(median(latency)),
+      tokensPerCallMedian: median(tokens),
+    });
+  }
+  console.log(JSON.stringify({ models: rows }, null, 1));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
