@@ -31,7 +31,22 @@ async function main() {
     workflowsPath: require.resolve('../src/workflows'),
     activities: createActivities({ dataDir: mkdtempSync(join(tmpdir(), 'grue-record-')) }),
   });
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+  const want = (name: string) => !only || only.split(',').includes(name);
   await worker.runUntil(async () => {
+    if (want('full')) {
+      // The full agent with the embedded model (its answers are in the history; replay needs no LLM).
+      const full = await env.client.workflow.start(episodeWorkflow, {
+        taskQueue,
+        workflowId: 'history-full-episode',
+        args: [{ game: 'lighthouse', seed: 2, maxTurns: 4, policy: 'full', continueAsNewEvery: 3 }],
+      });
+      await full.result();
+      const first = await env.client.workflow.getHandle(full.workflowId, full.firstExecutionRunId).fetchHistory();
+      writeFileSync(join(out, 'history-full-episode@run1.json'), historyToJSON(first));
+      writeFileSync(join(out, 'history-full-episode@run2.json'), historyToJSON(await full.fetchHistory()));
+    }
+    if (!want('oracle-free')) return;
     const episode = await env.client.workflow.start(episodeWorkflow, {
       taskQueue,
       workflowId: 'history-episode',
