@@ -56,7 +56,7 @@ describe('grue play, status, transcript, list against a dev server', () => {
   });
 
   it('plays an episode and inspects it', () => {
-    const play = grue(['play', 'ferry', '--max-turns', '4', '--seed', '3', '--id', `cli-episode-${process.pid}`], env);
+    const play = grue(['play', 'ferry', '--policy', 'oracle-free', '--max-turns', '4', '--seed', '3', '--id', `cli-episode-${process.pid}`], env);
     expect(play.code).toBe(0);
     expect(play.stdout).toMatch(/result: .*score \d+\/15 in 4 turns/);
     expect(play.stdout).toMatch(new RegExp(`Web UI: http://127.0.0.1:${server.uiPort}/namespaces/default/workflows/cli-episode-${process.pid}`));
