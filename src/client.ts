@@ -2,6 +2,7 @@
  * The `grue` command line. Commander parses arguments (declarative subcommands, typed option
  * parsers, generated --help); each subcommand lives in src/cli/.
  */
+import { ServiceError } from '@temporalio/client';
 import { Command, CommanderError } from 'commander';
 import { EngineError } from './engine/errors';
 import { UsageError } from './cli/args';
@@ -33,6 +34,11 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof EngineError || err instanceof UsageError || err instanceof TemporalSetupError) {
       process.stderr.write(`grue: ${err.message}\n`);
       return 2;
+    }
+    if (err instanceof ServiceError) {
+      const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+      process.stderr.write(`grue: the Temporal server refused: ${err.message}${cause}. Is TEMPORAL_ADDRESS right, and is its data folder intact?\n`);
+      return 1;
     }
     process.stderr.write(`grue: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return 1;
