@@ -5,33 +5,12 @@
  * dev server with an in-process worker, and prints one JSON object:
  *   { runs: [{ agent, scores, llmCallsPerTurn, tokensPerTurn, secondsPerTurn, ... }] }
  */
-import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { resolveStory } from '../src/engine';
 import { PolicyNameSchema } from '../src/schemas/episode';
-import { ensureTemporalCli, startDevServer } from '../src/temporal/server';
-import { createGrueWorker } from '../src/worker';
 import { campaignWorkflow } from '../src/workflows';
+import { arg, withBenchServer } from './harness';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
 const log = (msg: string) => process.stderr.write(`bench:agent ${msg}\n`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function main(): Promise<void> {
   const game = arg('game', 'lighthouse');
@@ -40,24 +19,9 @@ async function main(): Promise<void> {
   const steps = Number(arg('steps', '30'));
   const seed = Number(arg('seed', '1'));
   const agents = arg('agents', 'random,oracle-free,full').split(',').map((a) => PolicyNameSchema.parse(a));
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-
-  const dir = mkdtempSync(join(tmpdir(), 'grue-bench-agent-'));
-  const port = await freePort();
-  const server = await startDevServer({ cli: ensureTemporalCli(log), dataDir: dir, port, uiPort: await freePort() });
-  const address = `127.0.0.1:${port}`;
   const runs: Array<Record<string, unknown> & { scores: number[] }> = [];
-  try {
-    const connection = await NativeConnection.connect({ address });
-    const worker = await createGrueWorker({
-      connection,
-      namespace: 'default',
-      taskQueue: 'bench-agent',
-      dataDir: dir,
-      workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows'), logger: new DefaultLogger('WARN') }),
-    });
-    const client = new Client({ connection: await Connection.connect({ address }) });
-    await worker.runUntil(async () => {
+  await withBenchServer('bench:agent', 'bench-agent', async ({ client, worker }) =>
+    worker.runUntil(async () => {
       for (const agent of agents) {
         log(`${agent}: ${episodes} episodes x ${steps} steps on ${game}`);
         const t0 = Date.now();
@@ -83,12 +47,8 @@ async function main(): Promise<void> {
         });
         log(`${agent}: scores ${JSON.stringify(runs[runs.length - 1].scores)} in ${seconds.toFixed(0)} s`);
       }
-    });
-    await connection.close();
-    await client.connection.close();
-  } finally {
-    await server.stop();
-  }
+    }),
+  );
   console.log(JSON.stringify({ game: game.split('/').pop(), episodes, steps, seed, runs }));
 }
 

@@ -8,27 +8,18 @@
  *   eventsPerTurn, bytesPerTurn       history cost of a turn, over all runs
  *   maxEventsPerRun                   the largest single run (continue-as-new keeps it bounded)
  */
-import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { choose } from '../src/agent/policy';
 import { createRng, seedFor } from '../src/agent/rng';
 import { findValidActions, GameSession, resolveStory } from '../src/engine';
 import { LearnedStateSchema } from '../src/schemas/episode';
-import { ensureTemporalCli, startDevServer } from '../src/temporal/server';
-import { createGrueWorker } from '../src/worker';
 import { episodeWorkflow } from '../src/workflows';
+import { arg, withBenchServer } from './harness';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
 const log = (msg: string) => process.stderr.write(`bench:platform ${msg}\n`);
 const ms = (t: HistoryEvent['eventTime']) => Number(t!.seconds) * 1000 + Math.floor((t!.nanos ?? 0) / 1e6);
 const pct = (xs: number[], p: number) => {
@@ -36,16 +27,6 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((s.length - 1) * p + 0.5))];
 };
 const round = (x: number) => Number(x.toFixed(2));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Per stepGame: wall time from its scheduling to the next one's, minus its started->completed time. */
 function overheads(events: HistoryEvent[]): number[] {
@@ -93,22 +74,7 @@ async function main(): Promise<void> {
   const zork = join(__dirname, '..', '..', 'shared', 'games', 'zork1.z3');
   const game = arg('game', existsSync(zork) ? zork : 'lighthouse');
   const seed = Number(arg('seed', '1'));
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-
-  const dir = mkdtempSync(join(tmpdir(), 'grue-bench-'));
-  const port = await freePort();
-  const server = await startDevServer({ cli: ensureTemporalCli(log), dataDir: dir, port, uiPort: await freePort() });
-  const address = `127.0.0.1:${port}`;
-  try {
-    const connection = await NativeConnection.connect({ address });
-    const worker = await createGrueWorker({
-      connection,
-      namespace: 'default',
-      taskQueue: 'bench',
-      dataDir: dir,
-      workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows'), logger: new DefaultLogger('WARN') }),
-    });
-    const client = new Client({ connection: await Connection.connect({ address }) });
+  await withBenchServer('bench:platform', 'bench', async ({ client, worker }) => {
     log(`episode of ${turns} turns on ${game.split('/').pop()}`);
     const workflowId = `bench-${Date.now()}`;
     const handle = await client.workflow.start(episodeWorkflow, {
@@ -136,12 +102,9 @@ async function main(): Promise<void> {
       over.push(...overheads(evs));
       runId = evs[evs.length - 1]?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
     }
-    await connection.close();
-    await client.connection.close();
 
     log('same policy, in-process loop');
     const inProc = inProcessTurns(game, seed, Math.min(result.turns, 200));
-
     console.log(
       JSON.stringify({
         game: game.split('/').pop(),
@@ -155,9 +118,7 @@ async function main(): Promise<void> {
         maxEventsPerRun,
       }),
     );
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 main().catch((err) => {

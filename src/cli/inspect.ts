@@ -74,7 +74,8 @@ export function registerInspectCommands(program: Command): void {
       let turns = [...byTurn.values()].sort((a, b) => a.turn - b.turn);
       if (opts.last) turns = turns.slice(-opts.last);
       for (const t of turns) {
-        process.stdout.write(opts.json ? `${JSON.stringify(t)}\n` : `\n[${t.turn}] > ${t.command}\n${t.observation}\n  (score ${t.score}, ${t.location})\n`);
+        const why = t.reason ? `; ${t.fallback ? 'LLM unreachable, oracle-free' : t.reason}${t.recommended ? `, oracle recommended "${t.recommended}"` : ''}` : '';
+        process.stdout.write(opts.json ? `${JSON.stringify(t)}\n` : `\n[${t.turn}] > ${t.command}\n${t.observation}\n  (score ${t.score}, ${t.location}${why})\n`);
       }
       if (turns.length === 0) log(`no turns recorded yet for ${id}`);
     });

@@ -1,18 +1,6 @@
 /** A dev server the test owns (so it can kill and restart it on the same SQLite file). */
-import { createServer } from 'node:net';
-import { DevServer, startDevServer } from '../../src/temporal/server';
+import { DevServer, freePort, startDevServer } from '../../src/temporal/server';
 import { temporalCli } from './env';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export async function ownServer(dataDir: string, port?: number, uiPort?: number): Promise<DevServer & { port: number; uiPort: number }> {
   const p = port ?? (await freePort());
@@ -20,3 +8,5 @@ export async function ownServer(dataDir: string, port?: number, uiPort?: number)
   const server = await startDevServer({ cli: temporalCli(), dataDir, port: p, uiPort: u });
   return Object.assign(server, { port: p, uiPort: u });
 }
+
+export { freePort };

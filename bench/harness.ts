@@ -1,0 +1,46 @@
+/** What the benchmarks share: a fresh dev server and an in-process worker with a prebuilt bundle. */
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureTemporalCli, freePort, startDevServer } from '../src/temporal/server';
+import { createGrueWorker } from '../src/worker';
+
+export function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+/** Run `work` against a fresh dev server with an in-process worker on `taskQueue`; everything is torn down after. */
+export async function withBenchServer<T>(
+  name: string,
+  taskQueue: string,
+  work: (ctx: { client: Client; worker: Worker; dataDir: string }) => Promise<T>,
+): Promise<T> {
+  const log = (msg: string) => process.stderr.write(`${name} ${msg}\n`);
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const dataDir = mkdtempSync(join(tmpdir(), `grue-${name.replace(/[^a-z]/gi, '-')}-`));
+  const port = await freePort();
+  const server = await startDevServer({ cli: ensureTemporalCli(log), dataDir, port, uiPort: await freePort() });
+  const address = `127.0.0.1:${port}`;
+  try {
+    const connection = await NativeConnection.connect({ address });
+    const client = new Client({ connection: await Connection.connect({ address }) });
+    try {
+      const worker = await createGrueWorker({
+        connection,
+        namespace: 'default',
+        taskQueue,
+        dataDir,
+        workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows'), logger: new DefaultLogger('WARN') }),
+      });
+      return await work({ client, worker, dataDir });
+    } finally {
+      await connection.close();
+      await client.connection.close();
+    }
+  } finally {
+    await server.stop();
+  }
+}
