@@ -34,7 +34,7 @@ function effect(session: GameSession, command: string): string {
 async function main() {
   const file = join(__dirname, 'oracle-states.json');
   const { states } = StatesSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-  const models = arg('models', 'gemma3-270m,smollm2-135m').split(',');
+  const models = arg('models', 'gemma3-270m,smollm2-135m').split(',').filter((m) => m && m !== 'none');
   const usable = states.filter((s) => existsSync(resolve(__dirname, '..', s.game)) || (() => { try { resolveStory(s.game); return true; } catch { return false; } })());
   process.stderr.write(`eval:oracle ${usable.length}/${states.length} states available (the rest need ../shared/games)\n`);
   // Prepare each state once: observation, valid actions, and the effects that count as progress.
@@ -85,7 +85,9 @@ async function main() {
       tokensPerCallMedian: median(tokens),
     });
   }
-  console.log(JSON.stringify({ models: rows }, null, 1));
+  // What picking a valid action at random would score, for scale.
+  const randomBaseline = prepared.reduce((sum, p) => sum + p.usefulCommands.size / Math.max(p.validActions.length, 1), 0) / prepared.length;
+  console.log(JSON.stringify({ states: prepared.length, randomBaselineUsefulRate: Number(randomBaseline.toFixed(3)), models: rows }, null, 1));
 }
 
 main().catch((err) => {
