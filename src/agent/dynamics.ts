@@ -14,8 +14,14 @@ const EntrySchema = z.object({
 export const DynamicsSchema = z.object({ entries: z.record(z.string(), EntrySchema).default({}) });
 export type Dynamics = z.infer<typeof DynamicsSchema>;
 
-export const MAX_DYNAMICS_ENTRIES = 3000;
-const key = (state: string, action: string) => `${state}|${action}`;
+/**
+ * Bounded so the model fits comfortably in a workflow payload (it travels through
+ * continue-as-new and from episode to episode): ~1000 entries with 12-hex-digit state ids is
+ * well under 100 KB.
+ */
+export const MAX_DYNAMICS_ENTRIES = 1000;
+const short = (hash: string) => hash.slice(0, 12);
+const key = (state: string, action: string) => `${short(state)}|${action}`;
 
 export function freshDynamics(): Dynamics {
   return { entries: {} };
@@ -25,8 +31,8 @@ export function observe(d: Dynamics, state: string, action: string, next: string
   const k = key(state, action);
   const old = d.entries[k];
   const entry = old
-    ? { count: old.count + 1, rewardSum: old.rewardSum + reward, next: { ...old.next, [next]: (old.next[next] ?? 0) + 1 } }
-    : { count: 1, rewardSum: reward, next: { [next]: 1 } };
+    ? { count: old.count + 1, rewardSum: old.rewardSum + reward, next: { ...old.next, [short(next)]: (old.next[short(next)] ?? 0) + 1 } }
+    : { count: 1, rewardSum: reward, next: { [short(next)]: 1 } };
   const entries = { ...d.entries };
   delete entries[k];
   entries[k] = entry; // re-inserted last: most recently used
@@ -44,7 +50,7 @@ export function expectedReward(d: Dynamics, state: string, action: string): numb
   return e ? e.rewardSum / e.count : 0;
 }
 
-/** P(s' | s, a), or null when (s, a) was never observed. */
+/** P(s' | s, a) keyed by the first 12 hex digits of s', or null when (s, a) was never observed. */
 export function nextStateDistribution(d: Dynamics, state: string, action: string): Record<string, number> | null {
   const e = d.entries[key(state, action)];
   if (!e) return null;

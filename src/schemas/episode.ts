@@ -23,7 +23,7 @@ export const LearnedStateSchema = z.object({
   overallGoal: z.string().default('unknown'),
 });
 export type LearnedState = z.infer<typeof LearnedStateSchema>;
-export const MAX_LEARNED_STATES = 500;
+export const MAX_LEARNED_STATES = 300;
 
 export const EpisodeInputSchema = z.object({
   game: GameRefSchema,

@@ -89,7 +89,7 @@ export interface EpisodeCarry {
 }
 
 /** Bound on remembered world hashes, so carried state stays small on very long episodes. */
-export const MAX_VISITED = 5000;
+export const MAX_VISITED = 1500;
 /** Turns kept in memory for the transcript query beyond those not yet written out. */
 const RECENT_TURNS = 20;
 

@@ -1,5 +1,5 @@
 import { beliefsContext, freshBeliefs } from '../../src/agent/beliefs';
-import { expectedReward, freshDynamics, nextStateDistribution, observe, observationCount } from '../../src/agent/dynamics';
+import { expectedReward, freshDynamics, MAX_DYNAMICS_ENTRIES, nextStateDistribution, observe, observationCount } from '../../src/agent/dynamics';
 import { accuracy, freshReliability, recordOutcome } from '../../src/agent/reliability';
 import { createRng } from '../../src/agent/rng';
 import { addressesBlocker, matchAction, selectAction } from '../../src/agent/selector';
@@ -66,6 +66,16 @@ describe('dynamics model P(s\', r | s, a)', () => {
     expect(observationCount(d, 's0', 'open door')).toBe(3);
     expect(expectedReward(d, 's0', 'open door')).toBeCloseTo(10 / 3);
     expect(nextStateDistribution(d, 's0', 'open door')).toEqual({ s1: 2 / 3, s2: 1 / 3 });
+  });
+
+  it('stays bounded, dropping the least recently updated entries', () => {
+    let d = freshDynamics();
+    for (let i = 0; i < MAX_DYNAMICS_ENTRIES + 50; i++) d = observe(d, `state-${i}`, 'look', 'x', 0);
+    d = observe(d, 'state-60', 'look', 'x', 0);
+    expect(Object.keys(d.entries)).toHaveLength(MAX_DYNAMICS_ENTRIES);
+    expect(observationCount(d, 'state-0', 'look')).toBe(0);
+    expect(observationCount(d, 'state-60', 'look')).toBe(2);
+    expect(JSON.stringify(d).length).toBeLessThan(100_000);
     expect(nextStateDistribution(d, 's0', 'sing')).toBeNull();
   });
 });
