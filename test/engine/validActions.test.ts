@@ -123,3 +123,14 @@ describeWithGame('zork1.z3', 'valid actions in Zork I (Infocom grammar tables)',
     expect(findValidActions(s).map((v) => v.command)).toContain('open kitchen window');
   });
 });
+
+describeWithGame('905.z5', "valid actions at 9:05's opening (Jericho's own test, by effect)", (NINE05) => {
+  it('covers take wallet, open wallet, take keys, get up and take phone', () => {
+    const s = GameSession.fromFile(NINE05);
+    const valid = findValidActions(s);
+    const effects = new Set(valid.map((v) => `${diffKey(v.diff)}#${v.scoreDelta}`));
+    for (const command of ['take wallet', 'open wallet', 'take keys', 'get up', 'take phone']) {
+      expect({ command, offered: effects.has(effectOf(s, command)) }).toEqual({ command, offered: true });
+    }
+  });
+});
