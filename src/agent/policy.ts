@@ -30,15 +30,26 @@ export function randomPolicy(ctx: PolicyContext): PolicyChoice {
   return { command: ctx.rng.pick(ctx.options).command, reason: 'random' };
 }
 
-export function oracleFreePolicy(ctx: PolicyContext): PolicyChoice {
-  const { options, rng } = ctx;
-  if (options.length === 0) return { command: rng.pick(FALLBACK_COMMANDS), reason: 'fallback' };
-  const won = options.filter((o) => o.outcome === 'won');
-  if (won.length) return { command: won[0].command, reason: 'won' };
+/**
+ * What the engine's probes make certain, for every policy that uses them: a winning move, else the
+ * best immediate score gain; and the pool of options that do not kill the player (all of them if
+ * every option does).
+ */
+export function probedMove(options: ActionOption[], rng: Rng): { pool: ActionOption[]; choice: { command: string; reason: 'won' | 'reward' } | null } {
+  const won = options.find((o) => o.outcome === 'won');
+  if (won) return { pool: options, choice: { command: won.command, reason: 'won' } };
   const safe = options.filter((o) => o.outcome !== 'died');
   const pool = safe.length ? safe : options;
   const best = Math.max(...pool.map((o) => o.scoreDelta));
-  if (best > 0) return { command: rng.pick(pool.filter((o) => o.scoreDelta === best)).command, reason: 'reward' };
+  if (best > 0) return { pool, choice: { command: rng.pick(pool.filter((o) => o.scoreDelta === best)).command, reason: 'reward' } };
+  return { pool, choice: null };
+}
+
+export function oracleFreePolicy(ctx: PolicyContext): PolicyChoice {
+  const { options, rng } = ctx;
+  if (options.length === 0) return { command: rng.pick(FALLBACK_COMMANDS), reason: 'fallback' };
+  const { pool, choice } = probedMove(options, rng);
+  if (choice) return choice;
   const remembered = ctx.learned.rewarding[ctx.worldHash]?.filter((c) => pool.some((o) => o.command === c)) ?? [];
   if (remembered.length) return { command: remembered[0], reason: 'remembered' };
   const novel = pool.filter((o) => !ctx.visited.has(o.resultHash));

@@ -10,6 +10,7 @@ import { CONFIDENCE_VALUE } from '../schemas/oracle';
 import type { Beliefs } from './beliefs';
 import { Dynamics, expectedReward, observationCount } from './dynamics';
 import { accuracy, Reliability } from './reliability';
+import { probedMove } from './policy';
 import type { Rng } from './rng';
 
 export type SelectionReason = 'won' | 'reward' | 'recommended' | 'blocker' | 'dynamics' | 'alternative' | 'novel' | 'random' | 'fallback';
@@ -75,12 +76,8 @@ export function selectAction(input: SelectorInput): Selection {
   const pick = (command: string, reason: SelectionReason, followedRecommendation = false): Selection => ({ command, reason, followedRecommendation });
   if (options.length === 0) return pick(rng.pick(['look', 'wait']), 'fallback');
 
-  const won = options.find((o) => o.outcome === 'won');
-  if (won) return pick(won.command, 'won');
-  const safe = options.filter((o) => o.outcome !== 'died');
-  const pool = safe.length ? safe : options;
-  const best = Math.max(...pool.map((o) => o.scoreDelta));
-  if (best > 0) return pick(rng.pick(pool.filter((o) => o.scoreDelta === best)).command, 'reward');
+  const { pool, choice } = probedMove(options, rng);
+  if (choice) return pick(choice.command, choice.reason);
 
   if (analysis) {
     // 1. A confident recommendation from an oracle that has been right often enough.

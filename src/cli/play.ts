@@ -13,7 +13,7 @@ import { CampaignInputSchema, CampaignResult, EpisodeInputSchema, EpisodeResult,
 import { campaignWorkflow, progressQuery } from '../workflows/campaign';
 import { episodeWorkflow, statusQuery } from '../workflows/episode';
 import { GAME_KEY } from '../workflows/searchAttributes';
-import { log, parseInteger, UsageError, validated } from './args';
+import { log, parseInteger, validated } from './args';
 import { preflightLlm } from './llmCheck';
 import { connect, newWorkflowId, withWorker } from './temporal';
 
@@ -173,4 +173,3 @@ function printCampaign(r: CampaignResult): void {
   );
 }
 
-export { UsageError };

@@ -106,13 +106,12 @@ function infocomPrepositions(dict: Dictionary): Map<number, string> {
   return out;
 }
 
-function inform5Prepositions(mem: Uint8Array, dict: Dictionary): Map<number, string> {
+function inform5Prepositions(dict: Dictionary): Map<number, string> {
   // Inform 5/GV1 numbers prepositions ("adjectives") 255 downwards in the third data byte.
   const out = new Map<number, string>();
   for (const w of dict.words) {
     if (w.data[0] & IF_PREP && w.data.length > 2 && !out.has(w.data[2])) out.set(w.data[2], w.text);
   }
-  void mem;
   return out;
 }
 
@@ -139,7 +138,7 @@ export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary
   const base = info.staticBase;
   const firstEntry = word(mem, base);
   const verbCount = (firstEntry - base) / 2;
-  const preps = format.startsWith('infocom') ? infocomPrepositions(dict) : inform5Prepositions(mem, dict);
+  const preps = format.startsWith('infocom') ? infocomPrepositions(dict) : inform5Prepositions(dict);
   const lines: GrammarLine[] = [];
 
   for (let i = 0; i < verbCount; i++) {

@@ -47,8 +47,6 @@ export interface WorldMask {
   ignoreObjectAttributes: ReadonlyArray<readonly [number, number]>;
 }
 
-export const EMPTY_MASK: WorldMask = { ignoreObjects: new Set(), ignoreAttributes: new Set(), ignoreObjectAttributes: [] };
-
 const word = (m: Uint8Array, a: number) => (m[a] << 8) | m[a + 1];
 
 export function objectLayout(mem: Uint8Array, version: number, objectTable: number, staticBase: number): ObjectLayout {

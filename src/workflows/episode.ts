@@ -301,6 +301,8 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
 interface Decision {
   choice: { command: string; reason: string };
   analysis: TurnAnalysis | null;
+  /** Beliefs after taking the analysis in (unchanged when there was none). */
+  beliefs: Beliefs;
   followedRecommendation: boolean;
   fallback: boolean;
   usage: { calls: number; promptTokens: number; completionTokens: number };
@@ -330,17 +332,23 @@ async function decideWithOracle(c: EpisodeCarry, visited: Set<string>, rng: Retu
   }
   if (fallback) {
     const choice = choose('oracle-free', { options: c.options, worldHash: c.worldHash, visited, learned: c.learned, rng });
-    return { choice, analysis: null, followedRecommendation: false, fallback, usage };
+    return { choice, analysis: null, beliefs, followedRecommendation: false, fallback, usage };
   }
   const updated = analysis ? updateFromAnalysis(beliefs, analysis, c.learned.reliability, c.lastCommand) : beliefs;
   const selection = selectAction({ analysis, options: c.options, beliefs: updated, reliability: c.learned.reliability, dynamics: c.learned.dynamics, worldHash: c.worldHash, visited, rng });
-  return { choice: { command: selection.command, reason: selection.reason }, analysis, followedRecommendation: selection.followedRecommendation, fallback, usage };
+  return {
+    choice: { command: selection.command, reason: selection.reason },
+    analysis,
+    beliefs: updated,
+    followedRecommendation: selection.followedRecommendation,
+    fallback,
+    usage,
+  };
 }
 
 /** After a full-agent step: beliefs, reliability, dynamics and usage move forward. */
 function learnFromStep(c: EpisodeCarry, before: EpisodeCarry, d: Decision, command: string, outcome: StepOutcome): EpisodeCarry {
-  const beliefsBefore = before.beliefs ?? freshBeliefs();
-  const beliefs = d.analysis ? updateFromAnalysis(beliefsBefore, d.analysis, before.learned.reliability, before.lastCommand) : beliefsBefore;
+  const beliefs = d.beliefs;
   // The analysis judged the *previous* action's progress: score the claim against what that action did.
   const progressClaim = d.analysis && before.lastOutcome ? { claimed: d.analysis.last_action_made_progress, actual: before.lastOutcome } : null;
   const reliability = updateReliability(before.learned.reliability, outcome, {
