@@ -20,7 +20,9 @@ export type Dynamics = z.infer<typeof DynamicsSchema>;
  * well under 100 KB.
  */
 export const MAX_DYNAMICS_ENTRIES = 1000;
-const short = (hash: string) => hash.slice(0, 12);
+/** The prefix of a world hash the model keys states by. */
+export const shortState = (hash: string) => hash.slice(0, 12);
+const short = shortState;
 const key = (state: string, action: string) => `${short(state)}|${action}`;
 
 export function freshDynamics(): Dynamics {
@@ -55,4 +57,14 @@ export function nextStateDistribution(d: Dynamics, state: string, action: string
   const e = d.entries[key(state, action)];
   if (!e) return null;
   return Object.fromEntries(Object.entries(e.next).map(([s, n]) => [s, n / e.count]));
+}
+
+/** Every state the model has seen, as a source or a result, in any episode (short form). */
+export function knownStates(d: Dynamics): Set<string> {
+  const known = new Set<string>();
+  for (const [k, e] of Object.entries(d.entries)) {
+    known.add(k.slice(0, k.indexOf('|')));
+    for (const s of Object.keys(e.next)) known.add(s);
+  }
+  return known;
 }

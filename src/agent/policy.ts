@@ -6,6 +6,8 @@
  */
 import type { ActionOption } from '../schemas/game';
 import type { LearnedState, PolicyName } from '../schemas/episode';
+import { knownStates, shortState } from './dynamics';
+import { planToReward } from './planner';
 import type { Rng } from './rng';
 
 export interface PolicyContext {
@@ -15,12 +17,26 @@ export interface PolicyContext {
   visited: ReadonlySet<string>;
   learned: LearnedState;
   rng: Rng;
+  /**
+   * Times each state-action was taken this episode (keys from `triedKey`). Present from the
+   * planning revision on (see the episode workflow's patch): it enables multi-step planning on
+   * the dynamics model and cross-episode novelty, and stops a plan from retrying a step forever.
+   */
+  tried?: Readonly<Record<string, number>>;
 }
 
 export interface PolicyChoice {
   command: string;
-  reason: 'won' | 'reward' | 'remembered' | 'novel' | 'random' | 'fallback';
+  reason: 'won' | 'reward' | 'planned' | 'remembered' | 'novel' | 'random' | 'fallback';
 }
+
+/** How often a planned or recommended step may be retried from the same state in one episode. */
+export const MAX_TRIES = 2;
+
+export const triedKey = (worldHash: string, command: string) => `${shortState(worldHash)}|${command}`;
+
+export const timesTried = (tried: Readonly<Record<string, number>> | undefined, worldHash: string, command: string) =>
+  tried?.[triedKey(worldHash, command)] ?? 0;
 
 /** When the engine finds nothing that changes the world, let time pass and look again. */
 export const FALLBACK_COMMANDS = ['wait', 'look'];
@@ -45,16 +61,42 @@ export function probedMove(options: ActionOption[], rng: Rng): { pool: ActionOpt
   return { pool, choice: null };
 }
 
+/**
+ * The moves that need no oracle: what the probes make certain, else (planning revision) the
+ * first step of the shortest learned path to a reward. The full agent skips its oracle query
+ * when there is one.
+ */
+export function knownMove(ctx: PolicyContext): { pool: ActionOption[]; choice: { command: string; reason: 'won' | 'reward' | 'planned' } | null } {
+  const { pool, choice } = probedMove(ctx.options, ctx.rng);
+  if (choice || !ctx.tried) return { pool, choice };
+  const usable = (command: string) => pool.some((o) => o.command === command) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_TRIES;
+  const plan = planToReward(ctx.learned.dynamics, ctx.worldHash, usable);
+  return { pool, choice: plan ? { command: plan.action, reason: 'planned' } : null };
+}
+
+/**
+ * Exploration order: states never seen in any episode (planning revision), then states not seen
+ * in this one, then anything.
+ */
+export function explore(pool: ActionOption[], ctx: PolicyContext): PolicyChoice {
+  if (ctx.tried) {
+    const known = knownStates(ctx.learned.dynamics);
+    const unseen = pool.filter((o) => !ctx.visited.has(o.resultHash) && !known.has(shortState(o.resultHash)));
+    if (unseen.length) return { command: ctx.rng.pick(unseen).command, reason: 'novel' };
+  }
+  const novel = pool.filter((o) => !ctx.visited.has(o.resultHash));
+  if (novel.length) return { command: ctx.rng.pick(novel).command, reason: 'novel' };
+  return { command: ctx.rng.pick(pool).command, reason: 'random' };
+}
+
 export function oracleFreePolicy(ctx: PolicyContext): PolicyChoice {
   const { options, rng } = ctx;
   if (options.length === 0) return { command: rng.pick(FALLBACK_COMMANDS), reason: 'fallback' };
-  const { pool, choice } = probedMove(options, rng);
+  const { pool, choice } = knownMove(ctx);
   if (choice) return choice;
   const remembered = ctx.learned.rewarding[ctx.worldHash]?.filter((c) => pool.some((o) => o.command === c)) ?? [];
   if (remembered.length) return { command: remembered[0], reason: 'remembered' };
-  const novel = pool.filter((o) => !ctx.visited.has(o.resultHash));
-  if (novel.length) return { command: rng.pick(novel).command, reason: 'novel' };
-  return { command: rng.pick(pool).command, reason: 'random' };
+  return explore(pool, ctx);
 }
 
 export function choose(policy: PolicyName, ctx: PolicyContext): PolicyChoice {

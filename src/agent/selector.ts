@@ -5,15 +5,16 @@
  * certainties ahead of all that: take a winning move, never walk into a known death.
  */
 import type { ActionOption } from '../schemas/game';
+import type { LearnedState } from '../schemas/episode';
 import type { TurnAnalysis } from '../schemas/oracle';
 import { CONFIDENCE_VALUE } from '../schemas/oracle';
 import type { Beliefs } from './beliefs';
 import { Dynamics, expectedReward, observationCount } from './dynamics';
 import { accuracy, Reliability } from './reliability';
-import { probedMove } from './policy';
+import { explore, knownMove, MAX_TRIES, probedMove, timesTried } from './policy';
 import type { Rng } from './rng';
 
-export type SelectionReason = 'won' | 'reward' | 'recommended' | 'blocker' | 'dynamics' | 'alternative' | 'novel' | 'random' | 'fallback';
+export type SelectionReason = 'won' | 'reward' | 'planned' | 'recommended' | 'blocker' | 'dynamics' | 'alternative' | 'novel' | 'random' | 'fallback';
 
 export interface Selection {
   command: string;
@@ -32,6 +33,10 @@ export interface SelectorInput {
   visited: ReadonlySet<string>;
   rng: Rng;
   explorationRate?: number;
+  /** This episode's state-action counts; present from the planning revision on (see `PolicyContext.tried`). */
+  tried?: Readonly<Record<string, number>>;
+  /** The learned state, for planning and cross-episode novelty (planning revision). */
+  learned?: LearnedState;
 }
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9 ]+/g, ' ').replace(/\s+/g, ' ').trim();
@@ -71,6 +76,7 @@ export function addressesBlocker(action: string, blocker: string): boolean {
 }
 
 export function selectAction(input: SelectorInput): Selection {
+  if (input.tried && input.learned) return selectWithPlanning(input, input.tried, input.learned);
   const { analysis, options, reliability, dynamics, worldHash, rng } = input;
   const exploration = input.explorationRate ?? 0.2;
   const pick = (command: string, reason: SelectionReason, followedRecommendation = false): Selection => ({ command, reason, followedRecommendation });
@@ -109,4 +115,50 @@ export function selectAction(input: SelectorInput): Selection {
   const novel = pool.filter((o) => !input.visited.has(o.resultHash));
   if (novel.length) return pick(rng.pick(novel).command, 'novel');
   return pick(rng.pick(pool).command, 'random');
+}
+
+/**
+ * The planning revision. What the first revision taught (bench:agent on 9:05): the small model
+ * nearly always says its confidence is "low", so a gate on self-reported confidence starved the
+ * recommendation branch. Trust is now the learned reliability alone, and the engine vets each
+ * suggestion before it is taken: not a move back into a state this episode has been in, not a
+ * move the oracle itself judged a failure, not one already retried here.
+ */
+function selectWithPlanning(input: SelectorInput, tried: Readonly<Record<string, number>>, learned: LearnedState): Selection {
+  const { analysis, options, beliefs, reliability, worldHash, visited, rng } = input;
+  const pick = (command: string, reason: SelectionReason, followedRecommendation = false): Selection => ({ command, reason, followedRecommendation });
+  if (options.length === 0) return pick(rng.pick(['look', 'wait']), 'fallback');
+
+  const ctx = { options, worldHash, visited, learned, rng, tried };
+  const { pool, choice } = knownMove(ctx);
+  if (choice) return pick(choice.command, choice.reason);
+
+  const failed = new Set(beliefs.failedActions.map((f) => norm(f.action)));
+  const worthTrying = (o: ActionOption) => !visited.has(o.resultHash) && !failed.has(norm(o.command)) && timesTried(tried, worldHash, o.command) < MAX_TRIES;
+  if (analysis) {
+    const rec = matchAction(analysis.recommended_action, pool);
+    if (rec && worthTrying(rec) && rng.next() < accuracy(reliability, 'recommendation')) return pick(rec.command, 'recommended', true);
+    const blocker = analysis.blocking_condition || analysis.prerequisite;
+    if (blocker) {
+      const fix = pool.find((o) => worthTrying(o) && addressesBlocker(o.command, blocker));
+      if (fix) return pick(fix.command, 'blocker', rec?.command === fix.command);
+    }
+    for (const alt of analysis.alternative_actions) {
+      const m = matchAction(alt, pool);
+      if (m && worthTrying(m)) return pick(m.command, 'alternative');
+    }
+  }
+  const move = explore(pool, ctx);
+  return pick(move.command, move.reason === 'novel' ? 'novel' : 'random');
+}
+
+/**
+ * What the engine's probe says the recommendation would have done, whether or not it was taken:
+ * the reliability evidence of the planning revision. Useful = scores, or reaches a state this
+ * episode has not been in. A recommendation that names no valid action did not help.
+ */
+export function recommendationWouldHelp(analysis: TurnAnalysis, options: ActionOption[], visited: ReadonlySet<string>): boolean {
+  const rec = matchAction(analysis.recommended_action, options);
+  if (!rec) return false;
+  return rec.scoreDelta > 0 || (!visited.has(rec.resultHash) && rec.outcome !== 'died');
 }

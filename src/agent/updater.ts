@@ -44,10 +44,17 @@ export function updateReliability(
     actedOnBlocker: boolean;
     /** The oracle's claim about an earlier action's progress, and what that action really did. */
     progressClaim: { claimed: boolean; actual: StepOutcome } | null;
+    /**
+     * Planning revision: what the engine's probe says the recommendation would have done,
+     * taken or not (see `recommendationWouldHelp`); replaces the followed-only evidence.
+     */
+    recommendationProbe?: boolean | null;
   },
 ): Reliability {
   let next = r;
-  if (flags.followedRecommendation) next = recordOutcome(next, 'recommendation', helped(o));
+  if (flags.recommendationProbe !== undefined) {
+    if (flags.recommendationProbe !== null) next = recordOutcome(next, 'recommendation', flags.recommendationProbe);
+  } else if (flags.followedRecommendation) next = recordOutcome(next, 'recommendation', helped(o));
   if (flags.actedOnBlocker) next = recordOutcome(next, 'blocker', helped(o));
   if (flags.progressClaim) next = recordOutcome(next, 'progress', flags.progressClaim.claimed === helped(flags.progressClaim.actual));
   if (o.scoreDelta !== 0) next = recordOutcome(next, 'goal', o.scoreDelta > 0);

@@ -10,6 +10,7 @@ import {
   continueAsNew,
   defineQuery,
   defineSignal,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -19,10 +20,10 @@ import type { Activities } from '../activities';
 import { describeZodError } from '../schemas/describe';
 import { Beliefs, freshBeliefs, LIMITS, pushBounded } from '../agent/beliefs';
 import { observe } from '../agent/dynamics';
-import { choose } from '../agent/policy';
+import { choose, knownMove, triedKey } from '../agent/policy';
 import { accuracy } from '../agent/reliability';
 import { createRng, seedFor } from '../agent/rng';
-import { selectAction } from '../agent/selector';
+import { recommendationWouldHelp, selectAction } from '../agent/selector';
 import { StepOutcome, updateFromAnalysis, updateReliability } from '../agent/updater';
 import type { TurnAnalysis } from '../schemas/oracle';
 import {
@@ -86,7 +87,19 @@ export interface EpisodeCarry {
   beliefs?: Beliefs;
   lastOutcome?: StepOutcome | null;
   llm?: { calls: number; promptTokens: number; completionTokens: number; fallbackTurns: number };
+  /** Planning revision: this episode's state-action counts (see `PolicyContext.tried`). */
+  tried?: Record<string, number>;
 }
+
+/**
+ * The planning revision of the agents (multi-step planning on the dynamics model, which every
+ * policy now learns; the oracle skipped when a known path decides the move; cross-episode
+ * novelty; recommendations trusted by learned reliability). Histories recorded before it replay
+ * on the old decisions.
+ */
+export const PLANNING_PATCH = 'planning-agent';
+/** Bound on remembered state-action counts, for the same reason as MAX_VISITED. */
+const MAX_TRIED = 1000;
 
 /** Bound on remembered world hashes, so carried state stays small on very long episodes. */
 export const MAX_VISITED = 1500;
@@ -154,6 +167,7 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
     runTurns,
   }));
   setHandler(transcriptQuery, () => [...recent, ...pending.filter((p) => !recent.includes(p))]);
+  const planning = patched(PLANNING_PATCH);
 
   let carry: EpisodeCarry;
   if (carried) {
@@ -174,6 +188,7 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
       rngState: seedFor(config.seed, 'policy'),
       learned: LearnedStateSchema.parse(config.learned ?? {}),
       lastCommand: null,
+      ...(planning ? { tried: {} } : {}),
     };
     if (config.policy === 'full') {
       carry.beliefs = withTruth(freshBeliefs(carry.learned.overallGoal), carry.truth);
@@ -203,8 +218,9 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
     if (stopping) break;
 
     const before = carry;
-    const decision = config.policy === 'full' ? await decideWithOracle(before, visited, rng, config.seed) : null;
-    const choice = decision?.choice ?? choose(config.policy, { options: before.options, worldHash: before.worldHash, visited, learned: before.learned, rng });
+    const tried = planning ? (before.tried ?? {}) : undefined;
+    const decision = config.policy === 'full' ? await decideWithOracle(before, visited, rng, config.seed, tried) : null;
+    const choice = decision?.choice ?? choose(config.policy, { options: before.options, worldHash: before.worldHash, visited, learned: before.learned, rng, tried });
     const next = await game.stepGame({
       game: config.game,
       storyMd5: before.storyMd5,
@@ -227,7 +243,11 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
       learned: scoreDelta > 0 ? remember(before.learned, before.worldHash, choice.command) : before.learned,
       lastCommand: choice.command,
     };
-    if (decision) carry = learnFromStep(carry, before, decision, choice.command, outcome);
+    if (tried) {
+      carry.tried = bumpTried(tried, before.worldHash, choice.command);
+      carry.learned = { ...carry.learned, dynamics: observe(carry.learned.dynamics, before.worldHash, choice.command, next.worldHash, scoreDelta) };
+    }
+    if (decision) carry = learnFromStep(carry, before, decision, choice.command, outcome, planning);
     view = carry;
     visited.add(next.worldHash);
     runTurns++;
@@ -298,6 +318,14 @@ export async function episodeWorkflow(rawInput: EpisodeInput, carried?: EpisodeC
   };
 }
 
+function bumpTried(tried: Record<string, number>, worldHash: string, command: string): Record<string, number> {
+  const k = triedKey(worldHash, command);
+  const next = { ...tried, [k]: (tried[k] ?? 0) + 1 };
+  const keys = Object.keys(next);
+  for (let i = 0; i < keys.length - MAX_TRIED; i++) delete next[keys[i]];
+  return next;
+}
+
 interface Decision {
   choice: { command: string; reason: string };
   analysis: TurnAnalysis | null;
@@ -306,14 +334,27 @@ interface Decision {
   followedRecommendation: boolean;
   fallback: boolean;
   usage: { calls: number; promptTokens: number; completionTokens: number };
+  /** Planning revision: would the recommendation have helped, by the engine's probe (null: no answer). */
+  recommendationProbe?: boolean | null;
 }
 
 /** Ask the oracle about the situation, then let the agent decide. An unreachable LLM means an oracle-free turn. */
-async function decideWithOracle(c: EpisodeCarry, visited: Set<string>, rng: ReturnType<typeof createRng>, seed: number): Promise<Decision> {
+async function decideWithOracle(
+  c: EpisodeCarry,
+  visited: Set<string>,
+  rng: ReturnType<typeof createRng>,
+  seed: number,
+  tried: Record<string, number> | undefined,
+): Promise<Decision> {
   const beliefs = c.beliefs ?? freshBeliefs();
   let analysis: TurnAnalysis | null = null;
   let usage = { calls: 0, promptTokens: 0, completionTokens: 0 };
   let fallback = false;
+  if (tried) {
+    // A move the probes or a learned path already decide needs no oracle call.
+    const known = knownMove({ options: c.options, worldHash: c.worldHash, visited, learned: c.learned, rng, tried });
+    if (known.choice) return { choice: known.choice, analysis, beliefs, followedRecommendation: false, fallback, usage, recommendationProbe: null };
+  }
   if (c.options.length > 0) {
     try {
       const r = await oracle.analyseTurn({
@@ -331,11 +372,21 @@ async function decideWithOracle(c: EpisodeCarry, visited: Set<string>, rng: Retu
     }
   }
   if (fallback) {
-    const choice = choose('oracle-free', { options: c.options, worldHash: c.worldHash, visited, learned: c.learned, rng });
-    return { choice, analysis: null, beliefs, followedRecommendation: false, fallback, usage };
+    const choice = choose('oracle-free', { options: c.options, worldHash: c.worldHash, visited, learned: c.learned, rng, tried });
+    return { choice, analysis: null, beliefs, followedRecommendation: false, fallback, usage, ...(tried ? { recommendationProbe: null } : {}) };
   }
   const updated = analysis ? updateFromAnalysis(beliefs, analysis, c.learned.reliability, c.lastCommand) : beliefs;
-  const selection = selectAction({ analysis, options: c.options, beliefs: updated, reliability: c.learned.reliability, dynamics: c.learned.dynamics, worldHash: c.worldHash, visited, rng });
+  const selection = selectAction({
+    analysis,
+    options: c.options,
+    beliefs: updated,
+    reliability: c.learned.reliability,
+    dynamics: c.learned.dynamics,
+    worldHash: c.worldHash,
+    visited,
+    rng,
+    ...(tried ? { tried, learned: c.learned } : {}),
+  });
   return {
     choice: { command: selection.command, reason: selection.reason },
     analysis,
@@ -343,11 +394,12 @@ async function decideWithOracle(c: EpisodeCarry, visited: Set<string>, rng: Retu
     followedRecommendation: selection.followedRecommendation,
     fallback,
     usage,
+    ...(tried ? { recommendationProbe: analysis ? recommendationWouldHelp(analysis, c.options, visited) : null } : {}),
   };
 }
 
 /** After a full-agent step: beliefs, reliability, dynamics and usage move forward. */
-function learnFromStep(c: EpisodeCarry, before: EpisodeCarry, d: Decision, command: string, outcome: StepOutcome): EpisodeCarry {
+function learnFromStep(c: EpisodeCarry, before: EpisodeCarry, d: Decision, command: string, outcome: StepOutcome, planning: boolean): EpisodeCarry {
   const beliefs = d.beliefs;
   // The analysis judged the *previous* action's progress: score the claim against what that action did.
   const progressClaim = d.analysis && before.lastOutcome ? { claimed: d.analysis.last_action_made_progress, actual: before.lastOutcome } : null;
@@ -355,13 +407,15 @@ function learnFromStep(c: EpisodeCarry, before: EpisodeCarry, d: Decision, comma
     followedRecommendation: d.followedRecommendation,
     actedOnBlocker: d.choice.reason === 'blocker',
     progressClaim,
+    ...(d.recommendationProbe !== undefined ? { recommendationProbe: d.recommendationProbe } : {}),
   });
   const llm = before.llm ?? { calls: 0, promptTokens: 0, completionTokens: 0, fallbackTurns: 0 };
   return {
     ...c,
     beliefs: withTruth({ ...beliefs, actionHistory: pushBounded(beliefs.actionHistory, command, LIMITS.actionHistory) }, c.truth),
     lastOutcome: outcome,
-    learned: { ...c.learned, reliability, dynamics: observe(before.learned.dynamics, before.worldHash, command, c.worldHash, outcome.scoreDelta) },
+    // The planning revision has already put this step in the dynamics model, for every policy.
+    learned: { ...c.learned, reliability, dynamics: planning ? c.learned.dynamics : observe(before.learned.dynamics, before.worldHash, command, c.worldHash, outcome.scoreDelta) },
     llm: {
       calls: llm.calls + d.usage.calls,
       promptTokens: llm.promptTokens + d.usage.promptTokens,

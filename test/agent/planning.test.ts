@@ -1,0 +1,130 @@
+import { freshBeliefs } from '../../src/agent/beliefs';
+import { freshDynamics, observe } from '../../src/agent/dynamics';
+import { planToReward } from '../../src/agent/planner';
+import { explore, knownMove, MAX_TRIES, oracleFreePolicy, triedKey } from '../../src/agent/policy';
+import { freshReliability, recordOutcome } from '../../src/agent/reliability';
+import { createRng } from '../../src/agent/rng';
+import { recommendationWouldHelp, selectAction } from '../../src/agent/selector';
+import { updateReliability } from '../../src/agent/updater';
+import { LearnedStateSchema } from '../../src/schemas/episode';
+import type { ActionOption } from '../../src/schemas/game';
+import type { TurnAnalysis } from '../../src/schemas/oracle';
+
+const opt = (command: string, extra: Partial<ActionOption> = {}): ActionOption => ({ command, resultHash: `h-${command}`, scoreDelta: 0, outcome: 'continue', ...extra });
+
+const analysis = (over: Partial<TurnAnalysis> = {}): TurnAnalysis => ({
+  last_action_made_progress: false,
+  accomplishment: '',
+  failure_reason: '',
+  prerequisite: '',
+  overall_goal: 'get to work',
+  immediate_goal: 'get out of bed',
+  blocking_condition: '',
+  recommended_action: 'stand up',
+  action_reasoning: 'you are in bed',
+  alternative_actions: [],
+  confidence: 'low',
+  ...over,
+});
+
+/** A learned chain start -north-> hall -open window-> window -enter-> kitchen (+10), and a dead end. */
+function zorkLike() {
+  let d = freshDynamics();
+  d = observe(d, 'start', 'north', 'hall', 0);
+  d = observe(d, 'hall', 'open window', 'window', 0);
+  d = observe(d, 'window', 'enter', 'kitchen', 10);
+  d = observe(d, 'start', 'south', 'garden', 0);
+  d = observe(d, 'garden', 'jump', 'dead', -10);
+  return d;
+}
+
+describe('planning on the dynamics model', () => {
+  const all = () => true;
+
+  it('finds the first step of the shortest learned path to a reward', () => {
+    expect(planToReward(zorkLike(), 'start', all)).toEqual({ action: 'north', steps: 3, reward: 10 });
+    expect(planToReward(zorkLike(), 'hall', all)).toEqual({ action: 'open window', steps: 2, reward: 10 });
+  });
+
+  it('prefers a shorter path, then a larger reward', () => {
+    let d = zorkLike();
+    d = observe(d, 'start', 'climb tree', 'tree', 5);
+    expect(planToReward(d, 'start', all)).toMatchObject({ action: 'climb tree', steps: 1 });
+    d = observe(d, 'start', 'dig', 'hole', 8);
+    expect(planToReward(d, 'start', all)).toMatchObject({ action: 'dig', reward: 8 });
+  });
+
+  it('never routes through a penalty, and only starts with a usable action', () => {
+    let d = freshDynamics();
+    d = observe(d, 'start', 'jump', 'dead', -10);
+    d = observe(d, 'dead', 'pray', 'heaven', 50);
+    expect(planToReward(d, 'start', all)).toBeNull();
+    expect(planToReward(zorkLike(), 'start', (a) => a !== 'north')).toBeNull();
+    expect(planToReward(freshDynamics(), 'start', all)).toBeNull();
+  });
+
+  it('drives the oracle-free policy, which stops retrying a step that does not work', () => {
+    const learned = LearnedStateSchema.parse({ dynamics: zorkLike() });
+    const options = [opt('north'), opt('south'), opt('wait')];
+    const ctx = { options, worldHash: 'start', visited: new Set(['start']), learned, rng: createRng(1), tried: {} };
+    expect(oracleFreePolicy(ctx)).toEqual({ command: 'north', reason: 'planned' });
+    const worn = { ...ctx, tried: { [triedKey('start', 'north')]: MAX_TRIES } };
+    expect(knownMove(worn).choice).toBeNull();
+    // Without the planning revision (no `tried`), the old behaviour: no plan.
+    expect(knownMove({ ...ctx, tried: undefined }).choice).toBeNull();
+  });
+
+  it('explores states no episode has seen before states only this episode has not', () => {
+    const learned = LearnedStateSchema.parse({ dynamics: observe(freshDynamics(), 'start', 'north', 'h-north', 0) });
+    const options = [opt('north'), opt('east')];
+    for (let seed = 1; seed <= 20; seed++) {
+      expect(explore(options, { options, worldHash: 'start', visited: new Set(), learned, rng: createRng(seed), tried: {} }).command).toBe('east');
+    }
+  });
+});
+
+describe('the planning revision of the informed selector', () => {
+  const learned = LearnedStateSchema.parse({});
+  const base = { beliefs: freshBeliefs(), reliability: freshReliability(), dynamics: learned.dynamics, worldHash: 's', visited: new Set<string>(), learned, tried: {} };
+  const options = [opt('answer phone'), opt('stand up'), opt('take wallet'), opt('sleep')];
+
+  it('trusts a recommendation by learned reliability, not by the confidence the model reports', () => {
+    const follow = (reliability: ReturnType<typeof freshReliability>) =>
+      Array.from({ length: 400 }, (_, i) => selectAction({ ...base, reliability, analysis: analysis(), options, rng: createRng(i + 1) })).filter((s) => s.followedRecommendation).length / 400;
+    let good = freshReliability();
+    let bad = freshReliability();
+    for (let i = 0; i < 40; i++) {
+      good = recordOutcome(good, 'recommendation', i % 10 !== 0);
+      bad = recordOutcome(bad, 'recommendation', i % 10 === 0);
+    }
+    expect(follow(freshReliability())).toBeGreaterThan(0.4); // prior 0.5, even with "low" confidence
+    expect(follow(good)).toBeGreaterThan(0.8);
+    expect(follow(bad)).toBeLessThan(0.2);
+  });
+
+  it('does not follow advice the engine or the oracle itself has ruled out', () => {
+    let sure = freshReliability();
+    for (let i = 0; i < 50; i++) sure = recordOutcome(sure, 'recommendation', true);
+    const take = (over: Partial<Parameters<typeof selectAction>[0]>) => selectAction({ ...base, reliability: sure, analysis: analysis(), options, rng: createRng(7), ...over });
+    expect(take({}).command).toBe('stand up');
+    expect(take({ visited: new Set(['h-stand up']) }).followedRecommendation).toBe(false);
+    expect(take({ beliefs: { ...freshBeliefs(), failedActions: [{ action: 'stand up', reason: 'already standing' }] } }).followedRecommendation).toBe(false);
+    expect(take({ tried: { [triedKey('s', 'stand up')]: MAX_TRIES } }).followedRecommendation).toBe(false);
+  });
+
+  it('plans before asking: a learned path to a reward beats the recommendation', () => {
+    const withPath = LearnedStateSchema.parse({ dynamics: observe(freshDynamics(), 's', 'take wallet', 's2', 1) });
+    const s = selectAction({ ...base, learned: withPath, dynamics: withPath.dynamics, analysis: analysis(), options, rng: createRng(3) });
+    expect(s).toEqual({ command: 'take wallet', reason: 'planned', followedRecommendation: false });
+  });
+
+  it('scores every recommendation by what the probe says it would do, taken or not', () => {
+    expect(recommendationWouldHelp(analysis(), options, new Set())).toBe(true);
+    expect(recommendationWouldHelp(analysis(), options, new Set(['h-stand up']))).toBe(false);
+    expect(recommendationWouldHelp(analysis({ recommended_action: 'fly' }), options, new Set())).toBe(false);
+    const outcome = { scoreDelta: 0, newState: false };
+    const flags = { followedRecommendation: false, actedOnBlocker: false, progressClaim: null };
+    expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: true }).recommendation).toEqual({ tried: 1, helped: 1 });
+    expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: null }).recommendation).toEqual({ tried: 0, helped: 0 });
+  });
+});
