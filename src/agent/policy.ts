@@ -51,10 +51,15 @@ export function randomPolicy(ctx: PolicyContext): PolicyChoice {
  * best immediate score gain; and the pool of options that do not kill the player (all of them if
  * every option does).
  */
-export function probedMove(options: ActionOption[], rng: Rng): { pool: ActionOption[]; choice: { command: string; reason: 'won' | 'reward' } | null } {
+export function probedMove(
+  options: ActionOption[],
+  rng: Rng,
+  /** Planning revision: an ending that is not a win is avoided like a death. */
+  avoidEndings = false,
+): { pool: ActionOption[]; choice: { command: string; reason: 'won' | 'reward' } | null } {
   const won = options.find((o) => o.outcome === 'won');
   if (won) return { pool: options, choice: { command: won.command, reason: 'won' } };
-  const safe = options.filter((o) => o.outcome !== 'died');
+  const safe = options.filter((o) => o.outcome !== 'died' && !(avoidEndings && o.outcome === 'ended'));
   const pool = safe.length ? safe : options;
   const best = Math.max(...pool.map((o) => o.scoreDelta));
   if (best > 0) return { pool, choice: { command: rng.pick(pool.filter((o) => o.scoreDelta === best)).command, reason: 'reward' } };
@@ -67,7 +72,7 @@ export function probedMove(options: ActionOption[], rng: Rng): { pool: ActionOpt
  * when there is one.
  */
 export function knownMove(ctx: PolicyContext): { pool: ActionOption[]; choice: { command: string; reason: 'won' | 'reward' | 'planned' } | null } {
-  const { pool, choice } = probedMove(ctx.options, ctx.rng);
+  const { pool, choice } = probedMove(ctx.options, ctx.rng, ctx.tried !== undefined);
   if (choice || !ctx.tried) return { pool, choice };
   const usable = (command: string) => pool.some((o) => o.command === command) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_TRIES;
   const plan = planToReward(ctx.learned.dynamics, ctx.worldHash, usable);

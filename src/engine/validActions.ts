@@ -3,7 +3,13 @@
  * grammar and dictionary and the objects in scope, try each from the same saved state, keep the
  * ones that change the world (object tree or score) or end the game, and return one command per
  * group of candidates that had the same effect.
+ *
+ * Some scenes change nothing in the object tree: 9:05 ends in a car where the player answers
+ * yes/no questions, and only global variables move. When nothing changes the world, the
+ * object-free commands are tried again and kept when they change the globals differently from
+ * letting a turn pass ("wait"): those are the scene's moves.
  */
+import { createHash } from 'node:crypto';
 import type { Grammar, GrammarLine, Token } from './grammar';
 import { diffKey, isEmptyDiff, WorldDiff, worldDiff, worldHash } from './objects';
 import type { GameSession } from './session';
@@ -166,6 +172,19 @@ export function scopeObjects(session: GameSession, depth = 3): { all: number[]; 
   return { all, held: held.filter((id) => id !== player) };
 }
 
+/**
+ * Directions, the grammar's object-free commands ("wait", "sleep"...), and "yes"/"no" when the
+ * dictionary has them: a yes-or-no question is read by a library routine, outside the grammar.
+ */
+export function sceneCandidates(session: GameSession): string[] {
+  const out = new Set<string>(session.grammar.directions);
+  for (const answer of ['yes', 'no']) if (session.dictionary.has(answer)) out.add(answer);
+  for (const t of templates(session.grammar, session.dictionary.resolution)) {
+    if (t.held.length === 0) out.add(t.words.join(' '));
+  }
+  return [...out];
+}
+
 /** Candidate commands for the current state, deterministic in order and content. */
 export function candidateCommands(session: GameSession, options: CandidateOptions = {}): string[] {
   const grammar = session.grammar;
@@ -237,6 +256,7 @@ export function findValidActions(session: GameSession, candidates: string[] = ca
         groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame, resultHash: worldHash(after), outcome });
       }
     }
+    if (groups.size === 0) findSceneActions(session, start, before, groups);
   } finally {
     session.restoreState(start);
   }
@@ -246,6 +266,43 @@ export function findValidActions(session: GameSession, candidates: string[] = ca
     const best = all.reduce((a, b) => (familiarity(b) < familiarity(a) ? b : a));
     return { ...g, command: best, equivalents: all.filter((c) => c !== best) };
   });
+}
+
+const GLOBALS_BYTES = 480;
+
+function globalsAfter(session: GameSession, start: ReturnType<GameSession['captureState']>, command: string): Buffer | null {
+  session.restoreState(start);
+  try {
+    session.tryCommand(command);
+  } catch {
+    return null;
+  }
+  return Buffer.from(session.mem.subarray(session.story.globals, session.story.globals + GLOBALS_BYTES));
+}
+
+/** The scene tier (see the header): object-free commands whose effect on the globals differs from a passing turn's. */
+function findSceneActions(session: GameSession, start: ReturnType<GameSession['captureState']>, before: ReturnType<GameSession['worldState']>, groups: Map<string, ValidAction>): void {
+  session.restoreState(start);
+  const untouched = Buffer.from(session.mem.subarray(session.story.globals, session.story.globals + GLOBALS_BYTES));
+  const waited = globalsAfter(session, start, 'wait') ?? untouched;
+  for (const command of sceneCandidates(session)) {
+    const after = globalsAfter(session, start, command);
+    if (!after) continue;
+    const endsGame = session.isDone && !start.flags.done;
+    const key = `${after.toString('hex')}#${endsGame}`;
+    if (!endsGame && (after.equals(untouched) || after.equals(waited))) continue;
+    const group = groups.get(key);
+    if (group) {
+      group.equivalents.push(command);
+      continue;
+    }
+    const world = session.worldState();
+    const t = session.groundTruth();
+    const outcome = t.died ? 'died' : t.victory ? 'won' : session.isOver ? 'ended' : 'continue';
+    // Told apart from the unchanged world by the globals they set, so a scene's moves read as new states.
+    const resultHash = createHash('md5').update(worldHash(world)).update(after).digest('hex');
+    groups.set(key, { command, equivalents: [], diff: worldDiff(before, world), scoreDelta: world.score - before.score, endsGame, resultHash, outcome });
+  }
 }
 
 function familiarity(command: string): number {
