@@ -134,3 +134,22 @@ describeWithGame('905.z5', "valid actions at 9:05's opening (Jericho's own test,
     }
   });
 });
+
+describeWithGame('905.z5', "valid actions in 9:05's closing drive (a scene that moves only globals)", (NINE05) => {
+  const toTheCar = 'answer phone/stand up/s/remove watch/remove clothes/drop all/enter shower/take watch/wear watch/n/get all from table/open dresser/get clothes/wear clothes/e/open front door/s/unlock car/enter car'.split('/');
+
+  it('offers the yes/no answers, and finds the answer that wins', () => {
+    const s = GameSession.fromFile(NINE05);
+    for (const c of toTheCar) s.step(c);
+    expect(s.groundTruth().location.name).toBe('Driving');
+    const first = findValidActions(s);
+    expect(first.flatMap((v) => [v.command, ...v.equivalents])).toEqual(expect.arrayContaining(['yes', 'no']));
+    // Each scene move leads somewhere the unchanged object tree alone would not tell apart.
+    expect(first.every((v) => v.resultHash !== s.worldHash())).toBe(true);
+    s.step('no');
+    s.step('no');
+    const last = findValidActions(s);
+    expect(last.find((v) => v.outcome === 'won')?.command).toBe('yes');
+    expect(s.groundTruth().score).toBe(0);
+  });
+});
