@@ -1,7 +1,7 @@
 /**
  * Records histories of real runs into test/histories/ for the replay test. Each file is named
  * after its workflow id (replay needs it: child ids derive from it), with `@label` for extra runs.
- *   npx tsx scripts/record-histories.ts
+ *   npx tsx scripts/record-histories.ts [--only full,planning,oracle-free]
  * Re-record only on purpose (a workflow change that is meant to alter command order goes behind
  * patched(), and the old histories must keep replaying).
  */
@@ -45,6 +45,18 @@ async function main() {
       const first = await env.client.workflow.getHandle(full.workflowId, full.firstExecutionRunId).fetchHistory();
       writeFileSync(join(out, 'history-full-episode@run1.json'), historyToJSON(first));
       writeFileSync(join(out, 'history-full-episode@run2.json'), historyToJSON(await full.fetchHistory()));
+    }
+    if (want('planning')) {
+      // The full agent after the `planning-agent` patch (the histories above predate it).
+      const planning = await env.client.workflow.start(episodeWorkflow, {
+        taskQueue,
+        workflowId: 'history-planning-episode',
+        args: [{ game: 'lighthouse', seed: 2, maxTurns: 4, policy: 'full', continueAsNewEvery: 3 }],
+      });
+      await planning.result();
+      const first = await env.client.workflow.getHandle(planning.workflowId, planning.firstExecutionRunId).fetchHistory();
+      writeFileSync(join(out, 'history-planning-episode@run1.json'), historyToJSON(first));
+      writeFileSync(join(out, 'history-planning-episode@run2.json'), historyToJSON(await planning.fetchHistory()));
     }
     if (!want('oracle-free')) return;
     const episode = await env.client.workflow.start(episodeWorkflow, {
