@@ -24,6 +24,12 @@ export async function withBenchServer<T>(
   const port = await freePort();
   const server = await startDevServer({ cli: ensureTemporalCli(log), dataDir, port, uiPort: await freePort() });
   const address = `127.0.0.1:${port}`;
+  // An interrupted benchmark must not leave its dev server behind.
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(`${signal}: stopping the dev server`);
+    void server.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
     const connection = await NativeConnection.connect({ address });
     const client = new Client({ connection: await Connection.connect({ address }) });
@@ -41,6 +47,7 @@ export async function withBenchServer<T>(
       await client.connection.close();
     }
   } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     await server.stop();
   }
 }
