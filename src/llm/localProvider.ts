@@ -81,6 +81,8 @@ export class LocalProvider implements LlmProvider {
       else p.resolve(msg);
     });
     child.on('exit', (code, signal) => {
+      // A host already given up on (timed out) has been replaced: nothing of ours to fail.
+      if (this.child !== child) return;
       // A crashed host fails what it was doing (retryable) and is started afresh next time.
       for (const [id, p] of this.pending) {
         clearTimeout(p.timer);
@@ -103,8 +105,11 @@ export class LocalProvider implements LlmProvider {
     return new Promise<HostMessage>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        // A stuck generation cannot be interrupted from outside: restart the host.
+        // A stuck generation cannot be interrupted from outside: kill the host, and let the next
+        // request start a fresh one at once rather than reach the dying process.
         this.child?.kill('SIGKILL');
+        this.child = null;
+        this.ready = null;
         reject(new LlmError('timeout', `The embedded model took longer than ${Math.round(timeoutMs / 1000)} s.`));
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, onProgress, timer });

@@ -51,7 +51,10 @@ async function complete({ messages, jsonSchema, maxTokens, temperature, seed }) 
       completionTokens: model.tokenize(text).length,
     };
   } finally {
-    session.dispose({ disposeSequence: true });
+    // Wait for the sequence's teardown: since node-llama-cpp 3.20 it finishes asynchronously, and
+    // a request that calls getSequence() before it has can fail with "No sequences left".
+    session.dispose({ disposeSequence: false });
+    await sequence.dispose();
   }
 }
 
