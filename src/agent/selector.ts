@@ -121,11 +121,12 @@ export function selectAction(input: SelectorInput): Selection {
  * The planning revision. What the first revision taught (bench:agent on 9:05): the small model
  * nearly always says its confidence is "low", so a gate on self-reported confidence starved the
  * recommendation branch. Trust is now the learned reliability alone, and the engine vets each
- * suggestion before it is taken: not a move back into a state this episode has been in, not a
- * move the oracle itself judged a failure, not one already retried here.
+ * suggestion before it is taken: not a move back into a state this episode has been in, not one
+ * already retried here. (The oracle's own failure list is not used to veto: the 270M model marks
+ * nearly every move a failure with reason "unknown"; the engine's probes are the better judge.)
  */
 function selectWithPlanning(input: SelectorInput, tried: Readonly<Record<string, number>>, learned: LearnedState): Selection {
-  const { analysis, options, beliefs, reliability, worldHash, visited, rng } = input;
+  const { analysis, options, reliability, worldHash, visited, rng } = input;
   const pick = (command: string, reason: SelectionReason, followedRecommendation = false): Selection => ({ command, reason, followedRecommendation });
   if (options.length === 0) return pick(rng.pick(['look', 'wait']), 'fallback');
 
@@ -133,8 +134,7 @@ function selectWithPlanning(input: SelectorInput, tried: Readonly<Record<string,
   const { pool, choice } = knownMove(ctx);
   if (choice) return pick(choice.command, choice.reason);
 
-  const failed = new Set(beliefs.failedActions.map((f) => norm(f.action)));
-  const worthTrying = (o: ActionOption) => !visited.has(o.resultHash) && !failed.has(norm(o.command)) && timesTried(tried, worldHash, o.command) < MAX_TRIES;
+  const worthTrying = (o: ActionOption) => !visited.has(o.resultHash) && timesTried(tried, worldHash, o.command) < MAX_TRIES;
   if (analysis) {
     const rec = matchAction(analysis.recommended_action, pool);
     if (rec && worthTrying(rec) && rng.next() < accuracy(reliability, 'recommendation')) return pick(rec.command, 'recommended', true);

@@ -7,7 +7,20 @@ import { CONFIDENCE_VALUE } from '../schemas/oracle';
 import { Beliefs, LIMITS, pushBounded } from './beliefs';
 import { accuracy, recordOutcome, Reliability } from './reliability';
 
-export function updateFromAnalysis(beliefs: Beliefs, a: TurnAnalysis, reliability: Reliability, lastAction: string | null): Beliefs {
+/** A failure reason worth remembering: small models often fill the field with a placeholder. */
+const informative = (reason: string) => !/^(unknown|none|n\/a|failed|no|yes|)$/i.test(reason.trim());
+
+export function updateFromAnalysis(
+  beliefs: Beliefs,
+  a: TurnAnalysis,
+  reliability: Reliability,
+  lastAction: string | null,
+  /**
+   * Planning revision: what the engine saw the last action do. When it scored or reached a new
+   * state, the oracle's "it failed" is overruled, and placeholder reasons are not recorded.
+   */
+  lastOutcome?: StepOutcome | null,
+): Beliefs {
   let b = { ...beliefs };
   if (a.overall_goal && (b.overallGoal === 'unknown' || accuracy(reliability, 'goal') >= 0.5)) b.overallGoal = a.overall_goal;
   if (a.immediate_goal) b.currentSubgoal = a.immediate_goal;
@@ -17,7 +30,8 @@ export function updateFromAnalysis(beliefs: Beliefs, a: TurnAnalysis, reliabilit
   if (a.last_action_made_progress) b.blockingCondition = null;
   const blocker = a.blocking_condition || a.prerequisite;
   if (blocker) b.blockingCondition = blocker;
-  if (lastAction && !a.last_action_made_progress && a.failure_reason) {
+  const overruled = lastOutcome !== undefined && ((lastOutcome !== null && helped(lastOutcome)) || !informative(a.failure_reason));
+  if (lastAction && !a.last_action_made_progress && a.failure_reason && !overruled) {
     b = { ...b, failedActions: pushBounded(b.failedActions.filter((f) => f.action !== lastAction), { action: lastAction, reason: a.failure_reason }, LIMITS.failedActions) };
   }
   return b;

@@ -375,7 +375,11 @@ async function decideWithOracle(
     const choice = choose('oracle-free', { options: c.options, worldHash: c.worldHash, visited, learned: c.learned, rng, tried });
     return { choice, analysis: null, beliefs, followedRecommendation: false, fallback, usage, ...(tried ? { recommendationProbe: null } : {}) };
   }
-  const updated = analysis ? updateFromAnalysis(beliefs, analysis, c.learned.reliability, c.lastCommand) : beliefs;
+  const updated = !analysis
+    ? beliefs
+    : tried
+      ? updateFromAnalysis(beliefs, analysis, c.learned.reliability, c.lastCommand, c.lastOutcome ?? null)
+      : updateFromAnalysis(beliefs, analysis, c.learned.reliability, c.lastCommand);
   const selection = selectAction({
     analysis,
     options: c.options,

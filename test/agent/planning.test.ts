@@ -5,7 +5,7 @@ import { explore, knownMove, MAX_TRIES, oracleFreePolicy, triedKey } from '../..
 import { freshReliability, recordOutcome } from '../../src/agent/reliability';
 import { createRng } from '../../src/agent/rng';
 import { recommendationWouldHelp, selectAction } from '../../src/agent/selector';
-import { updateReliability } from '../../src/agent/updater';
+import { updateFromAnalysis, updateReliability } from '../../src/agent/updater';
 import { LearnedStateSchema } from '../../src/schemas/episode';
 import type { ActionOption } from '../../src/schemas/game';
 import type { TurnAnalysis } from '../../src/schemas/oracle';
@@ -102,13 +102,13 @@ describe('the planning revision of the informed selector', () => {
     expect(follow(bad)).toBeLessThan(0.2);
   });
 
-  it('does not follow advice the engine or the oracle itself has ruled out', () => {
+  it('does not follow advice the engine has ruled out (the oracle\'s own failure list does not veto)', () => {
     let sure = freshReliability();
     for (let i = 0; i < 50; i++) sure = recordOutcome(sure, 'recommendation', true);
     const take = (over: Partial<Parameters<typeof selectAction>[0]>) => selectAction({ ...base, reliability: sure, analysis: analysis(), options, rng: createRng(7), ...over });
     expect(take({}).command).toBe('stand up');
     expect(take({ visited: new Set(['h-stand up']) }).followedRecommendation).toBe(false);
-    expect(take({ beliefs: { ...freshBeliefs(), failedActions: [{ action: 'stand up', reason: 'already standing' }] } }).followedRecommendation).toBe(false);
+    expect(take({ beliefs: { ...freshBeliefs(), failedActions: [{ action: 'stand up', reason: 'unknown' }] } }).followedRecommendation).toBe(true);
     expect(take({ tried: { [triedKey('s', 'stand up')]: MAX_TRIES } }).followedRecommendation).toBe(false);
   });
 
@@ -126,5 +126,21 @@ describe('the planning revision of the informed selector', () => {
     const flags = { followedRecommendation: false, actedOnBlocker: false, progressClaim: null };
     expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: true }).recommendation).toEqual({ tried: 1, helped: 1 });
     expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: null }).recommendation).toEqual({ tried: 0, helped: 0 });
+  });
+});
+
+describe('failure memory in the planning revision', () => {
+  const failed = analysis({ last_action_made_progress: false, failure_reason: 'the door is locked' });
+
+  it('lets the engine overrule the oracle: a move that reached a new state did not fail', () => {
+    const b = freshBeliefs();
+    expect(updateFromAnalysis(b, failed, freshReliability(), 'north', { scoreDelta: 0, newState: true }).failedActions).toEqual([]);
+    expect(updateFromAnalysis(b, failed, freshReliability(), 'open door', { scoreDelta: 0, newState: false }).failedActions).toEqual([{ action: 'open door', reason: 'the door is locked' }]);
+  });
+
+  it('does not record placeholder reasons, but the first revision still does', () => {
+    const placeholder = analysis({ last_action_made_progress: false, failure_reason: 'unknown' });
+    expect(updateFromAnalysis(freshBeliefs(), placeholder, freshReliability(), 'wait', null).failedActions).toEqual([]);
+    expect(updateFromAnalysis(freshBeliefs(), placeholder, freshReliability(), 'wait').failedActions).toHaveLength(1);
   });
 });
