@@ -5,6 +5,7 @@
  * dev server with an in-process worker, and prints one JSON object:
  *   { runs: [{ agent, scores, llmCallsPerTurn, tokensPerTurn, secondsPerTurn, ... }] }
  */
+import { readTranscript } from '../src/activities/files';
 import { resolveStory } from '../src/engine';
 import { PolicyNameSchema } from '../src/schemas/episode';
 import { campaignWorkflow } from '../src/workflows';
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   const seed = Number(arg('seed', '1'));
   const agents = arg('agents', 'random,oracle-free,full').split(',').map((a) => PolicyNameSchema.parse(a));
   const runs: Array<Record<string, unknown> & { scores: number[] }> = [];
-  await withBenchServer('bench:agent', 'bench-agent', async ({ client, worker }) =>
+  await withBenchServer('bench:agent', 'bench-agent', async ({ client, worker, dataDir }) =>
     worker.runUntil(async () => {
       for (const agent of agents) {
         log(`${agent}: ${episodes} episodes x ${steps} steps on ${game}`);
@@ -37,6 +38,8 @@ async function main(): Promise<void> {
         runs.push({
           agent,
           scores: result.episodes.map((e) => e.score),
+          // The highest score reached during each episode (Zork takes 10 points per death).
+          peakScores: result.episodes.map((e) => Math.max(0, ...readTranscript(dataDir, e.workflowId).map((t) => t.score))),
           victories: result.episodes.map((e) => e.victory),
           bestScore: result.maxScore,
           llmCallsPerTurn: Number((calls / turns).toFixed(3)),
