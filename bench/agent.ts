@@ -55,7 +55,12 @@ async function main(): Promise<void> {
   console.log(JSON.stringify({ game: game.split('/').pop(), episodes, steps, seed, runs }));
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  // The worker's embedded-model host and Temporal's native runtime can outlive the work: the
+  // result is printed and the dev server stopped, so end here rather than linger.
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
