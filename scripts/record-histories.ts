@@ -34,40 +34,20 @@ async function main() {
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
   const want = (name: string) => !only || only.split(',').includes(name);
   await worker.runUntil(async () => {
-    if (want('full')) {
-      // The full agent with the embedded model (its answers are in the history; replay needs no LLM).
-      const full = await env.client.workflow.start(episodeWorkflow, {
-        taskQueue,
-        workflowId: 'history-full-episode',
-        args: [{ game: 'lighthouse', seed: 2, maxTurns: 4, policy: 'full', continueAsNewEvery: 3 }],
-      });
-      await full.result();
-      const first = await env.client.workflow.getHandle(full.workflowId, full.firstExecutionRunId).fetchHistory();
-      writeFileSync(join(out, 'history-full-episode@run1.json'), historyToJSON(first));
-      writeFileSync(join(out, 'history-full-episode@run2.json'), historyToJSON(await full.fetchHistory()));
-    }
-    if (want('planning')) {
-      // The full agent after the `planning-agent` patch (the histories above predate it).
-      const planning = await env.client.workflow.start(episodeWorkflow, {
-        taskQueue,
-        workflowId: 'history-planning-episode',
-        args: [{ game: 'lighthouse', seed: 2, maxTurns: 4, policy: 'full', continueAsNewEvery: 3 }],
-      });
-      await planning.result();
-      const first = await env.client.workflow.getHandle(planning.workflowId, planning.firstExecutionRunId).fetchHistory();
-      writeFileSync(join(out, 'history-planning-episode@run1.json'), historyToJSON(first));
-      writeFileSync(join(out, 'history-planning-episode@run2.json'), historyToJSON(await planning.fetchHistory()));
-    }
+    /** An episode that continues as new once: both runs' histories are written. */
+    const recordEpisode = async (workflowId: string, args: Parameters<typeof episodeWorkflow>[0]) => {
+      const handle = await env.client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [args] });
+      await handle.result();
+      const first = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
+      writeFileSync(join(out, `${workflowId}@run1.json`), historyToJSON(first));
+      writeFileSync(join(out, `${workflowId}@run2.json`), historyToJSON(await handle.fetchHistory()));
+    };
+    // The full agent with the embedded model (its answers are in the history; replay needs no LLM).
+    if (want('full')) await recordEpisode('history-full-episode', { game: 'lighthouse', seed: 2, maxTurns: 4, policy: 'full', continueAsNewEvery: 3 });
+    // The full agent after the `planning-agent` patch (the history above predates it).
+    if (want('planning')) await recordEpisode('history-planning-episode', { game: 'lighthouse', seed: 2, maxTurns: 4, policy: 'full', continueAsNewEvery: 3 });
     if (!want('oracle-free')) return;
-    const episode = await env.client.workflow.start(episodeWorkflow, {
-      taskQueue,
-      workflowId: 'history-episode',
-      args: [{ game: 'lighthouse', seed: 1, maxTurns: 8, continueAsNewEvery: 5, transcriptFlushEvery: 3 }],
-    });
-    await episode.result();
-    const firstRun = await env.client.workflow.getHandle(episode.workflowId, episode.firstExecutionRunId).fetchHistory();
-    writeFileSync(join(out, 'history-episode@run1.json'), historyToJSON(firstRun));
-    writeFileSync(join(out, 'history-episode@run2.json'), historyToJSON(await episode.fetchHistory()));
+    await recordEpisode('history-episode', { game: 'lighthouse', seed: 1, maxTurns: 8, continueAsNewEvery: 5, transcriptFlushEvery: 3 });
 
     const campaign = await env.client.workflow.start(campaignWorkflow, {
       taskQueue,

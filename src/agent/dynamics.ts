@@ -22,8 +22,7 @@ export type Dynamics = z.infer<typeof DynamicsSchema>;
 export const MAX_DYNAMICS_ENTRIES = 1000;
 /** The prefix of a world hash the model keys states by. */
 export const shortState = (hash: string) => hash.slice(0, 12);
-const short = shortState;
-const key = (state: string, action: string) => `${short(state)}|${action}`;
+const key = (state: string, action: string) => `${shortState(state)}|${action}`;
 
 export function freshDynamics(): Dynamics {
   return { entries: {} };
@@ -33,8 +32,8 @@ export function observe(d: Dynamics, state: string, action: string, next: string
   const k = key(state, action);
   const old = d.entries[k];
   const entry = old
-    ? { count: old.count + 1, rewardSum: old.rewardSum + reward, next: { ...old.next, [short(next)]: (old.next[short(next)] ?? 0) + 1 } }
-    : { count: 1, rewardSum: reward, next: { [short(next)]: 1 } };
+    ? { count: old.count + 1, rewardSum: old.rewardSum + reward, next: { ...old.next, [shortState(next)]: (old.next[shortState(next)] ?? 0) + 1 } }
+    : { count: 1, rewardSum: reward, next: { [shortState(next)]: 1 } };
   const entries = { ...d.entries };
   delete entries[k];
   entries[k] = entry; // re-inserted last: most recently used

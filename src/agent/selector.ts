@@ -75,11 +75,12 @@ export function addressesBlocker(action: string, blocker: string): boolean {
   return false;
 }
 
+const pick = (command: string, reason: SelectionReason, followedRecommendation = false): Selection => ({ command, reason, followedRecommendation });
+
 export function selectAction(input: SelectorInput): Selection {
   if (input.tried && input.learned) return selectWithPlanning(input, input.tried, input.learned);
   const { analysis, options, reliability, dynamics, worldHash, rng } = input;
   const exploration = input.explorationRate ?? 0.2;
-  const pick = (command: string, reason: SelectionReason, followedRecommendation = false): Selection => ({ command, reason, followedRecommendation });
   if (options.length === 0) return pick(rng.pick(['look', 'wait']), 'fallback');
 
   const { pool, choice } = probedMove(options, rng);
@@ -127,7 +128,6 @@ export function selectAction(input: SelectorInput): Selection {
  */
 function selectWithPlanning(input: SelectorInput, tried: Readonly<Record<string, number>>, learned: LearnedState): Selection {
   const { analysis, options, reliability, worldHash, visited, rng } = input;
-  const pick = (command: string, reason: SelectionReason, followedRecommendation = false): Selection => ({ command, reason, followedRecommendation });
   if (options.length === 0) return pick(rng.pick(['look', 'wait']), 'fallback');
 
   const ctx = { options, worldHash, visited, learned, rng, tried };

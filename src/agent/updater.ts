@@ -30,7 +30,9 @@ export function updateFromAnalysis(
   if (a.last_action_made_progress) b.blockingCondition = null;
   const blocker = a.blocking_condition || a.prerequisite;
   if (blocker) b.blockingCondition = blocker;
-  const overruled = lastOutcome !== undefined && ((lastOutcome !== null && helped(lastOutcome)) || !informative(a.failure_reason));
+  const planningRevision = lastOutcome !== undefined;
+  const engineSawProgress = lastOutcome != null && helped(lastOutcome);
+  const overruled = planningRevision && (engineSawProgress || !informative(a.failure_reason));
   if (lastAction && !a.last_action_made_progress && a.failure_reason && !overruled) {
     b = { ...b, failedActions: pushBounded(b.failedActions.filter((f) => f.action !== lastAction), { action: lastAction, reason: a.failure_reason }, LIMITS.failedActions) };
   }

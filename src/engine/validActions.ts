@@ -251,9 +251,7 @@ export function findValidActions(session: GameSession, candidates: string[] = ca
       const group = groups.get(key);
       if (group) group.equivalents.push(command);
       else {
-        const t = session.groundTruth();
-        const outcome = t.died ? 'died' : t.victory ? 'won' : session.isOver ? 'ended' : 'continue';
-        groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame, resultHash: worldHash(after), outcome });
+        groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame, resultHash: worldHash(after), outcome: outcomeOf(session) });
       }
     }
     if (groups.size === 0) findSceneActions(session, start, before, groups);
@@ -268,7 +266,14 @@ export function findValidActions(session: GameSession, candidates: string[] = ca
   });
 }
 
-const GLOBALS_BYTES = 480;
+/** How a probed command left the game. */
+function outcomeOf(session: GameSession): ValidAction['outcome'] {
+  const t = session.groundTruth();
+  return t.died ? 'died' : t.victory ? 'won' : session.isOver ? 'ended' : 'continue';
+}
+
+/** The 240 global variables (480 bytes), copied. */
+const globalsOf = (session: GameSession) => Buffer.from(session.mem.subarray(session.story.globals, session.story.globals + 480));
 
 function globalsAfter(session: GameSession, start: ReturnType<GameSession['captureState']>, command: string): Buffer | null {
   session.restoreState(start);
@@ -277,13 +282,13 @@ function globalsAfter(session: GameSession, start: ReturnType<GameSession['captu
   } catch {
     return null;
   }
-  return Buffer.from(session.mem.subarray(session.story.globals, session.story.globals + GLOBALS_BYTES));
+  return globalsOf(session);
 }
 
 /** The scene tier (see the header): object-free commands whose effect on the globals differs from a passing turn's. */
 function findSceneActions(session: GameSession, start: ReturnType<GameSession['captureState']>, before: ReturnType<GameSession['worldState']>, groups: Map<string, ValidAction>): void {
   session.restoreState(start);
-  const untouched = Buffer.from(session.mem.subarray(session.story.globals, session.story.globals + GLOBALS_BYTES));
+  const untouched = globalsOf(session);
   const waited = globalsAfter(session, start, 'wait') ?? untouched;
   for (const command of sceneCandidates(session)) {
     const after = globalsAfter(session, start, command);
@@ -297,11 +302,9 @@ function findSceneActions(session: GameSession, start: ReturnType<GameSession['c
       continue;
     }
     const world = session.worldState();
-    const t = session.groundTruth();
-    const outcome = t.died ? 'died' : t.victory ? 'won' : session.isOver ? 'ended' : 'continue';
     // Told apart from the unchanged world by the globals they set, so a scene's moves read as new states.
     const resultHash = createHash('md5').update(worldHash(world)).update(after).digest('hex');
-    groups.set(key, { command, equivalents: [], diff: worldDiff(before, world), scoreDelta: world.score - before.score, endsGame, resultHash, outcome });
+    groups.set(key, { command, equivalents: [], diff: worldDiff(before, world), scoreDelta: world.score - before.score, endsGame, resultHash, outcome: outcomeOf(session) });
   }
 }
 

@@ -4,25 +4,7 @@ import { accuracy, freshReliability, recordOutcome } from '../../src/agent/relia
 import { createRng } from '../../src/agent/rng';
 import { addressesBlocker, matchAction, selectAction } from '../../src/agent/selector';
 import { updateFromAnalysis, updateReliability } from '../../src/agent/updater';
-import type { ActionOption } from '../../src/schemas/game';
-import type { TurnAnalysis } from '../../src/schemas/oracle';
-
-const opt = (command: string, extra: Partial<ActionOption> = {}): ActionOption => ({ command, resultHash: `h-${command}`, scoreDelta: 0, outcome: 'continue', ...extra });
-
-const analysis = (over: Partial<TurnAnalysis> = {}): TurnAnalysis => ({
-  last_action_made_progress: false,
-  accomplishment: '',
-  failure_reason: '',
-  prerequisite: '',
-  overall_goal: 'get to work',
-  immediate_goal: 'get out of bed',
-  blocking_condition: '',
-  recommended_action: 'stand up',
-  action_reasoning: 'you are in bed',
-  alternative_actions: [],
-  confidence: 'high',
-  ...over,
-});
+import { analysis, opt } from './fixtures';
 
 describe('oracle reliability (seed test 3)', () => {
   it('learns a simulated 70% oracle to within 0.6-0.8', () => {

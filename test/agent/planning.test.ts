@@ -7,25 +7,11 @@ import { createRng } from '../../src/agent/rng';
 import { recommendationWouldHelp, selectAction } from '../../src/agent/selector';
 import { updateFromAnalysis, updateReliability } from '../../src/agent/updater';
 import { LearnedStateSchema } from '../../src/schemas/episode';
-import type { ActionOption } from '../../src/schemas/game';
 import type { TurnAnalysis } from '../../src/schemas/oracle';
+import { analysis as highConfidence, opt } from './fixtures';
 
-const opt = (command: string, extra: Partial<ActionOption> = {}): ActionOption => ({ command, resultHash: `h-${command}`, scoreDelta: 0, outcome: 'continue', ...extra });
-
-const analysis = (over: Partial<TurnAnalysis> = {}): TurnAnalysis => ({
-  last_action_made_progress: false,
-  accomplishment: '',
-  failure_reason: '',
-  prerequisite: '',
-  overall_goal: 'get to work',
-  immediate_goal: 'get out of bed',
-  blocking_condition: '',
-  recommended_action: 'stand up',
-  action_reasoning: 'you are in bed',
-  alternative_actions: [],
-  confidence: 'low',
-  ...over,
-});
+/** The small model's usual answer: whatever it says, its confidence is "low". */
+const analysis = (over: Partial<TurnAnalysis> = {}): TurnAnalysis => highConfidence({ confidence: 'low', ...over });
 
 /** A learned chain start -north-> hall -open window-> window -enter-> kitchen (+10), and a dead end. */
 function zorkLike() {
