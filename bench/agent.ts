@@ -7,7 +7,7 @@
  */
 import { readTranscript } from '../src/activities/files';
 import { resolveStory } from '../src/engine';
-import { PolicyNameSchema } from '../src/schemas/episode';
+import { PolicyNameSchema, resolveCampaignConfig } from '../src/schemas/episode';
 import { campaignWorkflow } from '../src/workflows';
 import { arg, withBenchServer } from './harness';
 
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
         const result = await client.workflow.execute(campaignWorkflow, {
           taskQueue: 'bench-agent',
           workflowId: `bench-agent-${agent}-${Date.now()}`,
-          args: [{ game, episodes, seed, maxTurns: steps, policy: agent }],
+          args: [resolveCampaignConfig({ game, episodes, seed, maxTurns: steps, policy: agent })],
         });
         const seconds = (Date.now() - t0) / 1000;
         const turns = result.episodes.reduce((n, e) => n + e.turns, 0);

@@ -11,10 +11,11 @@
 import { temporal } from '@temporalio/proto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { choose } from '../src/agent/policy';
+import { createGameActivities } from '../src/activities/game';
 import { createRng, seedFor } from '../src/agent/rng';
-import { findValidActions, GameSession, resolveStory } from '../src/engine';
-import { LearnedStateSchema } from '../src/schemas/episode';
+import { initialState } from '../src/agent/state';
+import { decide, deliberate, initialMemory, isOver, learn } from '../src/agent/turn';
+import { EpisodeConfig, freshLearned, resolveEpisodeConfig } from '../src/schemas/episode';
 import { episodeWorkflow } from '../src/workflows';
 import { arg, withBenchServer } from './harness';
 
@@ -49,21 +50,22 @@ function overheads(events: HistoryEvent[]): number[] {
   return out;
 }
 
-/** The same policy and engine calls as the workflow, in a plain loop. */
-function inProcessTurns(game: string, seed: number, turns: number): number[] {
-  const session = GameSession.fromFile(resolveStory(game), { seed });
-  const rng = createRng(seedFor(seed, 'policy'));
-  const visited = new Set<string>([session.worldHash()]);
-  const learned = LearnedStateSchema.parse({});
+/**
+ * The workflow's own turn, without Temporal: the same game activities called in-process and the
+ * same pipeline stages (src/agent/turn.ts) on the same config, so the difference is Temporal's.
+ */
+async function inProcessTurns(config: EpisodeConfig, turns: number): Promise<number[]> {
+  const game = createGameActivities();
+  const start = await game.startGame({ game: config.game, seed: config.seed, validActions: true });
+  const learned = freshLearned();
+  let state = initialState(start, learned, seedFor(config.seed, 'policy'), initialMemory(learned));
   const times: number[] = [];
-  let options = findValidActions(session);
-  for (let t = 0; t < turns && !session.isOver && !session.groundTruth().victory; t++) {
+  while (state.turn < turns && !isOver(state.truth, config)) {
     const t0 = performance.now();
-    const choice = choose('oracle-free', { options, worldHash: session.worldHash(), visited, learned, rng });
-    session.step(choice.command);
-    session.snapshot();
-    options = findValidActions(session);
-    visited.add(session.worldHash());
+    const rng = createRng(state.rngState);
+    const decision = decide(state, rng, deliberate(state, config, rng), null);
+    const step = await game.stepGame({ game: config.game, storyMd5: state.story.md5, snapshot: state.snapshot, command: decision.command, validActions: true });
+    state = learn(state, decision, step, rng);
     times.push(performance.now() - t0);
   }
   return times;
@@ -77,11 +79,9 @@ async function main(): Promise<void> {
   await withBenchServer('bench:platform', 'bench', async ({ client, worker }) => {
     log(`episode of ${turns} turns on ${game.split('/').pop()}`);
     const workflowId = `bench-${Date.now()}`;
-    const handle = await client.workflow.start(episodeWorkflow, {
-      taskQueue: 'bench',
-      workflowId,
-      args: [{ game, seed, maxTurns: turns, turnTimeoutSeconds: 300, stopOnDeath: false }],
-    });
+    // One config for both sides: the workflow and the in-process loop play the same policy under the same rules.
+    const config = resolveEpisodeConfig({ game, seed, maxTurns: turns, policy: 'oracle-free', turnTimeoutSeconds: 300, stopOnDeath: false });
+    const handle = await client.workflow.start(episodeWorkflow, { taskQueue: 'bench', workflowId, args: [{ config }] });
     const result = await worker.runUntil(handle.result());
     log(`episode finished: ${result.turns} turns, score ${result.score}`);
 
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     }
 
     log('same policy, in-process loop');
-    const inProc = inProcessTurns(game, seed, Math.min(result.turns, 200));
+    const inProc = await inProcessTurns(config, Math.min(result.turns, 200));
     console.log(
       JSON.stringify({
         game: game.split('/').pop(),

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { createOracleActivities } from '../src/activities/oracle';
-import { freshBeliefs } from '../src/agent/beliefs';
+import { beliefsContext, freshBeliefs } from '../src/agent/beliefs';
 import { diffKey, findValidActions, GameSession, resolveStory, worldDiff } from '../src/engine';
 import { LocalProvider } from '../src/llm/localProvider';
 import { ensureModel } from '../src/llm/models';
@@ -65,7 +65,7 @@ async function main() {
       const beliefs = { ...freshBeliefs(), location: p.truth.location.name, inventory: p.truth.inventory.map((x) => x.name), actionHistory: p.s.prefix.slice(-8) };
       const t0 = performance.now();
       try {
-        const r = await oracle.analyseTurn({ observation: p.observation, beliefs, validActions: p.validActions, lastAction: p.last, lastResponse: p.last ? p.observation : null });
+        const r = await oracle.analyseTurn({ observation: p.observation, lastAction: p.last, validActions: p.validActions, context: [{ title: "AGENT'S BELIEFS", text: beliefsContext(beliefs) }], seed: 0 });
         valid++;
         if (p.usefulCommands.has(r.answer.recommended_action)) useful++;
         tokens.push(r.usage.promptTokens + r.usage.completionTokens);

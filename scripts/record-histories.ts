@@ -1,9 +1,9 @@
 /**
  * Records histories of real runs into test/histories/ for the replay test. Each file is named
  * after its workflow id (replay needs it: child ids derive from it), with `@label` for extra runs.
- *   npx tsx scripts/record-histories.ts [--only full,planning,oracle-free]
- * Re-record only on purpose (a workflow change that is meant to alter command order goes behind
- * patched(), and the old histories must keep replaying).
+ *   npx tsx scripts/record-histories.ts [--only full,oracle-free]
+ * Re-record on purpose, when an agent change is meant to change decisions (see the README's
+ * "Shipping an agent change"); the decision-replay test fails until you do.
  */
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActivities } from '../src/activities';
 import { findTemporalCli } from '../src/temporal/server';
+import { EpisodeOptions, resolveCampaignConfig, resolveEpisodeConfig } from '../src/schemas/episode';
 import { campaignWorkflow, episodeWorkflow } from '../src/workflows';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../src/workflows/searchAttributes';
 
@@ -35,29 +36,28 @@ async function main() {
   const want = (name: string) => !only || only.split(',').includes(name);
   await worker.runUntil(async () => {
     /** An episode that continues as new once: both runs' histories are written. */
-    const recordEpisode = async (workflowId: string, args: Parameters<typeof episodeWorkflow>[0]) => {
-      const handle = await env.client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [args] });
+    const recordEpisode = async (workflowId: string, options: EpisodeOptions) => {
+      const handle = await env.client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [{ config: resolveEpisodeConfig(options) }] });
       await handle.result();
       const first = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
       writeFileSync(join(out, `${workflowId}@run1.json`), historyToJSON(first));
       writeFileSync(join(out, `${workflowId}@run2.json`), historyToJSON(await handle.fetchHistory()));
     };
     // The full agent with the embedded model (its answers are in the history; replay needs no LLM).
-    if (want('full')) await recordEpisode('history-full-episode', { game: 'lighthouse', seed: 2, maxTurns: 4, policy: 'full', continueAsNewEvery: 3 });
-    // The full agent after the `planning-agent` patch (the history above predates it).
-    if (want('planning')) await recordEpisode('history-planning-episode', { game: 'lighthouse', seed: 2, maxTurns: 4, policy: 'full', continueAsNewEvery: 3 });
+    if (want('full')) await recordEpisode('history-full-episode', { game: 'lighthouse', seed: 2, maxTurns: 12, policy: 'full', continueAsNewEvery: 6 });
     if (!want('oracle-free')) return;
-    await recordEpisode('history-episode', { game: 'lighthouse', seed: 1, maxTurns: 8, continueAsNewEvery: 5, transcriptFlushEvery: 3 });
+    await recordEpisode('history-episode', { game: 'lighthouse', seed: 1, maxTurns: 16, policy: 'oracle-free', continueAsNewEvery: 10, transcriptFlushEvery: 3 });
 
     const campaign = await env.client.workflow.start(campaignWorkflow, {
       taskQueue,
       workflowId: 'history-campaign',
-      args: [{ game: 'ferry', episodes: 2, seed: 3, maxTurns: 4 }],
+      args: [resolveCampaignConfig({ game: 'ferry', episodes: 2, seed: 3, maxTurns: 8, policy: 'oracle-free' })],
     });
     await campaign.result();
     writeFileSync(join(out, 'history-campaign.json'), historyToJSON(await campaign.fetchHistory()));
-    const child = await env.client.workflow.getHandle('history-campaign-episode-001').fetchHistory();
-    writeFileSync(join(out, 'history-campaign-episode-001.json'), historyToJSON(child));
+    for (const child of ['history-campaign-episode-001', 'history-campaign-episode-002']) {
+      writeFileSync(join(out, `${child}.json`), historyToJSON(await env.client.workflow.getHandle(child).fetchHistory()));
+    }
   });
   await env.teardown();
   console.log(`histories written to ${out}`);

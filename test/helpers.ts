@@ -1,14 +1,19 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { CampaignConfig, CampaignOptions, EpisodeInput, EpisodeOptions, LearnedState, resolveCampaignConfig, resolveEpisodeConfig } from '../src/schemas/episode';
 
 export const ROOT = resolve(__dirname, '..');
 export const SHARED_GAMES = resolve(ROOT, '..', 'shared', 'games');
 export const GAME_FILES = join(ROOT, 'game_files');
 
-/** Path to a story in ../shared/games, or null (with a note in the test log) when it is not there. */
+/**
+ * Path to a story in ../shared/games, or null (with a note in the test log) when it is not there.
+ * In CI a missing game is an error: a suite that skipped its Zork tests must not pass as green.
+ */
 export function sharedGame(file: string): string | null {
   const path = join(SHARED_GAMES, file);
   if (existsSync(path)) return path;
+  if (process.env.CI) throw new Error(`${file} is missing at ${path}: CI runs with ../shared beside the clone (see ../shared/games/README.md).`);
   // eslint-disable-next-line no-console
   console.warn(`skipping tests that need ${file}: not found at ${path} (see ../shared/games/README.md)`);
   return null;
@@ -22,3 +27,15 @@ export function describeWithGame(file: string, name: string, fn: (path: string) 
 }
 
 export { ZORK_ROUTE } from '../bench/routes';
+
+/**
+ * An episode workflow's argument with every default resolved, as the CLI resolves it. Tests play
+ * the oracle-free policy unless they say otherwise: they test the platform, not the LLM.
+ */
+export function episodeInput(options: EpisodeOptions, learned?: LearnedState): EpisodeInput {
+  return { config: resolveEpisodeConfig({ policy: 'oracle-free', ...options }), ...(learned ? { learned } : {}) };
+}
+
+export function campaignInput(options: CampaignOptions): CampaignConfig {
+  return resolveCampaignConfig({ policy: 'oracle-free', ...options });
+}

@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { resolveStory } from '../engine/resolveStory';
 import { GameSession } from '../engine/session';
 import { findValidActions } from '../engine/validActions';
-import { GameState, StartGameInputSchema, StartGameResult, StepGameInputSchema } from '../schemas/game';
+import { GameState, StartGameInputSchema, StartGameResult, StepGameInputSchema, StepGameResult } from '../schemas/game';
 import { classified, parseInput } from './failures';
 
 /** Observations are bounded so history stays small whatever a game prints. */
@@ -70,13 +70,13 @@ export function createGameActivities() {
       });
     },
 
-    async stepGame(raw: unknown): Promise<GameState> {
+    async stepGame(raw: unknown): Promise<StepGameResult> {
       const input = parseInput(StepGameInputSchema, raw, 'stepGame input');
       return classified(() => {
         const session = cachedSession(resolveStory(input.game), input.storyMd5);
         session.restore(Buffer.from(input.snapshot, 'base64'));
         const result = session.step(input.command);
-        return stateOf(session, result.observation, input.validActions);
+        return { command: result.command, ...stateOf(session, result.observation, input.validActions) };
       });
     },
   };

@@ -1,30 +1,21 @@
 /**
- * Oracle activities: each query to the LLM is one retryable activity. The provider (embedded
- * model or an OpenAI-compatible endpoint) is created once per worker from its environment;
- * secrets stay in the worker's environment. Long local generations heartbeat.
+ * The oracle activity: each per-turn query to the LLM is one retryable activity. The provider
+ * (embedded model or an OpenAI-compatible endpoint) is created once per worker from its
+ * environment; secrets stay in the worker's environment. Long local generations heartbeat.
+ *
+ * One merged query a turn (the seed's lesson: fewer calls). The seed's separate failure, progress
+ * and state-variable queries are not activities: the merged answer carries the failure reason and
+ * prerequisite, the engine's ground truth judges progress (score, new world state) better than a
+ * model's claim, and the engine's object tree is the state the seed asked the model to track.
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { BeliefsSchema } from '../agent/beliefs';
-import { extractStatePrompt, failurePrompt, progressPrompt, stateVariablesPrompt, turnAnalysisPrompt } from '../agent/prompts';
+import { PROMPT_ACTIONS, turnAnalysisPrompt } from '../agent/prompts';
 import { createProvider, describeProvider, LlmError, LlmProvider } from '../llm';
 import type { ChatMessage } from '../llm/types';
-import { ExtractedStateSchema, FailureAnalysisSchema, ProgressSchema, StateVariablesSchema, TurnAnalysisSchema } from '../schemas/oracle';
+import { TurnAnalysisSchema, TurnAnswer, TurnRequestSchema } from '../schemas/oracle';
 import { parseInput } from './failures';
-
-const TurnInputSchema = z.object({
-  observation: z.string(),
-  beliefs: BeliefsSchema,
-  validActions: z.array(z.string()).max(200),
-  lastAction: z.string().nullable(),
-  lastResponse: z.string().nullable(),
-  seed: z.number().int().default(0),
-});
-const FailureInputSchema = z.object({ observation: z.string(), beliefs: BeliefsSchema, failedAction: z.string(), response: z.string() });
-const ProgressInputSchema = z.object({ before: z.string(), action: z.string(), after: z.string(), scoreChange: z.number() });
-const VariablesInputSchema = z.object({ observation: z.string(), beliefs: BeliefsSchema, contradictions: z.array(z.string()) });
-const ExtractInputSchema = z.object({ observation: z.string(), variables: z.array(z.string()).max(8) });
 
 /** Prompt budget by provider: a small local context, or a generous remote one. */
 function promptBudget(provider: LlmProvider): number {
@@ -47,31 +38,15 @@ export function createOracleActivities(makeProvider: () => LlmProvider = () => c
   }
 
   return {
-    async analyseTurn(raw: unknown) {
-      const i = parseInput(TurnInputSchema, raw, 'analyseTurn input');
-      const messages = turnAnalysisPrompt({ ...i, budgetTokens: promptBudget(llm()) });
+    async analyseTurn(raw: unknown): Promise<TurnAnswer & { model: string }> {
+      const request = parseInput(TurnRequestSchema, raw, 'analyseTurn input');
+      const messages = turnAnalysisPrompt(request, promptBudget(llm()));
       // Constrain the recommendation to the valid actions: even a tiny model then names a real move.
-      const actions = [...new Set(i.validActions.slice(0, 30))];
+      const actions = [...new Set(request.validActions.slice(0, PROMPT_ACTIONS))];
       const schema = actions.length
         ? TurnAnalysisSchema.extend({ recommended_action: z.enum(actions as [string, ...string[]]), alternative_actions: z.array(z.enum(actions as [string, ...string[]])).max(3) })
         : TurnAnalysisSchema;
-      return ask(schema, 'turn_analysis', messages, 320, i.seed);
-    },
-    async analyseFailure(raw: unknown) {
-      const i = parseInput(FailureInputSchema, raw, 'analyseFailure input');
-      return ask(FailureAnalysisSchema, 'failure_analysis', failurePrompt(i.observation, i.beliefs, i.failedAction, i.response), 200);
-    },
-    async detectProgress(raw: unknown) {
-      const i = parseInput(ProgressInputSchema, raw, 'detectProgress input');
-      return ask(ProgressSchema, 'progress', progressPrompt(i.before, i.action, i.after, i.scoreChange), 160);
-    },
-    async suggestStateVariables(raw: unknown) {
-      const i = parseInput(VariablesInputSchema, raw, 'suggestStateVariables input');
-      return ask(StateVariablesSchema, 'state_variables', stateVariablesPrompt(i.observation, i.beliefs, i.contradictions), 160);
-    },
-    async extractState(raw: unknown) {
-      const i = parseInput(ExtractInputSchema, raw, 'extractState input');
-      return ask(ExtractedStateSchema, 'extracted_state', extractStatePrompt(i.observation, i.variables), 200);
+      return ask(schema, 'turn_analysis', messages, 320, request.seed);
     },
   };
 }

@@ -15,11 +15,11 @@ export const DynamicsSchema = z.object({ entries: z.record(z.string(), EntrySche
 export type Dynamics = z.infer<typeof DynamicsSchema>;
 
 /**
- * Bounded so the model fits comfortably in a workflow payload (it travels through
- * continue-as-new and from episode to episode): ~1000 entries with 12-hex-digit state ids is
- * well under 100 KB.
+ * Bounded so the model fits in a workflow payload with room to spare (it travels through
+ * continue-as-new and from episode to episode): an entry is ~60-80 bytes of JSON, so 400 entries
+ * take ~32 KB, about half of the carried state's budget. The least recently updated go first, so paths in use stay.
  */
-export const MAX_DYNAMICS_ENTRIES = 1000;
+export const MAX_DYNAMICS_ENTRIES = 400;
 /** The prefix of a world hash the model keys states by. */
 export const shortState = (hash: string) => hash.slice(0, 12);
 const key = (state: string, action: string) => `${shortState(state)}|${action}`;

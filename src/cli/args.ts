@@ -20,11 +20,14 @@ export function parseInteger(name: string, min = Number.MIN_SAFE_INTEGER, max = 
   };
 }
 
-/** Validate options with the same schema the workflow uses, so bad values never reach a workflow. */
-export function validated<S extends z.ZodTypeAny>(schema: S, value: unknown, what: string): z.infer<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new UsageError(`invalid ${what}: ${describeZodError(parsed.error)}`);
-  return parsed.data;
+/** Resolve options through the schema the workflow checks, so bad values never reach a workflow. */
+export function resolved<T>(resolve: () => T, what: string): T {
+  try {
+    return resolve();
+  } catch (err) {
+    if (err instanceof z.ZodError) throw new UsageError(`invalid ${what}: ${describeZodError(err)}`);
+    throw err;
+  }
 }
 
 export const log = (msg: string) => process.stderr.write(`grue: ${msg}\n`);

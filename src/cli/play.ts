@@ -9,35 +9,59 @@ import { Command } from 'commander';
 import { loadStoryFile } from '../engine/story';
 import { resolveStory } from '../engine/resolveStory';
 import { webUiUrl } from '../config';
-import { CampaignInputSchema, CampaignResult, EpisodeInputSchema, EpisodeResult, PolicyNameSchema } from '../schemas/episode';
+import { CAMPAIGN_DEFAULTS, CampaignResult, EPISODE_DEFAULTS, EpisodeOptions, EpisodeResult, PolicyNameSchema, resolveCampaignConfig, resolveEpisodeConfig } from '../schemas/episode';
 import { campaignWorkflow, progressQuery } from '../workflows/campaign';
 import { episodeWorkflow, statusQuery } from '../workflows/episode';
 import { GAME_KEY } from '../workflows/searchAttributes';
-import { log, parseInteger, validated } from './args';
+import { log, parseInteger, resolved } from './args';
 import { preflightLlm } from './llmCheck';
 import { connect, newWorkflowId, withWorker } from './temporal';
 
 export const DEFAULT_GAME = 'lighthouse';
 
+/** What commander parses; anything left undefined takes the default of EPISODE_DEFAULTS. */
 interface RunOptions {
-  seed: number;
-  maxTurns: number;
-  policy: string;
-  continueAsNewEvery: number;
+  seed?: number;
+  maxTurns?: number;
+  policy?: string;
+  continueAsNewEvery?: number;
+  transcriptFlushEvery?: number;
+  turnTimeout?: number;
+  stopOnDeath?: boolean;
   worker: boolean;
   wait: boolean;
   id?: string;
 }
 
+const D = EPISODE_DEFAULTS;
+
 function addRunOptions(cmd: Command): Command {
   return cmd
-    .option('--seed <n>', 'seed for the game and the policy', parseInteger('--seed', 0, 2 ** 31 - 1), 0)
-    .option('--max-turns <n>', 'turns per episode', parseInteger('--max-turns', 1, 100_000), 50)
-    .option('--policy <name>', `who chooses the commands: ${PolicyNameSchema.options.join(' | ')} (full = the LLM oracle agent)`, 'full')
-    .option('--continue-as-new-every <n>', 'turns per workflow run before continue-as-new', parseInteger('--continue-as-new-every', 1, 10_000), 100)
+    .option('--seed <n>', `seed for the game and the policy (default: ${D.seed})`, parseInteger('--seed', 0, 2 ** 31 - 1))
+    .option('--max-turns <n>', `turns per episode (default: ${D.maxTurns})`, parseInteger('--max-turns', 1, 100_000))
+    .option('--policy <name>', `who chooses the commands: ${PolicyNameSchema.options.join(' | ')} (full = the LLM oracle agent; default: ${D.policy})`)
+    .option('--continue-as-new-every <n>', `turns per workflow run before continue-as-new (default: ${D.continueAsNewEvery})`, parseInteger('--continue-as-new-every', 1, 10_000))
+    .option('--transcript-flush-every <n>', `turns buffered before they are written to the transcript (default: ${D.transcriptFlushEvery})`, parseInteger('--transcript-flush-every', 1, 1_000))
+    .option('--turn-timeout <seconds>', `seconds a turn may take before another worker retries it (default: ${D.turnTimeoutSeconds})`, parseInteger('--turn-timeout', 1, 3600))
+    .option('--stop-on-death', `end the episode when the player dies (default: ${D.stopOnDeath})`)
+    .option('--no-stop-on-death', 'play on after a death, for games that go on (Zork resurrects you)')
     .option('--id <workflowId>', 'workflow id (default: generated)')
     .option('--no-worker', 'do not run an in-process worker (use when `grue worker` processes are running)')
     .option('--no-wait', 'start the workflow, print its id and return');
+}
+
+/** The episode options as given on the command line; the schema's defaults fill in the rest. */
+function episodeOptions(game: string, opts: RunOptions): EpisodeOptions {
+  return {
+    game: checkGame(game),
+    seed: opts.seed,
+    maxTurns: opts.maxTurns,
+    policy: opts.policy as EpisodeOptions['policy'],
+    continueAsNewEvery: opts.continueAsNewEvery,
+    transcriptFlushEvery: opts.transcriptFlushEvery,
+    turnTimeoutSeconds: opts.turnTimeout,
+    stopOnDeath: opts.stopOnDeath,
+  };
 }
 
 /** Resolve and load the story here, so a missing or corrupt file fails before any workflow starts. */
@@ -54,18 +78,14 @@ export function registerPlayCommands(program: Command): void {
       .description('Play one episode as a durable Temporal workflow and show its progress.')
       .argument('[game]', 'story path or bundled game name', DEFAULT_GAME),
   ).action(async (game: string, opts: RunOptions) => {
-    const input = validated(
-      EpisodeInputSchema,
-      { game: checkGame(game), seed: opts.seed, maxTurns: opts.maxTurns, policy: opts.policy, continueAsNewEvery: opts.continueAsNewEvery },
-      'episode options',
-    );
+    const input = resolved(() => resolveEpisodeConfig(episodeOptions(game, opts)), 'episode options');
     if (input.policy === 'full') log(`LLM: ${await preflightLlm()}`);
     const { config, client } = await connect();
     const workflowId = opts.id ?? newWorkflowId('episode', game, input.seed);
     const handle = await client.workflow.start(episodeWorkflow, {
       workflowId,
       taskQueue: config.GRUE_TASK_QUEUE,
-      args: [input],
+      args: [{ config: input }],
       typedSearchAttributes: [{ key: GAME_KEY, value: input.game }],
     });
     process.stdout.write(`episode ${workflowId}\nWeb UI: ${webUiUrl(config, workflowId)}\n`);
@@ -81,13 +101,9 @@ export function registerPlayCommands(program: Command): void {
       .command('campaign')
       .description('Play several episodes in a row, carrying what was learned; writes results.json.')
       .argument('[game]', 'story path or bundled game name', DEFAULT_GAME)
-      .option('--episodes <n>', 'number of episodes', parseInteger('--episodes', 1, 10_000), 3),
-  ).action(async (game: string, opts: RunOptions & { episodes: number }) => {
-    const input = validated(
-      CampaignInputSchema,
-      { game: checkGame(game), episodes: opts.episodes, seed: opts.seed, maxTurns: opts.maxTurns, policy: opts.policy, continueAsNewEvery: opts.continueAsNewEvery },
-      'campaign options',
-    );
+      .option('--episodes <n>', `number of episodes (default: ${CAMPAIGN_DEFAULTS.episodes})`, parseInteger('--episodes', 1, 10_000)),
+  ).action(async (game: string, opts: RunOptions & { episodes?: number }) => {
+    const input = resolved(() => resolveCampaignConfig({ ...episodeOptions(game, opts), episodes: opts.episodes }), 'campaign options');
     if (input.policy === 'full') log(`LLM: ${await preflightLlm()}`);
     const { config, client } = await connect();
     const workflowId = opts.id ?? newWorkflowId('campaign', game, input.seed);

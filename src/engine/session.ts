@@ -319,8 +319,9 @@ export class GameSession {
 
   /** Run one command; returns the game's response and the ground truth after it. */
   step(command: string): StepResult {
-    const observation = this.send(validateCommand(command));
-    return { command, observation, ...this.groundTruth() };
+    const ran = validateCommand(command);
+    const observation = this.send(ran);
+    return { command: ran, observation, ...this.groundTruth() };
   }
 
   /** Feed a command and return the cleaned response, updating end-of-game flags. */

@@ -9,45 +9,85 @@ export const PolicyNameSchema = z.enum(['full', 'oracle-free', 'random']);
 export type PolicyName = z.infer<typeof PolicyNameSchema>;
 
 /**
- * What the oracle-free policy learns across episodes: actions that paid off in a given world
- * state. Bounded, because it travels through every episode's input.
+ * What an agent learns across episodes: the dynamics model, the oracle's reliability, the goal
+ * it inferred, and actions that paid off in a given world state. Bounded, because it travels
+ * through every episode's input and result. No defaults: a workflow never fills in what its
+ * caller left out (see `freshLearned`).
  */
 export const LearnedStateSchema = z.object({
-  episodes: z.number().int().nonnegative().default(0),
-  bestScore: z.number().int().default(0),
-  /** worldHash -> commands that raised the score there. */
-  rewarding: z.record(z.string(), z.array(z.string())).default({}),
-  /** The full agent's learning: dynamics model, oracle reliability, and the goal it inferred. */
-  dynamics: DynamicsSchema.default({ entries: {} }),
-  reliability: ReliabilitySchema.default(ReliabilitySchema.parse({})),
-  overallGoal: z.string().default('unknown'),
+  episodes: z.number().int().nonnegative(),
+  bestScore: z.number().int(),
+  /** Short world hash -> commands that raised the score there. */
+  rewarding: z.record(z.string(), z.array(z.string())),
+  dynamics: DynamicsSchema,
+  reliability: ReliabilitySchema,
+  overallGoal: z.string(),
+  /** Each memory module's state at the end of the last episode, by module name (see src/memory). */
+  memory: z.record(z.string(), z.unknown()),
 });
 export type LearnedState = z.infer<typeof LearnedStateSchema>;
 export const MAX_LEARNED_STATES = 300;
 
+export function freshLearned(): LearnedState {
+  return { episodes: 0, bestScore: 0, rewarding: {}, dynamics: { entries: {} }, reliability: ReliabilitySchema.parse({}), overallGoal: 'unknown', memory: {} };
+}
+
+/**
+ * An episode's complete configuration. The workflow receives every field: defaults are applied
+ * once, by the client (`resolveEpisodeConfig`), never inside workflow code, so a replayed
+ * history cannot pick up a default that changed since it was recorded.
+ */
+export const EpisodeConfigSchema = z
+  .object({
+    game: GameRefSchema,
+    seed: z.number().int().min(0).max(2 ** 31 - 1),
+    maxTurns: z.number().int().min(1).max(100_000),
+    policy: PolicyNameSchema,
+    /** Continue-as-new after this many turns in one run (also whenever Temporal suggests it). */
+    continueAsNewEvery: z.number().int().min(1).max(10_000),
+    /** Turns buffered in workflow state before they are written to the transcript file. */
+    transcriptFlushEvery: z.number().int().min(1).max(1_000),
+    /**
+     * Seconds a game turn may take before Temporal gives it to another worker (a crashed worker's
+     * turn is retried after this long). Valid-action search dominates; slow games need more.
+     */
+    turnTimeoutSeconds: z.number().int().min(1).max(3600),
+    /**
+     * End the episode when the player dies (Jericho's convention). Some games go on after a death
+     * (Zork resurrects you); false keeps playing them until maxTurns or victory.
+     */
+    stopOnDeath: z.boolean(),
+  })
+  .strict();
+export type EpisodeConfig = z.infer<typeof EpisodeConfigSchema>;
+
+/** The one place episode defaults live: the CLI, campaigns, benchmarks and tests resolve through it. */
+export const EPISODE_DEFAULTS: Omit<EpisodeConfig, 'game'> = {
+  seed: 0,
+  maxTurns: 50,
+  policy: 'full',
+  continueAsNewEvery: 100,
+  transcriptFlushEvery: 20,
+  turnTimeoutSeconds: 60,
+  stopOnDeath: true,
+};
+
+/** What a caller may give: the game, and any option it wants to set. */
+export type EpisodeOptions = Partial<EpisodeConfig> & { game: string };
+
+const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+/** Fill in the defaults and validate; throws a ZodError naming every bad field. */
+export function resolveEpisodeConfig(options: EpisodeOptions): EpisodeConfig {
+  return EpisodeConfigSchema.parse({ ...EPISODE_DEFAULTS, ...definedOnly(options) });
+}
+
+/** The episode workflow's argument: the complete config, and what earlier episodes learned. */
 export const EpisodeInputSchema = z.object({
-  game: GameRefSchema,
-  seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
-  maxTurns: z.number().int().min(1).max(100_000).default(100),
-  policy: PolicyNameSchema.default('oracle-free'),
-  /** Continue-as-new after this many turns in one run (also whenever Temporal suggests it). */
-  continueAsNewEvery: z.number().int().min(1).max(10_000).default(100),
-  /** Turns buffered in workflow state before they are written to the transcript file. */
-  transcriptFlushEvery: z.number().int().min(1).max(1_000).default(20),
-  /**
-   * Seconds a game turn may take before Temporal gives it to another worker (a crashed worker's
-   * turn is retried after this long). Valid-action search dominates; slow games need more.
-   */
-  turnTimeoutSeconds: z.number().int().min(1).max(3600).default(60),
-  /**
-   * End the episode when the player dies (Jericho's convention). Some games go on after a death
-   * (Zork resurrects you); set false to keep playing them until maxTurns or victory.
-   */
-  stopOnDeath: z.boolean().default(true),
+  config: EpisodeConfigSchema,
   learned: LearnedStateSchema.optional(),
 });
-export type EpisodeInput = z.input<typeof EpisodeInputSchema>;
-export type EpisodeConfig = z.infer<typeof EpisodeInputSchema>;
+export type EpisodeInput = z.infer<typeof EpisodeInputSchema>;
 
 export const TurnRecordSchema = z.object({
   turn: z.number().int(),
@@ -58,15 +98,25 @@ export const TurnRecordSchema = z.object({
   location: z.string(),
   worldHash: z.string(),
   validActions: z.number().int(),
-  /** Why the policy chose the command (full agent: recommended, blocker, dynamics, ...). */
+  /** Why the policy chose the command (full agent: recommended, blocker, planned, ...). */
   reason: z.string().optional(),
   /** The LLM was unreachable after retries and the oracle-free policy chose instead. */
   fallback: z.boolean().optional(),
   llmCalls: z.number().int().optional(),
   tokens: z.number().int().optional(),
   recommended: z.string().optional(),
+  /** Memory modules whose maintenance failed this turn (the episode played on without it). */
+  memoryFailures: z.array(z.string()).optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
+
+export const LlmUsageSchema = z.object({
+  calls: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  fallbackTurns: z.number().int(),
+});
+export type LlmUsage = z.infer<typeof LlmUsageSchema>;
 
 export const EpisodeResultSchema = z.object({
   game: z.string(),
@@ -82,7 +132,7 @@ export const EpisodeResultSchema = z.object({
   stopped: z.boolean(),
   transcriptPath: z.string(),
   learned: LearnedStateSchema,
-  llm: z.object({ calls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int(), fallbackTurns: z.number().int() }).optional(),
+  llm: LlmUsageSchema.optional(),
   recommendationAccuracy: z.number().optional(),
   beliefs: BeliefsSchema.optional(),
 });
@@ -107,15 +157,23 @@ export const EpisodeStatusSchema = z.object({
 });
 export type EpisodeStatus = z.infer<typeof EpisodeStatusSchema>;
 
-export const CampaignInputSchema = z.object({
-  game: GameRefSchema,
-  episodes: z.number().int().min(1).max(10_000).default(3),
-  seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
-  maxTurns: z.number().int().min(1).max(100_000).default(100),
-  policy: PolicyNameSchema.default('oracle-free'),
-  continueAsNewEvery: z.number().int().min(1).max(10_000).default(100),
-});
-export type CampaignInput = z.input<typeof CampaignInputSchema>;
+/** A campaign is N episodes with one episode config (each episode's seed is the campaign seed + its index). */
+export const CampaignConfigSchema = EpisodeConfigSchema.extend({
+  episodes: z.number().int().min(1).max(10_000),
+}).strict();
+export type CampaignConfig = z.infer<typeof CampaignConfigSchema>;
+export const CAMPAIGN_DEFAULTS = { episodes: 3 };
+export type CampaignOptions = EpisodeOptions & { episodes?: number };
+
+export function resolveCampaignConfig(options: CampaignOptions): CampaignConfig {
+  return CampaignConfigSchema.parse({ ...EPISODE_DEFAULTS, ...CAMPAIGN_DEFAULTS, ...definedOnly(options) });
+}
+
+/** The campaign's episode config for episode `index`. */
+export function episodeConfigOf(campaign: CampaignConfig, index: number): EpisodeConfig {
+  const { episodes: _episodes, ...episode } = campaign;
+  return { ...episode, seed: campaign.seed + index };
+}
 
 export const CampaignResultSchema = z.object({
   campaignId: z.string(),

@@ -57,6 +57,10 @@ export const GameStateSchema = z.object({
 });
 export type GameState = z.infer<typeof GameStateSchema>;
 
+/** A step's result names the command the engine actually ran: learning uses it, not a recomputed one. */
+export const StepGameResultSchema = GameStateSchema.extend({ command: z.string() });
+export type StepGameResult = z.infer<typeof StepGameResultSchema>;
+
 export const StartGameResultSchema = GameStateSchema.extend({
   storyMd5: z.string(),
   storyName: z.string(),

@@ -29,38 +29,26 @@ export const TurnAnalysisSchema = z.object({
 });
 export type TurnAnalysis = z.infer<typeof TurnAnalysisSchema>;
 
-export const SituationSchema = TurnAnalysisSchema.omit({ last_action_made_progress: true, accomplishment: true, failure_reason: true, prerequisite: true }).extend({
-  accomplished: z.array(short(60)).max(5),
-  important_state_variables: z.array(short(40)).max(5),
-});
-export type Situation = z.infer<typeof SituationSchema>;
-
-export const FailureAnalysisSchema = z.object({
-  prerequisite: short(100),
-  failure_reason: short(120),
-  suggested_action: short(60),
-  lesson: short(120),
-});
-export type FailureAnalysis = z.infer<typeof FailureAnalysisSchema>;
-
-export const ProgressSchema = z.object({
-  made_progress: z.boolean(),
-  progress_type: z.enum(['location', 'item', 'story', 'none']),
-  explanation: short(120),
-  accomplishment: short(80),
-});
-export type Progress = z.infer<typeof ProgressSchema>;
-
-export const StateVariablesSchema = z.object({
-  suggested_variables: z.array(short(40)).max(5),
-  reasoning: short(120),
-});
-export type StateVariables = z.infer<typeof StateVariablesSchema>;
-
-export const ExtractedStateSchema = z.object({
-  values: z.array(z.object({ name: short(40), value: short(60) })).max(8),
-});
-export type ExtractedState = z.infer<typeof ExtractedStateSchema>;
-
 export const OracleUsageSchema = z.object({ calls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int() });
 export type OracleUsage = z.infer<typeof OracleUsageSchema>;
+
+/** A titled part of the oracle's context: the beliefs, and each memory module's rendering. */
+export const ContextSectionSchema = z.object({ title: z.string().min(1).max(60), text: z.string().max(4000) });
+export type ContextSection = z.infer<typeof ContextSectionSchema>;
+
+/**
+ * The per-turn query's input, built by the pipeline's recall stage. The observation appears once:
+ * it is the game's response to `lastAction`.
+ */
+export const TurnRequestSchema = z.object({
+  observation: z.string(),
+  lastAction: z.string().nullable(),
+  validActions: z.array(z.string()).max(200),
+  /** In priority order: when the prompt is over budget, the last sections are dropped first. */
+  context: z.array(ContextSectionSchema).max(12),
+  seed: z.number().int(),
+});
+export type TurnRequest = z.infer<typeof TurnRequestSchema>;
+
+export const TurnAnswerSchema = z.object({ answer: TurnAnalysisSchema, usage: OracleUsageSchema });
+export type TurnAnswer = z.infer<typeof TurnAnswerSchema>;

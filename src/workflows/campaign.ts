@@ -1,13 +1,15 @@
 /**
  * A campaign runs episodes one after another as child workflows and carries what was learned
- * from each into the next. The summary goes to results.json through an idempotent activity.
+ * from each into the next. Every episode gets the campaign's complete episode config (its seed is
+ * the campaign's seed plus its index). The summary goes to results.json through an idempotent
+ * activity.
  */
 import { ApplicationFailure, continueAsNew, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { describeZodError } from '../schemas/describe';
-import { CampaignInput, CampaignInputSchema, CampaignProgress, CampaignResult, LearnedState, LearnedStateSchema } from '../schemas/episode';
-import { episodeWorkflow } from './episode';
 import { accuracy } from '../agent/reliability';
+import { describeZodError } from '../schemas/describe';
+import { CampaignConfig, CampaignConfigSchema, CampaignProgress, CampaignResult, episodeConfigOf, freshLearned, LearnedState } from '../schemas/episode';
+import { episodeWorkflow } from './episode';
 
 const files = proxyActivities<Pick<Activities, 'writeResults'>>({
   startToCloseTimeout: '1 minute',
@@ -27,58 +29,52 @@ export function episodeWorkflowId(campaignId: string, index: number): string {
   return `${campaignId}-episode-${String(index + 1).padStart(3, '0')}`;
 }
 
-export async function campaignWorkflow(rawInput: CampaignInput, carried?: CampaignCarry): Promise<CampaignResult> {
-  const parsed = CampaignInputSchema.safeParse(rawInput);
-  if (!parsed.success) {
-    const detail = describeZodError(parsed.error);
-    throw ApplicationFailure.nonRetryable(`Invalid campaign input: ${detail}`, 'InvalidInput');
-  }
-  const input = parsed.data;
+export async function campaignWorkflow(input: CampaignConfig, carried?: CampaignCarry): Promise<CampaignResult> {
+  const config = validate(input);
   const campaignId = workflowInfo().workflowId;
   const done: EpisodeSummary[] = [...(carried?.done ?? [])];
-  let learned: LearnedState = carried?.learned ?? LearnedStateSchema.parse({});
+  let learned: LearnedState = carried?.learned ?? freshLearned();
   let current: string | null = null;
 
-  setHandler(progressQuery, () => ({ completed: done.length, total: input.episodes, currentEpisode: current, scores: done.map((e) => e.score) }));
+  setHandler(progressQuery, () => ({ completed: done.length, total: config.episodes, currentEpisode: current, scores: done.map((e) => e.score) }));
 
-  while (done.length < input.episodes) {
+  while (done.length < config.episodes) {
     const index = done.length;
-    const seed = input.seed + index;
     current = episodeWorkflowId(campaignId, index);
-    const result = await executeChild(episodeWorkflow, {
-      workflowId: current,
-      args: [{ game: input.game, seed, maxTurns: input.maxTurns, policy: input.policy, continueAsNewEvery: input.continueAsNewEvery, learned }],
-    });
+    const episode = episodeConfigOf(config, index);
+    const result = await executeChild(episodeWorkflow, { workflowId: current, args: [{ config: episode, learned }] });
     learned = result.learned;
     done.push({
       workflowId: current,
-      seed,
+      seed: episode.seed,
       score: result.score,
       turns: result.turns,
       victory: result.victory,
       died: result.died,
-      ...(result.llm
-        ? { llmCalls: result.llm.calls, tokens: result.llm.promptTokens + result.llm.completionTokens, fallbackTurns: result.llm.fallbackTurns }
-        : {}),
+      ...(result.llm ? { llmCalls: result.llm.calls, tokens: result.llm.promptTokens + result.llm.completionTokens, fallbackTurns: result.llm.fallbackTurns } : {}),
     });
     current = null;
-    if (done.length < input.episodes && workflowInfo().continueAsNewSuggested) {
-      await continueAsNew<typeof campaignWorkflow>(rawInput, { done, learned });
+    if (done.length < config.episodes && workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<typeof campaignWorkflow>(input, { done, learned });
     }
   }
 
   const scores = done.map((e) => e.score);
   const summary = {
     campaignId,
-    game: input.game,
+    game: config.game,
     episodes: done,
     meanScore: scores.reduce((a, b) => a + b, 0) / scores.length,
     maxScore: Math.max(...scores),
-    ...(input.policy === 'full'
-      ? { recommendationAccuracy: accuracy(learned.reliability, 'recommendation'), learnedGoal: learned.overallGoal }
-      : {}),
+    ...(config.policy === 'full' ? { recommendationAccuracy: accuracy(learned.reliability, 'recommendation'), learnedGoal: learned.overallGoal } : {}),
     learned,
   };
   const resultsPath = await files.writeResults({ campaignId, results: summary });
   return { ...summary, resultsPath };
+}
+
+function validate(input: unknown): CampaignConfig {
+  const parsed = CampaignConfigSchema.safeParse(input);
+  if (!parsed.success) throw ApplicationFailure.nonRetryable(`Invalid campaign input: ${describeZodError(parsed.error)}`, 'InvalidInput');
+  return parsed.data;
 }

@@ -4,7 +4,7 @@
  * asserts a pass rate; the rates are printed for the record.
  */
 import { createOracleActivities } from '../../src/activities/oracle';
-import { freshBeliefs } from '../../src/agent/beliefs';
+import { beliefsContext, freshBeliefs } from '../../src/agent/beliefs';
 import { LocalProvider } from '../../src/llm/localProvider';
 import { DEFAULT_EMBEDDED_MODEL } from '../../src/llm/models';
 
@@ -22,6 +22,7 @@ const OPENINGS = [
   "The phone rings and rings. You're in bed, it's 9:05, and you were due at work at 8.",
 ];
 const ACTIONS = ['answer phone', 'stand up', 'take wallet', 'take keys', 'sleep', 'look', 'inventory'];
+const beliefs = (location = 'unknown') => [{ title: "AGENT'S BELIEFS", text: beliefsContext({ ...freshBeliefs(), location }) }];
 const USEFUL = new Set(['answer phone', 'stand up']);
 
 const FAILURES = [
@@ -37,7 +38,7 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) as the oracle`, () => {
     let good = 0;
     const picks: string[] = [];
     for (const observation of OPENINGS) {
-      const r = await oracle.analyseTurn({ observation, beliefs: freshBeliefs(), validActions: ACTIONS, lastAction: null, lastResponse: null });
+      const r = await oracle.analyseTurn({ observation, lastAction: null, validActions: ACTIONS, context: beliefs(), seed: 0 });
       picks.push(r.answer.recommended_action);
       if (USEFUL.has(r.answer.recommended_action)) good++;
     }
@@ -50,8 +51,9 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) as the oracle`, () => {
     let good = 0;
     const answers: string[] = [];
     for (const f of FAILURES) {
-      const r = await oracle.analyseFailure({ observation: f.observation, beliefs: { ...freshBeliefs(), location: 'bedroom' }, failedAction: f.action, response: f.response });
-      const text = `${r.answer.prerequisite} ${r.answer.suggested_action}`.toLowerCase();
+      // The merged per-turn query carries the failure judgement: the game's response is the observation.
+      const r = await oracle.analyseTurn({ observation: f.response, lastAction: f.action, validActions: ACTIONS, context: beliefs(f.observation), seed: 0 });
+      const text = `${r.answer.prerequisite} ${r.answer.blocking_condition} ${r.answer.failure_reason}`.toLowerCase();
       answers.push(r.answer.prerequisite);
       if (/get up|stand|out of bed|leave the bed|up first/.test(text)) good++;
     }
@@ -61,8 +63,9 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) as the oracle`, () => {
   });
 
   it('always answers in the schema, with token usage', async () => {
-    const r = await oracle.detectProgress({ before: 'Bedroom (in bed)', action: 'stand up', after: 'You get out of bed.', scoreChange: 0 });
-    expect(typeof r.answer.made_progress).toBe('boolean');
+    const r = await oracle.analyseTurn({ observation: 'You get out of bed.', lastAction: 'stand up', validActions: ACTIONS, context: beliefs('Bedroom'), seed: 0 });
+    expect(typeof r.answer.last_action_made_progress).toBe('boolean');
+    expect(ACTIONS).toContain(r.answer.recommended_action);
     expect(r.usage.calls).toBe(1);
     expect(r.usage.promptTokens).toBeGreaterThan(20);
     expect(r.usage.completionTokens).toBeGreaterThan(3);

@@ -11,6 +11,7 @@ import { LlmError } from '../../src/llm/errors';
 import { OpenAiProvider } from '../../src/llm/openaiProvider';
 import { episodeWorkflow } from '../../src/workflows';
 import { createEnv, tempDataDir, uniqueQueue, workflowBundle } from '../platform/env';
+import { episodeInput } from '../helpers';
 import { FakeOpenAi, startFakeOpenAi } from './fakeOpenAi';
 
 const Answer = z.object({ recommended_action: z.enum(['stand up', 'look']), confidence: z.enum(['low', 'high']) });
@@ -89,7 +90,7 @@ describe('a full episode through the openai provider with injected faults', () =
       const handle = await env.client.workflow.start(episodeWorkflow, {
         taskQueue,
         workflowId: `openai-episode-${Date.now()}`,
-        args: [{ game: 'lighthouse', seed: 1, maxTurns: 4, policy: 'full' }],
+        args: [episodeInput({ game: 'lighthouse', seed: 1, maxTurns: 4, policy: 'full' })],
       });
       const r = await handle.result();
       const history = await handle.fetchHistory();

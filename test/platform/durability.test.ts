@@ -10,7 +10,7 @@ import { readTranscript } from '../../src/activities/files';
 import { createGrueWorker } from '../../src/worker';
 import { episodeWorkflow } from '../../src/workflows';
 import { statusQuery } from '../../src/workflows/episode';
-import { ROOT } from '../helpers';
+import { episodeInput, ROOT } from '../helpers';
 import { quietRuntime, tempDataDir, uniqueQueue, workflowBundle } from './env';
 import { ownServer } from './server';
 
@@ -62,7 +62,7 @@ describe('durability', () => {
     const address = `127.0.0.1:${server.port}`;
     const client = new Client({ connection: await Connection.connect({ address }) });
     const dataDir = tempDataDir();
-    const input = { game: 'lighthouse', seed: 7, maxTurns: 60, continueAsNewEvery: 25, transcriptFlushEvery: 7, turnTimeoutSeconds: 10 };
+    const input = episodeInput({ game: 'lighthouse', seed: 7, maxTurns: 60, continueAsNewEvery: 25, transcriptFlushEvery: 7, turnTimeoutSeconds: 10 });
     try {
       // The uninterrupted reference, on its own queue, with an in-process worker.
       const refQueue = uniqueQueue('reference');
@@ -116,7 +116,7 @@ describe('durability', () => {
     const handle = await client.workflow.start(episodeWorkflow, {
       taskQueue: queue,
       workflowId: `restart-${Date.now()}`,
-      args: [{ game: 'ferry', seed: 4, maxTurns: 30, transcriptFlushEvery: 4, turnTimeoutSeconds: 10 }],
+      args: [episodeInput({ game: 'ferry', seed: 4, maxTurns: 30, transcriptFlushEvery: 4, turnTimeoutSeconds: 10 })],
     });
     try {
       let turnAtStop = 0;

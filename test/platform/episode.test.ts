@@ -7,7 +7,7 @@ import { readTranscript } from '../../src/activities/files';
 import { campaignWorkflow, episodeWorkflow } from '../../src/workflows';
 import { progressQuery } from '../../src/workflows/campaign';
 import { pauseSignal, resumeSignal, statusQuery, stopSignal, transcriptQuery } from '../../src/workflows/episode';
-import { sharedGame } from '../helpers';
+import { campaignInput, episodeInput, sharedGame } from '../helpers';
 import { createEnv, createTestWorker, tempDataDir, uniqueQueue } from './env';
 
 let env: TestWorkflowEnvironment;
@@ -29,8 +29,8 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-const start = (args: Parameters<typeof episodeWorkflow>[0], id: string) =>
-  env.client.workflow.start(episodeWorkflow, { taskQueue, workflowId: `${id}-${Date.now()}`, args: [args] });
+const start = (options: Parameters<typeof episodeInput>[0], id: string) =>
+  env.client.workflow.start(episodeWorkflow, { taskQueue, workflowId: `${id}-${Date.now()}`, args: [episodeInput(options)] });
 
 async function waitFor(pred: () => Promise<boolean>, ms = 60_000) {
   const end = Date.now() + ms;
@@ -88,7 +88,11 @@ describe('episodeWorkflow on a real dev server', () => {
   });
 
   it('fails an invalid input with a non-retryable error that names the field', async () => {
-    const handle = await start({ game: 'lighthouse', maxTurns: -5, policy: 'telepathy' } as never, 'invalid');
+    const handle = await env.client.workflow.start(episodeWorkflow, {
+      taskQueue,
+      workflowId: `invalid-${Date.now()}`,
+      args: [{ config: { game: 'lighthouse', maxTurns: -5, policy: 'telepathy' } } as never],
+    });
     const err = await handle.result().catch((e) => e);
     expect(err).toBeInstanceOf(WorkflowFailedError);
     const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
@@ -116,7 +120,7 @@ describe('campaignWorkflow', () => {
     const handle = await env.client.workflow.start(campaignWorkflow, {
       taskQueue,
       workflowId: `campaign-${Date.now()}`,
-      args: [{ game: 'ferry', episodes: 3, seed: 2, maxTurns: 6 }],
+      args: [campaignInput({ game: 'ferry', episodes: 3, seed: 2, maxTurns: 6 })],
     });
     const result = await handle.result();
     expect(result.episodes).toHaveLength(3);
@@ -135,7 +139,7 @@ describe('campaignWorkflow', () => {
     const result = await env.client.workflow.execute(campaignWorkflow, {
       taskQueue,
       workflowId: `campaign-planning-${Date.now()}`,
-      args: [{ game: ZORK!, episodes: 2, seed: 1, maxTurns: 100, policy: 'oracle-free' }],
+      args: [campaignInput({ game: ZORK!, episodes: 2, seed: 1, maxTurns: 100 })],
     });
     const [first, second] = result.episodes.map((e) => readTranscript(dataDir, e.workflowId));
     const firstReward = (turns: typeof first) => turns.findIndex((t) => t.score > 0);

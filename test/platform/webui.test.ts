@@ -8,6 +8,7 @@ import { Worker } from '@temporalio/worker';
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { episodeWorkflow } from '../../src/workflows';
+import { episodeInput } from '../helpers';
 import { createEnv, createTestWorker, tempDataDir, uniqueQueue } from './env';
 import { freePort } from './server';
 
@@ -37,7 +38,7 @@ run('Temporal Web UI', () => {
     worker = await createTestWorker(env, taskQueue, tempDataDir());
     const workflowId = `webui-episode-${Date.now()}`;
     await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [{ game: 'lighthouse', seed: 1, maxTurns: 3 }] });
+      const handle = await env.client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ game: 'lighthouse', seed: 1, maxTurns: 3 })] });
       await handle.result();
     });
 

@@ -1,0 +1,125 @@
+/**
+ * The agent's whole state: what the workflow carries from turn to turn, through continue-as-new,
+ * and (its `learned` part) from episode to episode. Everything in it is bounded, and `fitCarry`
+ * enforces a byte budget on the whole, so a run's carried payload stays well under Temporal's
+ * payload warnings however long the episode runs.
+ */
+import { z } from 'zod';
+import { LearnedState, LearnedStateSchema, LlmUsageSchema, MAX_LEARNED_STATES } from '../schemas/episode';
+import { ActionOptionSchema, GroundTruthData, GroundTruthSchema, StartGameResult } from '../schemas/game';
+import { BeliefsSchema, freshBeliefs, Beliefs } from './beliefs';
+import { shortState } from './dynamics';
+import { StepOutcomeSchema } from './updater';
+import type { StateSet } from './policy';
+
+export const AgentStateSchema = z.object({
+  story: z.object({ md5: z.string(), name: z.string(), maxScore: z.number().int().nullable() }),
+  turn: z.number().int().nonnegative(),
+  /** The game as it is now: perceived from the last engine call. */
+  snapshot: z.string(),
+  truth: GroundTruthSchema,
+  worldHash: z.string(),
+  observation: z.string(),
+  options: z.array(ActionOptionSchema),
+  lastCommand: z.string().nullable(),
+  /** What the engine saw the last command do (null before the first turn). */
+  lastOutcome: StepOutcomeSchema.nullable(),
+  /** The seeded PRNG's state: a resumed or replayed episode draws the same numbers. */
+  rngState: z.number().int(),
+  /** Short world hashes this episode has been in, oldest first. */
+  visited: z.array(z.string()),
+  /** This episode's state-action counts (see `PolicyContext.tried`), oldest first. */
+  tried: z.record(z.string(), z.number().int()),
+  learned: LearnedStateSchema,
+  beliefs: BeliefsSchema,
+  llm: LlmUsageSchema,
+  /** Each memory module's state, by module name. */
+  memory: z.record(z.string(), z.unknown()),
+});
+export type AgentState = z.infer<typeof AgentStateSchema>;
+
+/** ~12 KB and ~9 KB of JSON: with the dynamics model (~32 KB) the carry stays near 55 KB. */
+export const LIMITS = { visited: 800, tried: 300 } as const;
+/** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
+export const MAX_CARRY_BYTES = 60 * 1024;
+
+export function initialState(start: StartGameResult, learned: LearnedState, rngState: number, memory: Record<string, unknown>): AgentState {
+  return {
+    story: { md5: start.storyMd5, name: start.storyName, maxScore: start.maxScore },
+    turn: 0,
+    snapshot: start.snapshot,
+    truth: start.truth,
+    worldHash: start.worldHash,
+    observation: start.observation,
+    options: start.options,
+    lastCommand: null,
+    lastOutcome: null,
+    rngState,
+    visited: [shortState(start.worldHash)],
+    tried: {},
+    learned,
+    beliefs: withTruth(freshBeliefs(learned.overallGoal), start.truth),
+    llm: { calls: 0, promptTokens: 0, completionTokens: 0, fallbackTurns: 0 },
+    memory,
+  };
+}
+
+/** Ground truth always wins over beliefs for what the game states plainly. */
+export function withTruth(b: Beliefs, t: GroundTruthData): Beliefs {
+  return { ...b, location: t.location.name || b.location, inventory: t.inventory.map((i) => i.name) };
+}
+
+export function visitedSet(state: AgentState): StateSet {
+  const set = new Set(state.visited);
+  return { has: (hash) => set.has(shortState(hash)) };
+}
+
+export function markVisited(visited: string[], worldHash: string): string[] {
+  const short = shortState(worldHash);
+  if (visited.includes(short)) return visited;
+  return [...visited, short].slice(-LIMITS.visited);
+}
+
+/** A bounded record keeps its newest keys (insertion order is the age order). */
+export function keepNewest<T>(record: Record<string, T>, max: number): Record<string, T> {
+  const keys = Object.keys(record);
+  if (keys.length <= max) return record;
+  return Object.fromEntries(keys.slice(keys.length - max).map((k) => [k, record[k]]));
+}
+
+export function rememberReward(learned: LearnedState, worldHash: string, command: string): LearnedState {
+  const state = shortState(worldHash);
+  const known = learned.rewarding[state] ?? [];
+  if (known.includes(command)) return learned;
+  return { ...learned, rewarding: keepNewest({ ...learned.rewarding, [state]: [...known, command] }, MAX_LEARNED_STATES) };
+}
+
+/** UTF-8 length of the JSON a payload converter would write. */
+export function jsonBytes(value: unknown): number {
+  const text = JSON.stringify(value) ?? '';
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) bytes += code > 0x7ff && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
+
+/**
+ * The state trimmed to `maxBytes` of JSON: the oldest tenth of the visited states, the tried
+ * counts and the dynamics model go first, in turns, until it fits. Deterministic, so a replay
+ * trims the same way. The explicit limits keep this a rare safety net.
+ */
+export function fitCarry(state: AgentState, maxBytes = MAX_CARRY_BYTES): AgentState {
+  let s = state;
+  for (let round = 0; jsonBytes(s) > maxBytes && round < 40; round++) {
+    const drop = <T>(xs: Record<string, T>) => keepNewest(xs, Math.floor(Object.keys(xs).length * 0.9));
+    s = {
+      ...s,
+      visited: s.visited.slice(Math.ceil(s.visited.length / 10)),
+      tried: drop(s.tried),
+      learned: { ...s.learned, dynamics: { entries: drop(s.learned.dynamics.entries) } },
+    };
+  }
+  return s;
+}

@@ -1,0 +1,281 @@
+/**
+ * One turn as a fixed sequence of named stages, all pure: the episode workflow runs them in order
+ * and does only the I/O between them (the oracle query, the game step, memory modules' work).
+ *
+ *   perceive   the engine's observation and ground truth become the state (`initialState`, `learn`)
+ *   recall     the LLM context: the beliefs and every memory module's `render`
+ *   deliberate what needs no oracle is decided here; otherwise the oracle query to ask
+ *   decide     the action, from the oracle's answer (or its absence) under the engine's vetting
+ *   act        (workflow) stepGame runs the command
+ *   learn      beliefs, reliability, dynamics, novelty, memory modules' bookkeeping
+ *   maintain   each memory module says whether its work is due; the workflow runs it, `apply` merges
+ */
+import { MEMORY_MODULES } from '../memory';
+import type { AnyMemoryModule, TurnView } from '../memory';
+import type { EpisodeConfig, EpisodeResult, LearnedState, TurnRecord } from '../schemas/episode';
+import type { GameState, GroundTruthData } from '../schemas/game';
+import type { ContextSection, TurnAnalysis, TurnAnswer, TurnRequest } from '../schemas/oracle';
+import { Beliefs, beliefsContext, LIMITS as BELIEF_LIMITS, pushBounded } from './beliefs';
+import { observe as observeDynamics } from './dynamics';
+import { choose, knownMove, PolicyContext, triedKey } from './policy';
+import { accuracy } from './reliability';
+import type { Rng } from './rng';
+import { recommendationWouldHelp, selectAction, SelectionReason } from './selector';
+import { AgentState, fitCarry, keepNewest, LIMITS, markVisited, rememberReward, visitedSet, withTruth } from './state';
+import { updateFromAnalysis, updateReliability } from './updater';
+
+/** Tokens each memory module may use in the context. */
+const MODULE_CONTEXT_TOKENS = 150;
+
+export function isOver(truth: GroundTruthData, config: EpisodeConfig): boolean {
+  return truth.victory || (truth.done && !truth.died) || (truth.died && config.stopOnDeath);
+}
+
+function policyContext(state: AgentState, rng: Rng): PolicyContext {
+  return { options: state.options, worldHash: state.worldHash, visited: visitedSet(state), learned: state.learned, rng, tried: state.tried };
+}
+
+/** What a memory module sees; `before` is the state the last command was run from. */
+export function turnView(state: AgentState, before: AgentState | null, ending = false): TurnView {
+  return {
+    turn: state.turn,
+    command: state.lastCommand,
+    before: before?.truth ?? null,
+    truth: state.truth,
+    observation: state.observation,
+    worldHash: state.worldHash,
+    ending,
+  };
+}
+
+// ── recall ──────────────────────────────────────────────────────────────────────────────────
+
+export function recall(state: AgentState, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): ContextSection[] {
+  const view = turnView(state, null);
+  const sections: ContextSection[] = [{ title: "AGENT'S BELIEFS", text: beliefsContext(state.beliefs) }];
+  for (const module of modules) {
+    const text = module.render(state.memory[module.name], view, MODULE_CONTEXT_TOKENS);
+    if (text) sections.push({ title: module.name.toUpperCase(), text });
+  }
+  return sections;
+}
+
+// ── deliberate ──────────────────────────────────────────────────────────────────────────────
+
+export interface Choice {
+  command: string;
+  reason: SelectionReason | 'remembered';
+}
+
+/** Either the move is decided without the oracle, or this is the question to ask it. */
+export type Deliberation = { kind: 'decided'; choice: Choice } | { kind: 'ask'; request: TurnRequest };
+
+export function deliberate(state: AgentState, config: EpisodeConfig, rng: Rng, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): Deliberation {
+  const ctx = policyContext(state, rng);
+  if (config.policy !== 'full') return { kind: 'decided', choice: choose(config.policy, ctx) };
+  // A move the probes or a learned path already decide needs no oracle call.
+  const known = knownMove(ctx).choice;
+  if (known) return { kind: 'decided', choice: known };
+  if (state.options.length === 0) {
+    const move = selectAction({ ...selectorBase(state, rng), analysis: null });
+    return { kind: 'decided', choice: { command: move.command, reason: move.reason } };
+  }
+  return {
+    kind: 'ask',
+    request: {
+      observation: state.observation,
+      lastAction: state.lastCommand,
+      validActions: state.options.map((o) => o.command),
+      context: recall(state, modules),
+      seed: (config.seed + state.turn) | 0,
+    },
+  };
+}
+
+// ── decide ──────────────────────────────────────────────────────────────────────────────────
+
+export interface Decision {
+  command: string;
+  reason: Choice['reason'];
+  analysis: TurnAnalysis | null;
+  /** The beliefs after taking the analysis in (unchanged without one). */
+  beliefs: Beliefs;
+  /** The oracle was asked and stayed unreachable: the oracle-free policy chose. */
+  fallback: boolean;
+  usage: { calls: number; promptTokens: number; completionTokens: number };
+  /** What the engine's probe says the recommendation would have done (null: no answer). */
+  recommendationProbe: boolean | null;
+}
+
+const NO_USAGE = { calls: 0, promptTokens: 0, completionTokens: 0 };
+
+function selectorBase(state: AgentState, rng: Rng) {
+  return { options: state.options, reliability: state.learned.reliability, worldHash: state.worldHash, visited: visitedSet(state), rng, tried: state.tried, learned: state.learned };
+}
+
+/**
+ * The action. `answer` is the oracle's answer when it was asked, or 'unreachable' when the LLM
+ * failed after its retries: that turn is played by the oracle-free policy.
+ */
+export function decide(state: AgentState, rng: Rng, deliberation: Deliberation, answer: TurnAnswer | 'unreachable' | null): Decision {
+  if (deliberation.kind === 'decided') {
+    return { ...deliberation.choice, analysis: null, beliefs: state.beliefs, fallback: false, usage: NO_USAGE, recommendationProbe: null };
+  }
+  if (answer === null) throw new Error('decide: the oracle was to be asked, but no answer was given');
+  if (answer === 'unreachable') {
+    const choice = choose('oracle-free', policyContext(state, rng));
+    return { ...choice, analysis: null, beliefs: state.beliefs, fallback: true, usage: NO_USAGE, recommendationProbe: null };
+  }
+  const base = selectorBase(state, rng);
+  const beliefs = updateFromAnalysis(state.beliefs, answer.answer, state.learned.reliability, state.lastCommand, state.lastOutcome);
+  const selection = selectAction({ ...base, analysis: answer.answer });
+  return {
+    command: selection.command,
+    reason: selection.reason,
+    analysis: answer.answer,
+    beliefs,
+    fallback: false,
+    usage: answer.usage,
+    recommendationProbe: recommendationWouldHelp(answer.answer, state.options, base.visited),
+  };
+}
+
+// ── learn ───────────────────────────────────────────────────────────────────────────────────
+
+/** The state after `step` (the engine's result of running `step.command`, which is what is learned from). */
+export function learn(state: AgentState, decision: Decision, step: GameState & { command: string }, rng: Rng, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): AgentState {
+  const command = step.command;
+  const scoreDelta = step.truth.score - state.truth.score;
+  const outcome = { scoreDelta, newState: !visitedSet(state).has(step.worldHash) };
+  const beliefsBefore = decision.beliefs;
+  const analysis = decision.analysis;
+  const reliability = analysis
+    ? updateReliability(state.learned.reliability, outcome, {
+        actedOnBlocker: decision.reason === 'blocker',
+        // The analysis judged the *previous* action's progress: score the claim against what that action did.
+        progressClaim: state.lastOutcome ? { claimed: analysis.last_action_made_progress, actual: state.lastOutcome } : null,
+        recommendationProbe: decision.recommendationProbe,
+      })
+    : state.learned.reliability;
+  let learned: LearnedState = {
+    ...state.learned,
+    reliability,
+    dynamics: observeDynamics(state.learned.dynamics, state.worldHash, command, step.worldHash, scoreDelta),
+  };
+  if (scoreDelta > 0) learned = rememberReward(learned, state.worldHash, command);
+  const key = triedKey(state.worldHash, command);
+  const next: AgentState = {
+    ...state,
+    turn: state.turn + 1,
+    snapshot: step.snapshot,
+    truth: step.truth,
+    worldHash: step.worldHash,
+    observation: step.observation,
+    options: step.options,
+    lastCommand: command,
+    lastOutcome: outcome,
+    rngState: rng.state,
+    visited: markVisited(state.visited, step.worldHash),
+    tried: keepNewest({ ...state.tried, [key]: (state.tried[key] ?? 0) + 1 }, LIMITS.tried),
+    learned,
+    beliefs: withTruth({ ...beliefsBefore, actionHistory: pushBounded(beliefsBefore.actionHistory, command, BELIEF_LIMITS.actionHistory) }, step.truth),
+    llm: {
+      calls: state.llm.calls + decision.usage.calls,
+      promptTokens: state.llm.promptTokens + decision.usage.promptTokens,
+      completionTokens: state.llm.completionTokens + decision.usage.completionTokens,
+      fallbackTurns: state.llm.fallbackTurns + (decision.fallback ? 1 : 0),
+    },
+  };
+  const view = turnView(next, state);
+  const memory = { ...next.memory };
+  for (const module of modules) memory[module.name] = module.observe(memory[module.name], view);
+  return { ...next, memory };
+}
+
+// ── maintain ────────────────────────────────────────────────────────────────────────────────
+
+export interface MemoryWork {
+  module: string;
+  activity: string;
+  request: unknown;
+}
+
+/** The memory work due now, in module order. */
+export function dueWork(state: AgentState, view: TurnView, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): MemoryWork[] {
+  const work: MemoryWork[] = [];
+  for (const module of modules) {
+    if (!module.activity) continue;
+    const request = module.due(state.memory[module.name], view);
+    if (request !== null) work.push({ module: module.name, activity: module.activity, request });
+  }
+  return work;
+}
+
+export function applyWork(state: AgentState, work: MemoryWork, result: unknown, view: TurnView, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): AgentState {
+  const module = modules.find((m) => m.name === work.module);
+  if (!module) throw new Error(`applyWork: no memory module named ${work.module}`);
+  return { ...state, memory: { ...state.memory, [module.name]: module.apply(state.memory[module.name], result, view) } };
+}
+
+/** Each module's starting state: what the previous episode of a campaign left, or its own initial state. */
+export function initialMemory(learned: LearnedState, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): Record<string, unknown> {
+  return Object.fromEntries(modules.map((m) => [m.name, m.initial(learned.memory[m.name] as never)]));
+}
+
+// ── records and results ─────────────────────────────────────────────────────────────────────
+
+export function turnRecord(state: AgentState, decision: Decision, config: EpisodeConfig, memoryFailures: string[]): TurnRecord {
+  return {
+    turn: state.turn,
+    command: state.lastCommand ?? '',
+    observation: state.observation,
+    score: state.truth.score,
+    moves: state.truth.moves,
+    location: state.truth.location.name,
+    worldHash: state.worldHash,
+    validActions: state.options.length,
+    reason: decision.reason,
+    ...(config.policy === 'full'
+      ? {
+          fallback: decision.fallback,
+          llmCalls: decision.usage.calls,
+          tokens: decision.usage.promptTokens + decision.usage.completionTokens,
+          ...(decision.analysis ? { recommended: decision.analysis.recommended_action } : {}),
+        }
+      : {}),
+    ...(memoryFailures.length ? { memoryFailures } : {}),
+  };
+}
+
+/** The state trimmed to the carry budget, for continue-as-new. */
+export const carryOf = (state: AgentState): AgentState => fitCarry(state);
+
+/** What this episode passes on to the next one of a campaign. */
+export function learnedAfter(state: AgentState): LearnedState {
+  return {
+    ...state.learned,
+    episodes: state.learned.episodes + 1,
+    bestScore: Math.max(state.learned.bestScore, state.truth.score),
+    overallGoal: state.beliefs.overallGoal,
+    memory: state.memory,
+  };
+}
+
+export function episodeResult(state: AgentState, config: EpisodeConfig, stopped: boolean, transcriptPath: string): EpisodeResult {
+  return {
+    game: config.game,
+    storyMd5: state.story.md5,
+    seed: config.seed,
+    policy: config.policy,
+    score: state.truth.score,
+    maxScore: state.story.maxScore,
+    moves: state.truth.moves,
+    turns: state.turn,
+    victory: state.truth.victory,
+    died: state.truth.died,
+    stopped,
+    transcriptPath,
+    learned: learnedAfter(state),
+    ...(config.policy === 'full' ? { llm: state.llm, recommendationAccuracy: accuracy(state.learned.reliability, 'recommendation'), beliefs: state.beliefs } : {}),
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * A memory module: one folder under src/memory/ holding its state schema, when it is due, the
+ * activity that does its LLM (or engine) work, a pure merge of that work's result, and how it
+ * shows itself in the LLM's context. The turn pipeline runs every registered module the same
+ * way, so adding one adds a folder, a line in `./index.ts` and its activity — never a change to
+ * the episode loop.
+ */
+import type { z } from 'zod';
+import type { GroundTruthData } from '../schemas/game';
+
+/** What a module sees of the turn that was just played (or of the episode's end). */
+export interface TurnView {
+  turn: number;
+  /** The command just run, with the location and score before and after it (null before the first turn). */
+  command: string | null;
+  before: GroundTruthData | null;
+  truth: GroundTruthData;
+  observation: string;
+  worldHash: string;
+  /** The episode is ending: a module's last chance to do its work (e.g. wisdom at episode end). */
+  ending: boolean;
+}
+
+export interface MemoryModule<State, Request = unknown, Result = unknown> {
+  readonly name: string;
+  readonly schema: z.ZodType<State>;
+  /** The state an episode starts with; `inherited` is what the previous episode of a campaign ended with. */
+  initial(inherited: State | undefined): State;
+  /** Bookkeeping from what the engine observed this turn: pure, no LLM, every turn. */
+  observe(state: State, view: TurnView): State;
+  /** The activity that does this module's LLM or engine work (registered by the worker). */
+  readonly activity: string | null;
+  /** The activity's input when the module's work is due this turn, else null. */
+  due(state: State, view: TurnView): Request | null;
+  /** Merge the activity's result into the state (pure). */
+  apply(state: State, result: Result, view: TurnView): State;
+  /** A section of the LLM's context, at most about `budgetTokens` long ('' for nothing to say). */
+  render(state: State, view: TurnView, budgetTokens: number): string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyMemoryModule = MemoryModule<any, any, any>;
+
+/** Identity with type inference, so a module's three types are checked where it is written. */
+export const defineMemoryModule = <State, Request = unknown, Result = unknown>(m: MemoryModule<State, Request, Result>) => m;
