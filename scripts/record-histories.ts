@@ -8,7 +8,7 @@
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActivities } from '../src/activities';
@@ -25,6 +25,7 @@ async function main() {
     server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [GAME_KEY, SCORE_KEY, TURN_KEY] },
   });
   const out = join(__dirname, '..', 'test', 'histories');
+  mkdirSync(out, { recursive: true });
   const taskQueue = 'record';
   const worker = await Worker.create({
     connection: env.nativeConnection,
@@ -63,7 +64,11 @@ async function main() {
   console.log(`histories written to ${out}`);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  // The worker's embedded-model host can outlive the work; the histories are written, so end here.
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

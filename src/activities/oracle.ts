@@ -3,18 +3,19 @@
  * (embedded model or an OpenAI-compatible endpoint) is created once per worker from its
  * environment; secrets stay in the worker's environment. Long local generations heartbeat.
  *
- * One merged query a turn (the seed's lesson: fewer calls). The seed's separate failure, progress
- * and state-variable queries are not activities: the merged answer carries the failure reason and
- * prerequisite, the engine's ground truth judges progress (score, new world state) better than a
- * model's claim, and the engine's object tree is the state the seed asked the model to track.
+ * One merged query a turn (the seed's lesson: fewer calls), plus the seed's failure analysis when
+ * the engine saw the last action change nothing (the small model names a prerequisite in the
+ * focused question, not in the merged one). The seed's progress and state-variable queries are
+ * not activities: the engine's ground truth judges progress (score, new world state) better than
+ * a model's claim, and its object tree is the state the seed asked the model to track.
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { PROMPT_ACTIONS, turnAnalysisPrompt } from '../agent/prompts';
+import { failurePrompt, PROMPT_ACTIONS, turnAnalysisPrompt } from '../agent/prompts';
 import { createProvider, describeProvider, LlmError, LlmProvider } from '../llm';
 import type { ChatMessage } from '../llm/types';
-import { TurnAnalysisSchema, TurnAnswer, TurnRequestSchema } from '../schemas/oracle';
+import { FailureAnalysisSchema, FailureAnswer, FailureRequestSchema, TurnAnalysisSchema, TurnAnswer, TurnRequestSchema } from '../schemas/oracle';
 import { parseInput } from './failures';
 
 /** Prompt budget by provider: a small local context, or a generous remote one. */
@@ -47,6 +48,10 @@ export function createOracleActivities(makeProvider: () => LlmProvider = () => c
         ? TurnAnalysisSchema.extend({ recommended_action: z.enum(actions as [string, ...string[]]), alternative_actions: z.array(z.enum(actions as [string, ...string[]])).max(3) })
         : TurnAnalysisSchema;
       return ask(schema, 'turn_analysis', messages, 320, request.seed);
+    },
+    async analyseFailure(raw: unknown): Promise<FailureAnswer & { model: string }> {
+      const request = parseInput(FailureRequestSchema, raw, 'analyseFailure input');
+      return ask(FailureAnalysisSchema, 'failure_analysis', failurePrompt(request), 200, request.seed);
     },
   };
 }

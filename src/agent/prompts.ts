@@ -4,7 +4,7 @@
  * activity sends what this builds.
  */
 import type { ChatMessage } from '../llm/types';
-import type { TurnRequest } from '../schemas/oracle';
+import type { FailureRequest, TurnRequest } from '../schemas/oracle';
 
 /** Rough tokens for English text (4 characters a token): enough to stay inside a small context. */
 export const approxTokens = (text: string) => Math.ceil(text.length / 4);
@@ -48,5 +48,22 @@ export function turnAnalysisPrompt(request: TurnRequest, budgetTokens: number): 
   return [
     { role: 'system', content: SYSTEM },
     { role: 'user', content: user },
+  ];
+}
+
+/** The focused failure question, asked when the last action changed nothing in the world. */
+export function failurePrompt(request: FailureRequest): ChatMessage[] {
+  // Tiny models echo the text nearest the answer, so the game's own words come last.
+  return [
+    { role: 'system', content: SYSTEM },
+    {
+      role: 'user',
+      content: [
+        "An action did not work. Say what must happen first (the prerequisite, usually stated in the game's response), why it failed, what to do instead, and the lesson.",
+        `SITUATION BEFORE:\n${clip(request.situation, 1000)}`,
+        `ACTION TRIED: ${request.failedAction}`,
+        `GAME'S RESPONSE: ${clip(request.response, 500)}`,
+      ].join('\n\n'),
+    },
   ];
 }

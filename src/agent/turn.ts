@@ -14,7 +14,7 @@ import { MEMORY_MODULES } from '../memory';
 import type { AnyMemoryModule, TurnView } from '../memory';
 import type { EpisodeConfig, EpisodeResult, LearnedState, TurnRecord } from '../schemas/episode';
 import type { GameState, GroundTruthData } from '../schemas/game';
-import type { ContextSection, TurnAnalysis, TurnAnswer, TurnRequest } from '../schemas/oracle';
+import type { ContextSection, FailureAnswer, FailureRequest, TurnAnalysis, TurnAnswer, TurnRequest } from '../schemas/oracle';
 import { Beliefs, beliefsContext, LIMITS as BELIEF_LIMITS, pushBounded } from './beliefs';
 import { observe as observeDynamics } from './dynamics';
 import { choose, knownMove, PolicyContext, triedKey } from './policy';
@@ -67,8 +67,17 @@ export interface Choice {
   reason: SelectionReason | 'remembered';
 }
 
-/** Either the move is decided without the oracle, or this is the question to ask it. */
-export type Deliberation = { kind: 'decided'; choice: Choice } | { kind: 'ask'; request: TurnRequest };
+/**
+ * Either the move is decided without the oracle, or these are the questions to ask it: the
+ * merged turn query, and the failure analysis when the last action changed nothing.
+ */
+export type Deliberation = { kind: 'decided'; choice: Choice } | { kind: 'ask'; request: TurnRequest; failure: FailureRequest | null };
+
+/** The oracle's answers, as the workflow got them. */
+export interface OracleAnswers {
+  turn: TurnAnswer;
+  failure: FailureAnswer | null;
+}
 
 export function deliberate(state: AgentState, config: EpisodeConfig, rng: Rng, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): Deliberation {
   const ctx = policyContext(state, rng);
@@ -80,17 +89,24 @@ export function deliberate(state: AgentState, config: EpisodeConfig, rng: Rng, m
     const move = selectAction({ ...selectorBase(state, rng), analysis: null });
     return { kind: 'decided', choice: { command: move.command, reason: move.reason } };
   }
+  const context = recall(state, modules);
+  const seed = (config.seed + state.turn) | 0;
+  const failed = state.lastCommand !== null && state.lastOutcome !== null && !state.lastOutcome.worldChanged;
   return {
     kind: 'ask',
-    request: {
-      observation: state.observation,
-      lastAction: state.lastCommand,
-      validActions: state.options.map((o) => o.command),
-      context: recall(state, modules),
-      seed: (config.seed + state.turn) | 0,
-    },
+    request: { observation: state.observation, lastAction: state.lastCommand, validActions: state.options.map((o) => o.command), context, seed },
+    failure: failed ? { situation: context[0].text, failedAction: state.lastCommand!, response: state.observation, seed } : null,
   };
 }
+
+/** The failure analysis folded into the turn's: it is the better judge of why the last action failed. */
+function withFailure(analysis: TurnAnalysis, failure: FailureAnswer | null): TurnAnalysis {
+  if (!failure) return analysis;
+  const f = failure.answer;
+  return { ...analysis, last_action_made_progress: false, failure_reason: f.failure_reason || analysis.failure_reason, prerequisite: f.prerequisite || analysis.prerequisite };
+}
+
+const addUsage = (a: Decision['usage'], b: Decision['usage']) => ({ calls: a.calls + b.calls, promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens });
 
 // ── decide ──────────────────────────────────────────────────────────────────────────────────
 
@@ -117,7 +133,7 @@ function selectorBase(state: AgentState, rng: Rng) {
  * The action. `answer` is the oracle's answer when it was asked, or 'unreachable' when the LLM
  * failed after its retries: that turn is played by the oracle-free policy.
  */
-export function decide(state: AgentState, rng: Rng, deliberation: Deliberation, answer: TurnAnswer | 'unreachable' | null): Decision {
+export function decide(state: AgentState, rng: Rng, deliberation: Deliberation, answer: OracleAnswers | 'unreachable' | null): Decision {
   if (deliberation.kind === 'decided') {
     return { ...deliberation.choice, analysis: null, beliefs: state.beliefs, fallback: false, usage: NO_USAGE, recommendationProbe: null };
   }
@@ -127,16 +143,17 @@ export function decide(state: AgentState, rng: Rng, deliberation: Deliberation, 
     return { ...choice, analysis: null, beliefs: state.beliefs, fallback: true, usage: NO_USAGE, recommendationProbe: null };
   }
   const base = selectorBase(state, rng);
-  const beliefs = updateFromAnalysis(state.beliefs, answer.answer, state.learned.reliability, state.lastCommand, state.lastOutcome);
-  const selection = selectAction({ ...base, analysis: answer.answer });
+  const analysis = withFailure(answer.turn.answer, answer.failure);
+  const beliefs = updateFromAnalysis(state.beliefs, analysis, state.learned.reliability, state.lastCommand, state.lastOutcome);
+  const selection = selectAction({ ...base, analysis });
   return {
     command: selection.command,
     reason: selection.reason,
-    analysis: answer.answer,
+    analysis,
     beliefs,
     fallback: false,
-    usage: answer.usage,
-    recommendationProbe: recommendationWouldHelp(answer.answer, state.options, base.visited),
+    usage: answer.failure ? addUsage(answer.turn.usage, answer.failure.usage) : answer.turn.usage,
+    recommendationProbe: recommendationWouldHelp(analysis, state.options, base.visited),
   };
 }
 
@@ -146,7 +163,7 @@ export function decide(state: AgentState, rng: Rng, deliberation: Deliberation, 
 export function learn(state: AgentState, decision: Decision, step: GameState & { command: string }, rng: Rng, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): AgentState {
   const command = step.command;
   const scoreDelta = step.truth.score - state.truth.score;
-  const outcome = { scoreDelta, newState: !visitedSet(state).has(step.worldHash) };
+  const outcome = { scoreDelta, newState: !visitedSet(state).has(step.worldHash), worldChanged: step.worldHash !== state.worldHash };
   const beliefsBefore = decision.beliefs;
   const analysis = decision.analysis;
   const reliability = analysis

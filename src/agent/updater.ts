@@ -12,6 +12,8 @@ export const StepOutcomeSchema = z.object({
   scoreDelta: z.number().int(),
   /** The action led to a world state not seen before this episode. */
   newState: z.boolean(),
+  /** The action changed the world at all (a refused or pointless command does not). */
+  worldChanged: z.boolean(),
 });
 export type StepOutcome = z.infer<typeof StepOutcomeSchema>;
 

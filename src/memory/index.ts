@@ -8,4 +8,5 @@ import { mapModule } from './map';
 
 export const MEMORY_MODULES: readonly AnyMemoryModule[] = [mapModule];
 
+export { defineMemoryModule } from './module';
 export type { AnyMemoryModule, MemoryModule, TurnView } from './module';

@@ -29,6 +29,19 @@ export const TurnAnalysisSchema = z.object({
 });
 export type TurnAnalysis = z.infer<typeof TurnAnalysisSchema>;
 
+/**
+ * Why the last action failed (seed 004's failure analysis). Asked only when the engine saw the
+ * last action change nothing: the tiny model names the prerequisite in a focused question far
+ * more often than inside the merged turn query (seed test 2: 4/5 against 0/5).
+ */
+export const FailureAnalysisSchema = z.object({
+  prerequisite: short(100),
+  failure_reason: short(120),
+  suggested_action: short(60),
+  lesson: short(120),
+});
+export type FailureAnalysis = z.infer<typeof FailureAnalysisSchema>;
+
 export const OracleUsageSchema = z.object({ calls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int() });
 export type OracleUsage = z.infer<typeof OracleUsageSchema>;
 
@@ -52,3 +65,16 @@ export type TurnRequest = z.infer<typeof TurnRequestSchema>;
 
 export const TurnAnswerSchema = z.object({ answer: TurnAnalysisSchema, usage: OracleUsageSchema });
 export type TurnAnswer = z.infer<typeof TurnAnswerSchema>;
+
+export const FailureRequestSchema = z.object({
+  /** What the agent knew before the action (its beliefs, as the context renders them). */
+  situation: z.string().max(4000),
+  failedAction: z.string(),
+  /** The game's response to it. */
+  response: z.string(),
+  seed: z.number().int(),
+});
+export type FailureRequest = z.infer<typeof FailureRequestSchema>;
+
+export const FailureAnswerSchema = z.object({ answer: FailureAnalysisSchema, usage: OracleUsageSchema });
+export type FailureAnswer = z.infer<typeof FailureAnswerSchema>;

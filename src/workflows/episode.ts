@@ -22,10 +22,9 @@ import {
 import type { Activities } from '../activities';
 import { createRng, seedFor } from '../agent/rng';
 import { AgentState, initialState } from '../agent/state';
-import { applyWork, carryOf, decide, deliberate, dueWork, episodeResult, initialMemory, isOver, learn, turnRecord, turnView } from '../agent/turn';
+import { applyWork, carryOf, decide, Deliberation, deliberate, dueWork, episodeResult, initialMemory, isOver, learn, OracleAnswers, turnRecord, turnView } from '../agent/turn';
 import { describeZodError } from '../schemas/describe';
 import { EpisodeInput, EpisodeInputSchema, EpisodeResult, EpisodeStatus, freshLearned, TurnRecord } from '../schemas/episode';
-import type { TurnAnswer, TurnRequest } from '../schemas/oracle';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from './searchAttributes';
 
 // ── activities ──────────────────────────────────────────────────────────────────────────────
@@ -42,7 +41,7 @@ const llmWork = {
   heartbeatTimeout: '90 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
 } as const;
-const oracle = proxyActivities<Pick<Activities, 'analyseTurn'>>(llmWork);
+const oracle = proxyActivities<Pick<Activities, 'analyseTurn' | 'analyseFailure'>>(llmWork);
 /** Memory modules' activities, called by the name each module gives (see src/memory/module.ts). */
 const memoryActivities = proxyActivities<Record<string, (request: unknown) => Promise<unknown>>>(llmWork);
 
@@ -96,7 +95,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const playTurn = async (before: AgentState): Promise<[AgentState, TurnRecord]> => {
     const rng = createRng(before.rngState);
     const deliberation = deliberate(before, config, rng);
-    const answer = deliberation.kind === 'ask' ? await askOracle(deliberation.request) : null;
+    const answer = deliberation.kind === 'ask' ? await askOracle(deliberation) : null;
     const decision = decide(before, rng, deliberation, answer);
     const step = await game.stepGame({ game: config.game, storyMd5: before.story.md5, snapshot: before.snapshot, command: decision.command, validActions: true });
     const [after, failures] = await maintain(learn(before, decision, step, rng), before, false);
@@ -143,15 +142,23 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
 
 // ── the pipeline's I/O ──────────────────────────────────────────────────────────────────────
 
-/** The oracle's answer, or 'unreachable' once its retries are spent. Cancellation is not an answer. */
-async function askOracle(request: TurnRequest): Promise<TurnAnswer | 'unreachable'> {
+/** A failed LLM activity (its retries spent) is an answer the pipeline handles; cancellation and bugs are not. */
+async function unlessUnreachable<T>(what: string, call: () => Promise<T>): Promise<T | 'unreachable'> {
   try {
-    return await oracle.analyseTurn(request);
+    return await call();
   } catch (err) {
     if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
-    log.warn('oracle unreachable; this turn is played without it', { error: String(err.cause?.message ?? err.message) });
+    log.warn(`${what} unreachable; playing on without it`, { error: String(err.cause?.message ?? err.message) });
     return 'unreachable';
   }
+}
+
+/** The oracle's answers, or 'unreachable' when the turn query failed (a failed failure analysis is just left out). */
+async function askOracle(deliberation: Extract<Deliberation, { kind: 'ask' }>): Promise<OracleAnswers | 'unreachable'> {
+  const turn = await unlessUnreachable('oracle', () => oracle.analyseTurn(deliberation.request));
+  if (turn === 'unreachable') return turn;
+  const failure = deliberation.failure ? await unlessUnreachable('failure analysis', () => oracle.analyseFailure(deliberation.failure!)) : null;
+  return { turn, failure: failure === 'unreachable' ? null : failure };
 }
 
 /**
@@ -163,13 +170,9 @@ async function maintain(state: AgentState, before: AgentState | null, ending: bo
   const failures: string[] = [];
   let next = state;
   for (const work of dueWork(state, view)) {
-    try {
-      next = applyWork(next, work, await memoryActivities[work.activity](work.request), view);
-    } catch (err) {
-      if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
-      log.warn(`memory module ${work.module} failed; playing on without it`, { error: String(err.cause?.message ?? err.message) });
-      failures.push(work.module);
-    }
+    const result = await unlessUnreachable(`memory module ${work.module}`, () => memoryActivities[work.activity](work.request));
+    if (result === 'unreachable') failures.push(work.module);
+    else next = applyWork(next, work, result, view);
   }
   return [next, failures];
 }

@@ -32,11 +32,11 @@ describe('oracle reliability (seed test 3)', () => {
 
   it('is scored by observable outcomes: the probe of each recommendation, the blocker acted on, progress claims', () => {
     let r = freshReliability();
-    r = updateReliability(r, { scoreDelta: 0, newState: true }, { recommendationProbe: true, actedOnBlocker: true, progressClaim: null });
-    r = updateReliability(r, { scoreDelta: 0, newState: false }, { recommendationProbe: false, actedOnBlocker: true, progressClaim: null });
+    r = updateReliability(r, { scoreDelta: 0, newState: true, worldChanged: true }, { recommendationProbe: true, actedOnBlocker: true, progressClaim: null });
+    r = updateReliability(r, { scoreDelta: 0, newState: false, worldChanged: false }, { recommendationProbe: false, actedOnBlocker: true, progressClaim: null });
     expect(r.recommendation).toEqual({ tried: 2, helped: 1 });
     expect(r.blocker).toEqual({ tried: 2, helped: 1 });
-    r = updateReliability(r, { scoreDelta: 0, newState: false }, { recommendationProbe: null, actedOnBlocker: false, progressClaim: { claimed: true, actual: { scoreDelta: 5, newState: false } } });
+    r = updateReliability(r, { scoreDelta: 0, newState: false, worldChanged: false }, { recommendationProbe: null, actedOnBlocker: false, progressClaim: { claimed: true, actual: { scoreDelta: 5, newState: false, worldChanged: false } } });
     expect(r.progress).toEqual({ tried: 1, helped: 1 });
     expect(r.recommendation.tried).toBe(2);
   });
@@ -113,10 +113,10 @@ describe('informed action selection (deterministic under a seeded RNG)', () => {
 describe('belief updates', () => {
   it('takes goals, blockers and failures from the oracle, and shows them in the prompt context', () => {
     let b = freshBeliefs();
-    b = updateFromAnalysis(b, analysis({ failure_reason: 'you are in bed', prerequisite: 'get up first' }), freshReliability(), 'go east', { scoreDelta: 0, newState: false });
+    b = updateFromAnalysis(b, analysis({ failure_reason: 'you are in bed', prerequisite: 'get up first' }), freshReliability(), 'go east', { scoreDelta: 0, newState: false, worldChanged: false });
     expect(b).toMatchObject({ overallGoal: 'get to work', currentSubgoal: 'get out of bed', blockingCondition: 'get up first' });
     expect(b.failedActions).toEqual([{ action: 'go east', reason: 'you are in bed' }]);
-    b = updateFromAnalysis(b, analysis({ last_action_made_progress: true, accomplishment: 'got up' }), freshReliability(), 'stand up', { scoreDelta: 0, newState: true });
+    b = updateFromAnalysis(b, analysis({ last_action_made_progress: true, accomplishment: 'got up' }), freshReliability(), 'stand up', { scoreDelta: 0, newState: true, worldChanged: true });
     expect(b.blockingCondition).toBeNull();
     expect(b.accomplished).toEqual(['got up']);
     expect(beliefsContext(b)).toMatch(/OVERALL GOAL: get to work/);

@@ -105,7 +105,7 @@ describe('the informed selector: trust by learned reliability, advice vetted by 
     expect(recommendationWouldHelp(analysis(), options, new Set())).toBe(true);
     expect(recommendationWouldHelp(analysis(), options, new Set(['h-stand up']))).toBe(false);
     expect(recommendationWouldHelp(analysis({ recommended_action: 'fly' }), options, new Set())).toBe(false);
-    const outcome = { scoreDelta: 0, newState: false };
+    const outcome = { scoreDelta: 0, newState: false, worldChanged: false };
     const flags = { actedOnBlocker: false, progressClaim: null };
     expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: true }).recommendation).toEqual({ tried: 1, helped: 1 });
     expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: null }).recommendation).toEqual({ tried: 0, helped: 0 });
@@ -117,8 +117,8 @@ describe('failure memory', () => {
 
   it('lets the engine overrule the oracle: a move that reached a new state did not fail', () => {
     const b = freshBeliefs();
-    expect(updateFromAnalysis(b, failed, freshReliability(), 'north', { scoreDelta: 0, newState: true }).failedActions).toEqual([]);
-    expect(updateFromAnalysis(b, failed, freshReliability(), 'open door', { scoreDelta: 0, newState: false }).failedActions).toEqual([{ action: 'open door', reason: 'the door is locked' }]);
+    expect(updateFromAnalysis(b, failed, freshReliability(), 'north', { scoreDelta: 0, newState: true, worldChanged: true }).failedActions).toEqual([]);
+    expect(updateFromAnalysis(b, failed, freshReliability(), 'open door', { scoreDelta: 0, newState: false, worldChanged: false }).failedActions).toEqual([{ action: 'open door', reason: 'the door is locked' }]);
   });
 
   it('does not record placeholder reasons', () => {

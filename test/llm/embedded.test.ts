@@ -51,9 +51,10 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) as the oracle`, () => {
     let good = 0;
     const answers: string[] = [];
     for (const f of FAILURES) {
-      // The merged per-turn query carries the failure judgement: the game's response is the observation.
-      const r = await oracle.analyseTurn({ observation: f.response, lastAction: f.action, validActions: ACTIONS, context: beliefs(f.observation), seed: 0 });
-      const text = `${r.answer.prerequisite} ${r.answer.blocking_condition} ${r.answer.failure_reason}`.toLowerCase();
+      // The focused failure question the pipeline asks when the last action changed nothing.
+      const situation = beliefsContext({ ...freshBeliefs(), location: f.observation });
+      const r = await oracle.analyseFailure({ situation, failedAction: f.action, response: f.response, seed: 0 });
+      const text = `${r.answer.prerequisite} ${r.answer.suggested_action}`.toLowerCase();
       answers.push(r.answer.prerequisite);
       if (/get up|stand|out of bed|leave the bed|up first/.test(text)) good++;
     }

@@ -1,0 +1,150 @@
+/**
+ * The turn pipeline's stages, called directly without Temporal: what each stage decides, that
+ * learning uses the command the engine ran, that a memory module plugs in without touching the
+ * loop, and that the carried state stays within its byte budget.
+ */
+import { z } from 'zod';
+import { turnAnalysisPrompt } from '../../src/agent/prompts';
+import { createRng } from '../../src/agent/rng';
+import { AgentState, fitCarry, initialState, jsonBytes, MAX_CARRY_BYTES } from '../../src/agent/state';
+import { applyWork, decide, deliberate, dueWork, initialMemory, learn, recall, turnView } from '../../src/agent/turn';
+import { defineMemoryModule, MEMORY_MODULES } from '../../src/memory';
+import { freshLearned, resolveEpisodeConfig } from '../../src/schemas/episode';
+import type { GameState, GroundTruthData, StartGameResult } from '../../src/schemas/game';
+import { analysis, opt } from './fixtures';
+
+const truth = (location: string, score = 0): GroundTruthData => ({ score, moves: 0, location: { id: 1, name: location }, inventory: [], done: false, victory: false, died: false });
+
+function startOf(options = [opt('north'), opt('open door'), opt('take lamp')]): StartGameResult {
+  return { observation: 'You are in a hall.', truth: truth('Hall'), worldHash: 'h-start', snapshot: 'snap0', options, storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 };
+}
+
+const stateOf = (start = startOf()) => initialState(start, freshLearned(), 1, initialMemory(freshLearned()));
+const config = (policy: 'full' | 'oracle-free' | 'random') => resolveEpisodeConfig({ game: 'test', policy });
+const step = (command: string, over: Partial<GameState> = {}): GameState & { command: string } => ({
+  command,
+  observation: `You ${command}.`,
+  truth: truth('Kitchen'),
+  worldHash: `h-${command}`,
+  snapshot: 'snap1',
+  options: [opt('south')],
+  ...over,
+});
+const answered = (over = {}) => ({ turn: { answer: analysis({ recommended_action: 'open door', ...over }), usage: { calls: 1, promptTokens: 100, completionTokens: 20 } }, failure: null });
+
+describe('the turn pipeline', () => {
+  it('oracle-free and random policies decide in deliberate, without asking the oracle', () => {
+    for (const policy of ['oracle-free', 'random'] as const) {
+      const d = deliberate(stateOf(), config(policy), createRng(1));
+      expect(d.kind).toBe('decided');
+    }
+  });
+
+  it('the full agent asks the oracle with the observation once and every memory module in the context', () => {
+    let state = stateOf();
+    const play = (command: string, over: Partial<GameState> = {}) =>
+      (state = learn(state, decide(state, createRng(1), { kind: 'decided', choice: { command, reason: 'novel' } }, null), step(command, over), createRng(1)));
+    play('north');
+    play('south', { truth: truth('Hall'), options: [opt('north'), opt('wait')] });
+    const d = deliberate(state, config('full'), createRng(2));
+    if (d.kind !== 'ask') throw new Error('expected an oracle query');
+    expect(d.request).toMatchObject({ observation: 'You south.', lastAction: 'south', validActions: ['north', 'wait'] });
+    expect(d.request.context.map((s) => s.title)).toEqual(["AGENT'S BELIEFS", 'MAP']);
+    expect(d.failure).toBeNull(); // the world changed: nothing failed
+    const prompt = turnAnalysisPrompt(d.request, 1500)[1].content;
+    expect(prompt.split('You south.')).toHaveLength(2);
+    expect(prompt).toMatch(/KNOWN EXITS: north -> Kitchen/);
+  });
+
+  it('asks for a failure analysis when the last action changed nothing', () => {
+    let state = stateOf();
+    state = learn(state, decide(state, createRng(1), { kind: 'decided', choice: { command: 'open door', reason: 'novel' } }, null), step('open door', { worldHash: 'h-start', truth: truth('Hall'), observation: 'It is locked.' }), createRng(1));
+    const d = deliberate(state, config('full'), createRng(2));
+    expect(d.kind === 'ask' && d.failure).toMatchObject({ failedAction: 'open door', response: 'It is locked.' });
+  });
+
+  it('a known reward is taken without the oracle', () => {
+    const d = deliberate(stateOf(startOf([opt('north'), opt('take coin', { scoreDelta: 5 })])), config('full'), createRng(1));
+    expect(d).toEqual({ kind: 'decided', choice: { command: 'take coin', reason: 'reward' } });
+  });
+
+  it('decides from the oracle answer, or plays oracle-free when the oracle is unreachable', () => {
+    const state = stateOf();
+    const d = deliberate(state, config('full'), createRng(1));
+    let sure = state;
+    for (let i = 0; i < 30; i++) sure = { ...sure, learned: { ...sure.learned, reliability: { ...sure.learned.reliability, recommendation: { tried: 30, helped: 30 } } } };
+    const decision = decide(sure, createRng(1), d, answered());
+    expect(decision).toMatchObject({ command: 'open door', reason: 'recommended', fallback: false, recommendationProbe: true });
+    expect(decide(state, createRng(1), d, 'unreachable')).toMatchObject({ fallback: true, analysis: null });
+    expect(() => decide(state, createRng(1), d, null)).toThrow(/no answer/);
+  });
+
+  it('learns from the command the engine ran, not the one it was asked to run', () => {
+    const state = stateOf();
+    const decision = decide(state, createRng(1), { kind: 'decided', choice: { command: 'north', reason: 'novel' } }, null);
+    const next = learn(state, decision, step('go north', { truth: truth('Kitchen', 5) }), createRng(1));
+    expect(next.lastCommand).toBe('go north');
+    expect(Object.keys(next.learned.dynamics.entries)).toEqual(['h-start|go north']);
+    expect(next.learned.rewarding['h-start']).toEqual(['go north']);
+    expect(next.tried).toEqual({ 'h-start|go north': 1 });
+    expect(next.beliefs.actionHistory).toEqual(['go north']);
+    expect(next.lastOutcome).toEqual({ scoreDelta: 5, newState: true, worldChanged: true });
+    expect(next.turn).toBe(1);
+  });
+});
+
+describe('memory modules plug into the pipeline', () => {
+  /** A module that asks its activity for a summary every 2 turns and shows the last one. */
+  const summaries = defineMemoryModule<{ text: string; asked: number }, { turn: number }, { summary: string }>({
+    name: 'summary',
+    schema: z.object({ text: z.string(), asked: z.number() }),
+    initial: (inherited) => inherited ?? { text: '', asked: 0 },
+    observe: (s) => s,
+    activity: 'summarise',
+    due: (s, view) => (view.turn > 0 && view.turn % 2 === 0 ? { turn: view.turn } : null),
+    apply: (s, result) => ({ text: result.summary, asked: s.asked + 1 }),
+    render: (s) => (s.text ? `SO FAR: ${s.text}` : ''),
+  });
+  const modules = [...MEMORY_MODULES, summaries];
+
+  it('is due, gets its activity result applied, and is rendered into the context', () => {
+    let state: AgentState = initialState(startOf(), freshLearned(), 1, initialMemory(freshLearned(), modules));
+    const play = (command: string) => {
+      const before = state;
+      state = learn(before, decide(before, createRng(1), { kind: 'decided', choice: { command, reason: 'novel' } }, null), step(command), createRng(1), modules);
+      return turnView(state, before);
+    };
+    expect(dueWork(state, play('north'), modules)).toEqual([]);
+    const view = play('south');
+    const work = dueWork(state, view, modules);
+    expect(work).toEqual([{ module: 'summary', activity: 'summarise', request: { turn: 2 } }]);
+    state = applyWork(state, work[0], { summary: 'went north and back' }, view, modules);
+    expect(state.memory.summary).toEqual({ text: 'went north and back', asked: 1 });
+    expect(recall(state, modules).map((s) => s.text)).toContain('SO FAR: went north and back');
+  });
+
+  it('starts from what the previous episode of a campaign left', () => {
+    const learned = { ...freshLearned(), memory: { summary: { text: 'old', asked: 3 } } };
+    expect(initialMemory(learned, modules)).toMatchObject({ summary: { text: 'old', asked: 3 }, map: { rooms: {} } });
+  });
+});
+
+describe('the carried state', () => {
+  it('is trimmed to its byte budget, oldest first, and deterministically', () => {
+    let state = stateOf();
+    const entries: Record<string, { count: number; rewardSum: number; next: Record<string, number> }> = {};
+    for (let i = 0; i < 3000; i++) entries[`${String(i).padStart(12, '0')}|open the small wooden door ${i}`] = { count: 1, rewardSum: 0, next: { [String(i + 1).padStart(12, '0')]: 1 } };
+    state = { ...state, visited: Array.from({ length: 3000 }, (_, i) => String(i).padStart(12, '0')), learned: { ...state.learned, dynamics: { entries } } };
+    expect(jsonBytes(state)).toBeGreaterThan(MAX_CARRY_BYTES);
+    const fitted = fitCarry(state);
+    expect(jsonBytes(fitted)).toBeLessThanOrEqual(MAX_CARRY_BYTES);
+    expect(fitted.visited[fitted.visited.length - 1]).toBe(state.visited[state.visited.length - 1]);
+    expect(fitCarry(state)).toEqual(fitted);
+    expect(fitCarry(stateOf())).toEqual(stateOf());
+  });
+
+  it('counts bytes as UTF-8', () => {
+    expect(jsonBytes('é')).toBe(4);
+    expect(jsonBytes({ a: 1 })).toBe(7);
+  });
+});
