@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../helpers';
+import { readTranscript } from '../../src/activities/files';
+import { ROOT, sharedGame } from '../helpers';
 import { tempDataDir } from '../platform/env';
 import { ownServer } from '../platform/server';
 
@@ -77,5 +78,25 @@ describe('grue play, status, transcript, list against a dev server', () => {
     const missing = grue(['status', 'no-such-workflow'], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no workflow with id "no-such-workflow"/);
+  });
+
+  const ZORK = sharedGame('zork1.z3');
+  (ZORK ? it : it.skip)('a campaign with --no-stop-on-death plays on after a death (Zork I, random policy, seed 6 dies at turn 21)', () => {
+    const id = `cli-campaign-${process.pid}`;
+    const run = grue(['campaign', ZORK!, '--episodes', '1', '--policy', 'random', '--seed', '6', '--max-turns', '30', '--no-stop-on-death', '--turn-timeout', '120', '--id', id], env);
+    expect(run.code).toBe(0);
+    const status = JSON.parse(grue(['status', id, '--json'], env).stdout);
+    const [episode] = status.result.episodes;
+    const turns = readTranscript(env.GRUE_DATA_DIR, episode.workflowId);
+    const death = turns.findIndex((t) => /You have died/.test(t.observation));
+    expect(death).toBeGreaterThanOrEqual(0);
+    expect(turns).toHaveLength(30);
+    expect(episode.turns).toBe(30);
+
+    // The same death ends the episode with the default (stop on death): the option reached the child.
+    const stopping = grue(['campaign', ZORK!, '--episodes', '1', '--policy', 'random', '--seed', '6', '--max-turns', '30', '--id', `${id}-stop`], env);
+    expect(stopping.code).toBe(0);
+    const stopped = JSON.parse(grue(['status', `${id}-stop`, '--json'], env).stdout).result.episodes[0];
+    expect(stopped).toMatchObject({ died: true, turns: death + 1 });
   });
 });

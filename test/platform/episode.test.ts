@@ -87,6 +87,18 @@ describe('episodeWorkflow on a real dev server', () => {
     expect(readTranscript(dataDir, handle.workflowId)).toHaveLength(result.turns);
   });
 
+  it('writes every turn played so far when it is cancelled (the unflushed ones too)', async () => {
+    const handle = await start({ game: 'lighthouse', seed: 5, maxTurns: 500, transcriptFlushEvery: 1000 }, 'cancel');
+    await waitFor(async () => (await handle.query(statusQuery)).turn >= 3);
+    await handle.cancel();
+    const err = await handle.result().catch((e) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    expect((await handle.describe()).status.name).toBe('CANCELLED');
+    const played = (await handle.query(statusQuery)).turn;
+    expect(played).toBeGreaterThanOrEqual(3);
+    expect(readTranscript(dataDir, handle.workflowId).map((t) => t.turn)).toEqual(Array.from({ length: played }, (_, i) => i + 1));
+  });
+
   it('fails an invalid input with a non-retryable error that names the field', async () => {
     const handle = await env.client.workflow.start(episodeWorkflow, {
       taskQueue,

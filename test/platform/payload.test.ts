@@ -1,0 +1,66 @@
+/**
+ * A long episode's carried state stays small: 1,000 Zork I turns (oracle-free: this measures
+ * what the workflow carries, not the LLM), and every continue-as-new payload — the config and the
+ * whole agent state, dynamics model and visited states included — stays within 64 KB.
+ */
+import { temporal } from '@temporalio/proto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import { episodeWorkflow } from '../../src/workflows';
+import { episodeInput, sharedGame } from '../helpers';
+import { createEnv, createTestWorker, tempDataDir, uniqueQueue } from './env';
+
+const ZORK = sharedGame('zork1.z3');
+const LIMIT = 64 * 1024;
+const TURNS = 1000;
+
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+const taskQueue = uniqueQueue('payload');
+
+beforeAll(async () => {
+  env = await createEnv();
+  worker = await createTestWorker(env, taskQueue, tempDataDir());
+  running = worker.run();
+}, 120_000);
+
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+/** Bytes of every payload a run passed to its continuation (0 for the last run). */
+function continueAsNewBytes(events: temporal.api.history.v1.IHistoryEvent[]): number | null {
+  const attrs = events[events.length - 1]?.workflowExecutionContinuedAsNewEventAttributes;
+  if (!attrs) return null;
+  return (attrs.input?.payloads ?? []).reduce((n, p) => n + temporal.api.common.v1.Payload.encode(p).finish().length, 0);
+}
+
+(ZORK ? it : it.skip)(
+  `plays ${TURNS} Zork I turns with every continue-as-new payload within 64 KB`,
+  async () => {
+    const handle = await env.client.workflow.start(episodeWorkflow, {
+      taskQueue,
+      workflowId: `payload-${Date.now()}`,
+      args: [episodeInput({ game: ZORK!, seed: 1, maxTurns: TURNS, stopOnDeath: false, turnTimeoutSeconds: 300 })],
+    });
+    const result = await handle.result();
+    expect(result.turns).toBe(TURNS);
+
+    const sizes: number[] = [];
+    for (let runId: string | undefined = handle.firstExecutionRunId; runId; ) {
+      const history: temporal.api.history.v1.IHistory = await env.client.workflow.getHandle(handle.workflowId, runId).fetchHistory();
+      const events = history.events ?? [];
+      const bytes = continueAsNewBytes(events);
+      if (bytes !== null) sizes.push(bytes);
+      runId = events[events.length - 1]?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+    }
+    // eslint-disable-next-line no-console
+    console.log(`continue-as-new payloads over ${TURNS} turns (bytes): ${sizes.join(' ')}`);
+    expect(sizes.length).toBeGreaterThanOrEqual(TURNS / 100 - 1);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(LIMIT);
+  },
+  30 * 60_000,
+);
