@@ -63,3 +63,24 @@ export async function createTestWorker(env: TestWorkflowEnvironment, taskQueue: 
     activities: createActivities({ dataDir }),
   });
 }
+
+/**
+ * A dev server and a worker serving `taskQueue` for the tests of one file: call in the file's
+ * top level; `served.env` is ready inside tests.
+ */
+export function serveForTests(taskQueue: string, dataDir: string): { readonly env: TestWorkflowEnvironment } {
+  const served = {} as { env: TestWorkflowEnvironment };
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  beforeAll(async () => {
+    served.env = await createEnv();
+    worker = await createTestWorker(served.env, taskQueue, dataDir);
+    running = worker.run();
+  }, 120_000);
+  afterAll(async () => {
+    worker?.shutdown();
+    await running;
+    await served.env?.teardown();
+  });
+  return served;
+}

@@ -1,36 +1,20 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { existsSync, readFileSync } from 'node:fs';
 import { readTranscript } from '../../src/activities/files';
 import { campaignWorkflow, episodeWorkflow } from '../../src/workflows';
 import { progressQuery } from '../../src/workflows/campaign';
 import { pauseSignal, resumeSignal, statusQuery, stopSignal, transcriptQuery } from '../../src/workflows/episode';
 import { campaignInput, episodeInput, sharedGame } from '../helpers';
-import { createEnv, createTestWorker, tempDataDir, uniqueQueue } from './env';
+import { serveForTests, tempDataDir, uniqueQueue } from './env';
 
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
 const dataDir = tempDataDir();
 const ZORK = sharedGame('zork1.z3');
 const taskQueue = uniqueQueue('episode');
-
-beforeAll(async () => {
-  env = await createEnv();
-  worker = await createTestWorker(env, taskQueue, dataDir);
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
+const served = serveForTests(taskQueue, dataDir);
 
 const start = (options: Parameters<typeof episodeInput>[0], id: string) =>
-  env.client.workflow.start(episodeWorkflow, { taskQueue, workflowId: `${id}-${Date.now()}`, args: [episodeInput(options)] });
+  served.env.client.workflow.start(episodeWorkflow, { taskQueue, workflowId: `${id}-${Date.now()}`, args: [episodeInput(options)] });
 
 async function waitFor(pred: () => Promise<boolean>, ms = 60_000) {
   const end = Date.now() + ms;
@@ -49,7 +33,7 @@ describe('episodeWorkflow on a real dev server', () => {
     expect(turns.map((t) => t.turn)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(readFileSync(result.transcriptPath, 'utf8').trim().split('\n')).toHaveLength(12);
     // Three runs: turns 1-5, 6-10, 11-12.
-    const first = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
+    const first = await served.env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
     const last = first.events![first.events!.length - 1];
     expect(last.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
     const description = await handle.describe();
@@ -100,7 +84,7 @@ describe('episodeWorkflow on a real dev server', () => {
   });
 
   it('fails an invalid input with a non-retryable error that names the field', async () => {
-    const handle = await env.client.workflow.start(episodeWorkflow, {
+    const handle = await served.env.client.workflow.start(episodeWorkflow, {
       taskQueue,
       workflowId: `invalid-${Date.now()}`,
       args: [{ config: { game: 'lighthouse', maxTurns: -5, policy: 'telepathy' } } as never],
@@ -129,7 +113,7 @@ describe('episodeWorkflow on a real dev server', () => {
 
 describe('campaignWorkflow', () => {
   it('runs episodes as child workflows, carries learned state, reports progress and writes results.json', async () => {
-    const handle = await env.client.workflow.start(campaignWorkflow, {
+    const handle = await served.env.client.workflow.start(campaignWorkflow, {
       taskQueue,
       workflowId: `campaign-${Date.now()}`,
       args: [campaignInput({ game: 'ferry', episodes: 3, seed: 2, maxTurns: 6 })],
@@ -143,12 +127,12 @@ describe('campaignWorkflow', () => {
     expect(written).toEqual(result);
     const progress = await handle.query(progressQuery);
     expect(progress).toMatchObject({ completed: 3, total: 3, currentEpisode: null });
-    const child = await env.client.workflow.getHandle(result.episodes[0].workflowId).describe();
+    const child = await served.env.client.workflow.getHandle(result.episodes[0].workflowId).describe();
     expect(child.parentExecution?.workflowId).toBe(handle.workflowId);
   });
 
   (ZORK ? it : it.skip)('replays what earlier episodes learned (Zork I; skipped without ../shared/games/zork1.z3): the next episode plans its way to the rewards found before', async () => {
-    const result = await env.client.workflow.execute(campaignWorkflow, {
+    const result = await served.env.client.workflow.execute(campaignWorkflow, {
       taskQueue,
       workflowId: `campaign-planning-${Date.now()}`,
       args: [campaignInput({ game: ZORK!, episodes: 2, seed: 1, maxTurns: 100 })],

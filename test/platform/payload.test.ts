@@ -4,34 +4,18 @@
  * whole agent state, dynamics model and visited states included — stays within 64 KB.
  */
 import { temporal } from '@temporalio/proto';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { episodeWorkflow } from '../../src/workflows';
 import { episodeInput, sharedGame } from '../helpers';
-import { createEnv, createTestWorker, tempDataDir, uniqueQueue } from './env';
+import { serveForTests, tempDataDir, uniqueQueue } from './env';
 
 const ZORK = sharedGame('zork1.z3');
 const LIMIT = 64 * 1024;
 const TURNS = 1000;
 
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
 const taskQueue = uniqueQueue('payload');
+const served = serveForTests(taskQueue, tempDataDir());
 
-beforeAll(async () => {
-  env = await createEnv();
-  worker = await createTestWorker(env, taskQueue, tempDataDir());
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
-
-/** Bytes of every payload a run passed to its continuation (0 for the last run). */
+/** Bytes of the payloads a run passed to its continuation (null for the run that completed). */
 function continueAsNewBytes(events: temporal.api.history.v1.IHistoryEvent[]): number | null {
   const attrs = events[events.length - 1]?.workflowExecutionContinuedAsNewEventAttributes;
   if (!attrs) return null;
@@ -41,7 +25,7 @@ function continueAsNewBytes(events: temporal.api.history.v1.IHistoryEvent[]): nu
 (ZORK ? it : it.skip)(
   `plays ${TURNS} Zork I turns with every continue-as-new payload within 64 KB`,
   async () => {
-    const handle = await env.client.workflow.start(episodeWorkflow, {
+    const handle = await served.env.client.workflow.start(episodeWorkflow, {
       taskQueue,
       workflowId: `payload-${Date.now()}`,
       args: [episodeInput({ game: ZORK!, seed: 1, maxTurns: TURNS, stopOnDeath: false, turnTimeoutSeconds: 300 })],
@@ -51,7 +35,7 @@ function continueAsNewBytes(events: temporal.api.history.v1.IHistoryEvent[]): nu
 
     const sizes: number[] = [];
     for (let runId: string | undefined = handle.firstExecutionRunId; runId; ) {
-      const history: temporal.api.history.v1.IHistory = await env.client.workflow.getHandle(handle.workflowId, runId).fetchHistory();
+      const history: temporal.api.history.v1.IHistory = await served.env.client.workflow.getHandle(handle.workflowId, runId).fetchHistory();
       const events = history.events ?? [];
       const bytes = continueAsNewBytes(events);
       if (bytes !== null) sizes.push(bytes);
