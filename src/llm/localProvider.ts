@@ -1,16 +1,28 @@
 /**
  * The embedded default: node-llama-cpp running a small GGUF model in a child process of the
  * worker (src/llm/local/host.mjs), loaded once and reused. Output is constrained by a grammar
- * built from the answer's JSON Schema, then validated with zod like any other provider's.
+ * built from the answer's JSON Schema, then validated with zod like any other provider's. Tool
+ * calls are such an answer too: `{ "calls": [...] }`, each item one tool's call.
  */
 import { ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { LlmError } from './errors';
-import { jsonSchemaFor, parseAnswer } from './json';
+import { jsonSchemaFor, llamaGrammarSchema, parseAnswer } from './json';
 import { embeddedModel, modelPath } from './models';
-import type { Completion, CompletionRequest, LlmProvider } from './types';
+import { checkToolRequest, DEFAULT_TOOL_MAX_TOKENS, readCallsAnswer, toolCallsAnswerSchema, toolListPrompt, validateCalls } from './tools';
+import type { ChatMessage, Completion, CompletionRequest, LlmProvider, ToolCallRequest, ToolCallResult, Usage } from './types';
+
+interface Generation {
+  messages: ChatMessage[];
+  /** The answer's JSON Schema, which the host turns into a grammar. */
+  jsonSchema: Record<string, unknown>;
+  maxTokens: number;
+  temperature?: number;
+  seed?: number;
+  onProgress?: () => void;
+}
 
 interface Pending {
   resolve: (msg: HostMessage) => void;
@@ -119,32 +131,51 @@ export class LocalProvider implements LlmProvider {
     });
   }
 
-  complete<S extends z.ZodTypeAny>(req: CompletionRequest<S>): Promise<Completion<z.infer<S>>> {
-    const run = async () => {
-      await this.start();
-      const msg = await this.request(
-        {
-          type: 'complete',
-          messages: req.messages,
-          jsonSchema: jsonSchemaFor(req.schema),
-          maxTokens: req.maxTokens ?? 300,
-          temperature: req.temperature ?? 0,
-          seed: req.seed ?? 0,
-        },
-        this.opts.timeoutMs ?? 120_000,
-        req.onProgress,
-      );
-      const raw = msg.text ?? '';
-      return {
-        value: parseAnswer(req.schema, raw, req.schemaName),
-        usage: { promptTokens: msg.promptTokens ?? 0, completionTokens: msg.completionTokens ?? 0 },
-        model: this.model,
-        raw,
-      };
-    };
+  /** One generation at a time, in call order; a failed one does not block the next. */
+  private serialized<T>(run: () => Promise<T>): Promise<T> {
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     return result;
+  }
+
+  private async generate(g: Generation): Promise<{ raw: string; usage: Usage }> {
+    await this.start();
+    const msg = await this.request(
+      {
+        type: 'complete',
+        messages: g.messages,
+        jsonSchema: llamaGrammarSchema(g.jsonSchema),
+        maxTokens: g.maxTokens,
+        temperature: g.temperature ?? 0,
+        seed: g.seed ?? 0,
+      },
+      this.opts.timeoutMs ?? 120_000,
+      g.onProgress,
+    );
+    return { raw: msg.text ?? '', usage: { promptTokens: msg.promptTokens ?? 0, completionTokens: msg.completionTokens ?? 0 } };
+  }
+
+  complete<S extends z.ZodTypeAny>(req: CompletionRequest<S>): Promise<Completion<z.infer<S>>> {
+    return this.serialized(async () => {
+      const { raw, usage } = await this.generate({ ...req, jsonSchema: jsonSchemaFor(req.schema), maxTokens: req.maxTokens ?? 300 });
+      return { value: parseAnswer(req.schema, raw, req.schemaName), usage, model: this.model, raw };
+    });
+  }
+
+  async callTools(req: ToolCallRequest): Promise<ToolCallResult> {
+    const { maxCalls } = checkToolRequest(req);
+    const maxTokens = req.maxTokens ?? DEFAULT_TOOL_MAX_TOKENS;
+    return this.serialized(async () => {
+      const { raw, usage } = await this.generate({
+        ...req,
+        // The host folds every system message into one system prompt, after the caller's own.
+        messages: [...req.messages, { role: 'system', content: toolListPrompt(req.tools, maxCalls) }],
+        jsonSchema: jsonSchemaFor(toolCallsAnswerSchema(req.tools, maxCalls)),
+        maxTokens,
+      });
+      // The grammar already forces the strict shape; reading it loosely lets each call be judged alone.
+      return { ...validateCalls(req.tools, readCallsAnswer(raw, maxTokens), maxCalls), usage, model: this.model, raw };
+    });
   }
 
   async preflight(): Promise<void> {

@@ -1,5 +1,6 @@
 /**
- * One provider-neutral call: messages and a zod schema in, a validated value and token usage out.
+ * Provider-neutral calls: messages and a zod schema in, a validated value and token usage out
+ * (`complete`); or messages and tools in, validated tool calls out (`callTools`).
  */
 import { z } from 'zod';
 
@@ -29,10 +30,59 @@ export interface Completion<T> {
   raw: string;
 }
 
+/** A tool the model may call: its arguments are checked with `schema` (which must describe an object). */
+export interface ToolSpec {
+  /** Letters, digits, `_` and `-`, at most 64 characters (OpenAI's rule, kept for every provider). */
+  name: string;
+  description: string;
+  schema: z.ZodTypeAny;
+}
+
+export interface ToolCallRequest {
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  /** At most this many calls are accepted from one answer (default 8); the rest go to `invalid`. */
+  maxCalls?: number;
+  maxTokens?: number;
+  temperature?: number;
+  seed?: number;
+  /** Called now and then during long local generations (activities heartbeat from it). */
+  onProgress?: () => void;
+}
+
+export interface ToolCall {
+  tool: string;
+  /** The tool schema's parse result (defaults applied). */
+  arguments: unknown;
+}
+
+/** A call that was not accepted; one bad call does not discard the good ones. */
+export interface InvalidToolCall {
+  tool: string;
+  error: string;
+  /** The arguments as the model gave them (a string when they were not JSON). */
+  raw: unknown;
+}
+
+export interface ToolCallResult {
+  /** Valid calls in the model's order; empty when the model had nothing to call. */
+  calls: ToolCall[];
+  invalid: InvalidToolCall[];
+  usage: Usage;
+  model: string;
+  /** What the model produced, for logs and evaluation. */
+  raw: string;
+}
+
 export interface LlmProvider {
   readonly name: string;
   readonly model: string;
   complete<S extends z.ZodTypeAny>(request: CompletionRequest<S>): Promise<Completion<z.infer<S>>>;
+  /**
+   * Ask for tool calls. Bad individual calls land in `invalid`; an answer that cannot be read at
+   * all throws a retryable `LlmError('bad-answer')`, and a bad tool list a non-retryable `config` one.
+   */
+  callTools(request: ToolCallRequest): Promise<ToolCallResult>;
   /** Fail fast with a clear message when the configured LLM cannot work at all. */
   preflight(): Promise<void>;
   close(): Promise<void>;

@@ -1,17 +1,29 @@
 /**
  * A local server speaking the OpenAI chat-completions protocol, for tests: it answers from a
- * script (valid answers built from the request's JSON schema) and injects faults on demand.
+ * script (valid answers built from the request's JSON schema, or tool calls) and injects faults
+ * on demand.
  */
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Fault = 'ok' | '429' | '500' | 'timeout' | 'malformed' | 'schema-mismatch' | '401' | '400-response-format';
+export type Fault = 'ok' | '429' | '500' | 'timeout' | 'malformed' | 'schema-mismatch' | '401' | '400-response-format' | '400-tools';
+
+/** One scripted tool call; `arguments` is sent as given, so it may be a string that is not JSON. */
+export interface ScriptedToolCall {
+  name: string;
+  arguments: string;
+}
 
 export interface FakeOpenAi {
   url: string;
   /** Faults to apply to the next requests, in order; after them every request is answered. */
   faults: Fault[];
   requests: Array<{ path: string; body: Record<string, unknown> | null; fault: Fault }>;
+  /**
+   * The answer to requests with `tools`: these calls (an empty list is an answer in words only),
+   * or, when null, one call per offered tool with sample arguments built from its parameters.
+   */
+  toolCalls: ScriptedToolCall[] | null;
   close(): Promise<void>;
 }
 
@@ -45,7 +57,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi> {
-  const state: FakeOpenAi = { url: '', faults: [], requests: [], close: async () => undefined };
+  const state: FakeOpenAi = { url: '', faults: [], requests: [], toolCalls: null, close: async () => undefined };
   const sockets = new Set<import('node:net').Socket>();
   const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const raw = await readBody(req);
@@ -64,7 +76,24 @@ export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi>
     if (fault === '500') return send(500, { error: { message: 'internal error', type: 'server_error' } });
     if (fault === '401') return send(401, { error: { message: 'bad key', type: 'auth' } });
     if (fault === '400-response-format') return send(400, { error: { message: "response_format 'json_schema' is not supported", type: 'invalid_request' } });
+    if (fault === '400-tools') return send(400, { error: { message: 'this model does not support tools', type: 'invalid_request' } });
     if (fault === 'timeout') return; // never answer: the client's timeout fires
+    const answer = (message: Record<string, unknown>) =>
+      send(200, {
+        id: `chatcmpl-${state.requests.length}`,
+        object: 'chat.completion',
+        created: 0,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+        usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+      });
+    if (Array.isArray(body?.tools)) {
+      if (fault === 'malformed') return answer({ content: null, tool_calls: { oops: true } });
+      const tools = body.tools as Array<{ function: { name: string; parameters: Record<string, unknown> } }>;
+      const calls = state.toolCalls ?? tools.map((t) => ({ name: t.function.name, arguments: JSON.stringify(sampleFor(t.function.parameters)) }));
+      if (!calls.length) return answer({ content: 'Nothing to update.' });
+      return answer({ content: null, tool_calls: calls.map((c, i) => ({ id: `call_${i}`, type: 'function', function: c })) });
+    }
     const format = body?.response_format as { type: string; json_schema?: { schema: Record<string, unknown> } } | undefined;
     let content: string;
     if (fault === 'malformed') content = '{"recommended_action": "stand up", oops';
@@ -77,14 +106,7 @@ export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi>
       const schema = JSON.parse(hint.slice(hint.indexOf('{')));
       content = JSON.stringify(sampleFor(schema));
     }
-    send(200, {
-      id: `chatcmpl-${state.requests.length}`,
-      object: 'chat.completion',
-      created: 0,
-      model,
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
-    });
+    answer({ content });
   });
   server.on('connection', (s) => {
     sockets.add(s);
