@@ -58,7 +58,7 @@ async function inProcessTurns(config: EpisodeConfig, turns: number): Promise<num
   const game = createGameActivities();
   const start = await game.startGame({ game: config.game, seed: config.seed, validActions: true });
   const learned = freshLearned();
-  let state = initialState(start, learned, seedFor(config.seed, 'policy'), initialMemory(learned));
+  let state = initialState(start, learned, seedFor(config.seed, 'policy'), initialMemory(learned, config));
   const times: number[] = [];
   while (state.turn < turns && !isOver(state.truth, config)) {
     const t0 = performance.now();

@@ -5,6 +5,7 @@
 import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { loadConfig } from './config';
+import type { LlmProvider } from './llm/types';
 
 export interface GrueWorkerOptions {
   connection: NativeConnection;
@@ -16,6 +17,8 @@ export interface GrueWorkerOptions {
   maxConcurrentWorkflowTasks?: number;
   /** A prebuilt workflow bundle (tests build it once); otherwise the worker bundles src/workflows. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** The LLM the activities use (default: the configured provider); tests pass a scripted one. */
+  llm?: () => LlmProvider;
 }
 
 export async function createGrueWorker(opts: GrueWorkerOptions): Promise<Worker> {
@@ -24,7 +27,7 @@ export async function createGrueWorker(opts: GrueWorkerOptions): Promise<Worker>
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: require.resolve('./workflows') }),
-    activities: createActivities({ dataDir: opts.dataDir }),
+    activities: createActivities({ dataDir: opts.dataDir, llm: opts.llm }),
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 4,
     maxConcurrentWorkflowTaskExecutions: opts.maxConcurrentWorkflowTasks ?? 10,
   });

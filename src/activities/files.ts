@@ -32,6 +32,12 @@ const TranscriptChunkSchema = z.object({
 
 const FinalizeSchema = z.object({ workflowId: z.string().min(1) });
 
+/** Memory files are JSON views of a module's state: plain names, no paths. */
+const MemoryFilesSchema = z.object({
+  workflowId: z.string().min(1),
+  files: z.record(z.string().regex(/^[a-z][a-z0-9_-]{0,40}$/, 'a memory file name is lower-case letters, digits, _ or -'), z.unknown()),
+});
+
 const ResultsSchema = z.object({ campaignId: z.string().min(1), results: CampaignResultSchema.omit({ resultsPath: true }) });
 
 export function runDir(dataDir: string, workflowId: string): string {
@@ -77,6 +83,18 @@ export function createFileActivities(dataDir: string) {
         atomicWrite(path, turns.map((t) => JSON.stringify(t)).join('\n') + (turns.length ? '\n' : ''), true);
         return path;
       });
+    },
+
+    /** Each file as <run dir>/memory/<name>.json, atomically, keeping the version it replaces as .bak. */
+    async writeMemoryFiles(raw: unknown): Promise<string[]> {
+      const input = parseInput(MemoryFilesSchema, raw, 'writeMemoryFiles input');
+      return classified(() =>
+        Object.entries(input.files).map(([name, value]) => {
+          const path = join(runDir(dataDir, input.workflowId), 'memory', `${name}.json`);
+          atomicWrite(path, JSON.stringify(value, null, 2) + '\n', true);
+          return path;
+        }),
+      );
     },
 
     async writeResults(raw: unknown): Promise<string> {

@@ -1,11 +1,24 @@
+import { createProvider } from '../llm';
+import type { LlmProvider } from '../llm/types';
+import { createCompactionActivities } from './compaction';
 import { createFileActivities } from './files';
 import { createGameActivities } from './game';
 import { createOracleActivities } from './oracle';
-import type { LlmProvider } from '../llm/types';
 
-/** Every activity the worker registers. Names are what the Web UI shows for each step. */
+/**
+ * Every activity the worker registers. Names are what the Web UI shows for each step. All LLM
+ * activities share one provider: one embedded model loaded per worker, so its threads never
+ * compete with a second copy for the cores.
+ */
 export function createActivities(options: { dataDir: string; llm?: () => LlmProvider }) {
-  return { ...createGameActivities(), ...createFileActivities(options.dataDir), ...createOracleActivities(options.llm) };
+  let provider: LlmProvider | null = null;
+  const llm = () => (provider ??= (options.llm ?? createProvider)());
+  return {
+    ...createGameActivities(),
+    ...createFileActivities(options.dataDir),
+    ...createOracleActivities(llm),
+    ...createCompactionActivities(llm),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

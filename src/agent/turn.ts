@@ -24,7 +24,7 @@ import { recommendationWouldHelp, selectAction, SelectionReason } from './select
 import { AgentState, fitCarry, keepNewest, LIMITS, markVisited, rememberReward, visitedSet, withTruth } from './state';
 import { updateFromAnalysis, updateReliability } from './updater';
 
-/** Tokens each memory module may use in the context. */
+/** Tokens a memory module may use in the context unless it says otherwise. */
 const MODULE_CONTEXT_TOKENS = 150;
 
 export function isOver(truth: GroundTruthData, config: EpisodeConfig): boolean {
@@ -54,7 +54,7 @@ export function recall(state: AgentState, modules: readonly AnyMemoryModule[] = 
   const view = turnView(state, null);
   const sections: ContextSection[] = [{ title: "AGENT'S BELIEFS", text: beliefsContext(state.beliefs) }];
   for (const module of modules) {
-    const text = module.render(state.memory[module.name], view, MODULE_CONTEXT_TOKENS);
+    const text = module.render(state.memory[module.name], view, module.contextTokens ?? MODULE_CONTEXT_TOKENS);
     if (text) sections.push({ title: module.name.toUpperCase(), text });
   }
   return sections;
@@ -228,15 +228,29 @@ export function dueWork(state: AgentState, view: TurnView, modules: readonly Any
   return work;
 }
 
-export function applyWork(state: AgentState, work: MemoryWork, result: unknown, view: TurnView, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): AgentState {
-  const module = modules.find((m) => m.name === work.module);
-  if (!module) throw new Error(`applyWork: no memory module named ${work.module}`);
-  return { ...state, memory: { ...state.memory, [module.name]: module.apply(state.memory[module.name], result, view) } };
+function moduleNamed(name: string, modules: readonly AnyMemoryModule[]): AnyMemoryModule {
+  const module = modules.find((m) => m.name === name);
+  if (!module) throw new Error(`no memory module named ${name}`);
+  return module;
 }
 
-/** Each module's starting state: what the previous episode of a campaign left, or its own initial state. */
-export function initialMemory(learned: LearnedState, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): Record<string, unknown> {
-  return Object.fromEntries(modules.map((m) => [m.name, m.initial(learned.memory[m.name] as never)]));
+/** The state with the module's result merged in, and the files its state is now viewed as (if any). */
+export function applyWork(state: AgentState, work: MemoryWork, result: unknown, view: TurnView, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): { state: AgentState; files: Record<string, unknown> | null } {
+  const module = moduleNamed(work.module, modules);
+  const memory = module.apply(state.memory[module.name], result, view);
+  return { state: { ...state, memory: { ...state.memory, [module.name]: memory } }, files: module.files ? module.files(memory) : null };
+}
+
+/** The module's work failed after its retries: it keeps its last good state (and may count the failure). */
+export function workFailed(state: AgentState, work: MemoryWork, view: TurnView, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): AgentState {
+  const module = moduleNamed(work.module, modules);
+  if (!module.failed) return state;
+  return { ...state, memory: { ...state.memory, [module.name]: module.failed(state.memory[module.name], view) } };
+}
+
+/** Each module's starting state: what the previous episode of a campaign left, under this episode's config. */
+export function initialMemory(learned: LearnedState, config: EpisodeConfig, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): Record<string, unknown> {
+  return Object.fromEntries(modules.map((m) => [m.name, m.initial(learned.memory[m.name] as never, config)]));
 }
 
 // ── records and results ─────────────────────────────────────────────────────────────────────

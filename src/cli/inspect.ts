@@ -6,7 +6,9 @@ import { loadConfig, webUiUrl } from '../config';
 import { connectClient } from '../temporal/connect';
 import { ensureServer, ensureTemporalCli } from '../temporal/server';
 import type { TurnRecord } from '../schemas/episode';
-import { pauseSignal, resumeSignal, statusQuery, stopSignal, transcriptQuery } from '../workflows/episode';
+import { memoryQuery, pauseSignal, resumeSignal, statusQuery, stopSignal, transcriptQuery } from '../workflows/episode';
+import { MEMORY_MODULES } from '../memory';
+import type { EpisodeResult } from '../schemas/episode';
 import { progressQuery } from '../workflows/campaign';
 import { log, parseInteger, UsageError } from './args';
 import { connect } from './temporal';
@@ -78,6 +80,31 @@ export function registerInspectCommands(program: Command): void {
         process.stdout.write(opts.json ? `${JSON.stringify(t)}\n` : `\n[${t.turn}] > ${t.command}\n${t.observation}\n  (score ${t.score}, ${t.location}${why})\n`);
       }
       if (turns.length === 0) log(`no turns recorded yet for ${id}`);
+    });
+
+  program
+    .command('memory')
+    .description("Print an episode's memory modules (the map, the structured world model): live while it runs, its final memory once it has finished.")
+    .argument('<workflowId>')
+    .option('--json', 'print JSON')
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const { handle, description } = await handleFor(id);
+      if (description.type !== 'episodeWorkflow') throw new UsageError(`${id} is a ${description.type}; memory belongs to its episodes (see \`grue status ${id}\`).`);
+      const memory =
+        description.status.name === 'RUNNING'
+          ? await tryQuery(() => handle.query(memoryQuery))
+          : description.status.name === 'COMPLETED'
+            ? ((await handle.result()) as EpisodeResult).learned.memory
+            : await tryQuery(() => handle.query(memoryQuery));
+      if (!memory) throw new UsageError(`no worker answered for ${id} (${description.status.name}); start one with \`grue worker\`.`);
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(memory, null, 2)}\n`);
+        return;
+      }
+      for (const module of MEMORY_MODULES) {
+        if (memory[module.name] === undefined) continue;
+        process.stdout.write(`== ${module.name} ==\n${module.describe(memory[module.name])}\n\n`);
+      }
     });
 
   program

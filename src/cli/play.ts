@@ -28,6 +28,8 @@ interface RunOptions {
   transcriptFlushEvery?: number;
   turnTimeout?: number;
   stopOnDeath?: boolean;
+  compactEvery?: number;
+  compactSmart?: boolean;
   worker: boolean;
   wait: boolean;
   id?: string;
@@ -45,6 +47,8 @@ function addRunOptions(cmd: Command): Command {
     .option('--turn-timeout <seconds>', `seconds a turn may take before another worker retries it (default: ${D.turnTimeoutSeconds})`, parseInteger('--turn-timeout', 1, 3600))
     .option('--stop-on-death', `end the episode when the player dies (default: ${D.stopOnDeath})`)
     .option('--no-stop-on-death', 'play on after a death, for games that go on (Zork resurrects you)')
+    .option('--compact-every <n>', `compact the raw turns into the structured world model every n turns, 0 = off (default: ${D.compactEvery})`, parseInteger('--compact-every', 0, 1_000))
+    .option('--compact-smart', 'also compact early when a new room is entered or the score changes')
     .option('--id <workflowId>', 'workflow id (default: generated)')
     .option('--no-worker', 'do not run an in-process worker (use when `grue worker` processes are running)')
     .option('--no-wait', 'start the workflow, print its id and return');
@@ -61,6 +65,8 @@ function episodeOptions(game: string, opts: RunOptions): EpisodeOptions {
     transcriptFlushEvery: opts.transcriptFlushEvery,
     turnTimeoutSeconds: opts.turnTimeout,
     stopOnDeath: opts.stopOnDeath,
+    compactEvery: opts.compactEvery,
+    compactSmart: opts.compactSmart,
   };
 }
 

@@ -4,9 +4,10 @@
  * activity in src/activities/memory.ts.
  */
 import type { AnyMemoryModule } from './module';
+import { compactionModule } from './compaction';
 import { mapModule } from './map';
 
-export const MEMORY_MODULES: readonly AnyMemoryModule[] = [mapModule];
+export const MEMORY_MODULES: readonly AnyMemoryModule[] = [compactionModule, mapModule];
 
 export { defineMemoryModule } from './module';
 export type { AnyMemoryModule, MemoryModule, TurnView } from './module';

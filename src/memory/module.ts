@@ -6,6 +6,7 @@
  * the episode loop.
  */
 import type { z } from 'zod';
+import type { EpisodeConfig } from '../schemas/episode';
 import type { GroundTruthData } from '../schemas/game';
 
 /** What a module sees of the turn that was just played (or of the episode's end). */
@@ -24,16 +25,28 @@ export interface TurnView {
 export interface MemoryModule<State, Request = unknown, Result = unknown> {
   readonly name: string;
   readonly schema: z.ZodType<State>;
-  /** The state an episode starts with; `inherited` is what the previous episode of a campaign ended with. */
-  initial(inherited: State | undefined): State;
+  /**
+   * The state an episode starts with: `inherited` is what the previous episode of a campaign
+   * left; settings come from this episode's config (a module that needs an LLM stays idle under a
+   * policy without one).
+   */
+  initial(inherited: State | undefined, config: EpisodeConfig): State;
   /** Bookkeeping from what the engine observed this turn: pure, no LLM, every turn. */
   observe(state: State, view: TurnView): State;
   /** The activity that does this module's LLM or engine work (registered by the worker). */
   readonly activity: string | null;
   /** The activity's input when the module's work is due this turn, else null. */
   due(state: State, view: TurnView): Request | null;
-  /** Merge the activity's result into the state (pure). */
+  /** Merge the activity's result into the state (pure; applying the same result twice changes nothing more). */
   apply(state: State, result: Result, view: TurnView): State;
+  /** The activity failed after its retries: the module keeps its last good state and may note the failure. */
+  failed?(state: State, view: TurnView): State;
+  /** Files this module's state is viewed as (name -> JSON value), written after each applied result. */
+  files?(state: State): Record<string, unknown>;
+  /** The whole state as text for a person (`grue memory`). */
+  describe(state: State): string;
+  /** Tokens of LLM context the module may use (default 150). */
+  readonly contextTokens?: number;
   /** A section of the LLM's context, at most about `budgetTokens` long ('' for nothing to say). */
   render(state: State, view: TurnView, budgetTokens: number): string;
 }

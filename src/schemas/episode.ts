@@ -57,6 +57,13 @@ export const EpisodeConfigSchema = z
      * (Zork resurrects you); false keeps playing them until maxTurns or victory.
      */
     stopOnDeath: z.boolean(),
+    /**
+     * Compact the raw turns into the structured world model every this many turns (seed 001);
+     * 0 turns it off. Only policies that ask an LLM compact.
+     */
+    compactEvery: z.number().int().min(0).max(1_000),
+    /** Seed 001's "smart" trigger: a new room or a score change makes compaction due early. */
+    compactSmart: z.boolean(),
   })
   .strict();
 export type EpisodeConfig = z.infer<typeof EpisodeConfigSchema>;
@@ -70,6 +77,8 @@ export const EPISODE_DEFAULTS: Omit<EpisodeConfig, 'game'> = {
   transcriptFlushEvery: 20,
   turnTimeoutSeconds: 60,
   stopOnDeath: true,
+  compactEvery: 5,
+  compactSmart: false,
 };
 
 /** What a caller may give: the game, and any option it wants to set. */

@@ -22,7 +22,7 @@ import {
 import type { Activities } from '../activities';
 import { createRng, seedFor } from '../agent/rng';
 import { AgentState, initialState } from '../agent/state';
-import { applyWork, carryOf, decide, Deliberation, deliberate, dueWork, episodeResult, initialMemory, isOver, learn, OracleAnswers, turnRecord, turnView } from '../agent/turn';
+import { applyWork, carryOf, decide, Deliberation, deliberate, dueWork, episodeResult, initialMemory, isOver, learn, OracleAnswers, turnRecord, turnView, workFailed } from '../agent/turn';
 import { describeZodError } from '../schemas/describe';
 import { EpisodeInput, EpisodeInputSchema, EpisodeResult, EpisodeStatus, freshLearned, TurnRecord } from '../schemas/episode';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from './searchAttributes';
@@ -45,7 +45,7 @@ const oracle = proxyActivities<Pick<Activities, 'analyseTurn' | 'analyseFailure'
 /** Memory modules' activities, called by the name each module gives (see src/memory/module.ts). */
 const memoryActivities = proxyActivities<Record<string, (request: unknown) => Promise<unknown>>>(llmWork);
 
-const files = proxyActivities<Pick<Activities, 'writeTranscriptChunk' | 'finalizeTranscript'>>({
+const files = proxyActivities<Pick<Activities, 'writeTranscriptChunk' | 'finalizeTranscript' | 'writeMemoryFiles'>>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 20 },
 });
@@ -55,6 +55,8 @@ export const resumeSignal = defineSignal('resume');
 export const stopSignal = defineSignal('stop');
 export const statusQuery = defineQuery<EpisodeStatus>('status');
 export const transcriptQuery = defineQuery<TurnRecord[]>('transcript');
+/** Every memory module's current state, by module name (`grue memory`). */
+export const memoryQuery = defineQuery<Record<string, unknown>>('memory');
 
 /** Turns kept in memory for the transcript query beyond those not yet written out. */
 const RECENT_TURNS = 20;
@@ -76,6 +78,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   setHandler(stopSignal, () => void (control.stopping = true));
   setHandler(statusQuery, () => status(config, state, control));
   setHandler(transcriptQuery, () => [...recent, ...pending.filter((p) => !recent.includes(p))]);
+  setHandler(memoryQuery, () => state?.memory ?? {});
 
   const flush = async () => {
     if (pending.length === 0) return;
@@ -86,7 +89,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   if (!state) {
     const start = await game.startGame({ game: config.game, seed: config.seed, validActions: true });
     const known = learned ?? freshLearned();
-    state = initialState(start, known, seedFor(config.seed, 'policy'), initialMemory(known));
+    state = initialState(start, known, seedFor(config.seed, 'policy'), initialMemory(known, config));
     upsertSearchAttributes([{ key: GAME_KEY, value: config.game }]);
     publishProgress(state);
   }
@@ -98,7 +101,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     const answer = deliberation.kind === 'ask' ? await askOracle(deliberation) : null;
     const decision = decide(before, rng, deliberation, answer);
     const step = await game.stepGame({ game: config.game, storyMd5: before.story.md5, snapshot: before.snapshot, command: decision.command, validActions: true });
-    const [after, failures] = await maintain(learn(before, decision, step, rng), before, false);
+    const [after, failures] = await maintain(workflowId, learn(before, decision, step, rng), before, false);
     return [after, turnRecord(after, decision, config, failures)];
   };
 
@@ -116,7 +119,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
       if (state.lastOutcome?.scoreDelta || state.turn % 10 === 0) publishProgress(state);
       if (pending.length >= config.transcriptFlushEvery) await flush();
     }
-    if (!more(state)) [state] = await maintain(state, null, true);
+    if (!more(state)) [state] = await maintain(workflowId, state, null, true);
   } catch (err) {
     // Ended by a failure or a cancellation: the turns played so far still reach the transcript.
     const last = state;
@@ -165,14 +168,20 @@ async function askOracle(deliberation: Extract<Deliberation, { kind: 'ask' }>): 
  * Every memory module's due work, applied in module order. A module whose work fails is named in
  * the result and the episode plays on with the state it had (DESIGN: memory never stops a game).
  */
-async function maintain(state: AgentState, before: AgentState | null, ending: boolean): Promise<[AgentState, string[]]> {
+async function maintain(workflowId: string, state: AgentState, before: AgentState | null, ending: boolean): Promise<[AgentState, string[]]> {
   const view = turnView(state, before, ending);
   const failures: string[] = [];
   let next = state;
   for (const work of dueWork(state, view)) {
     const result = await unlessUnreachable(`memory module ${work.module}`, () => memoryActivities[work.activity](work.request));
-    if (result === 'unreachable') failures.push(work.module);
-    else next = applyWork(next, work, result, view);
+    if (result === 'unreachable') {
+      failures.push(work.module);
+      next = workFailed(next, work, view);
+      continue;
+    }
+    const applied = applyWork(next, work, result, view);
+    next = applied.state;
+    if (applied.files) await files.writeMemoryFiles({ workflowId, files: applied.files });
   }
   return [next, failures];
 }

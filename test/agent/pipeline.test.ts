@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { turnAnalysisPrompt } from '../../src/agent/prompts';
 import { createRng } from '../../src/agent/rng';
 import { AgentState, fitCarry, initialState, jsonBytes, MAX_CARRY_BYTES } from '../../src/agent/state';
-import { applyWork, decide, deliberate, dueWork, initialMemory, learn, recall, turnView } from '../../src/agent/turn';
+import { applyWork, decide, deliberate, dueWork, initialMemory, learn, recall, turnView, workFailed } from '../../src/agent/turn';
 import { defineMemoryModule, MEMORY_MODULES } from '../../src/memory';
 import { freshLearned, resolveEpisodeConfig } from '../../src/schemas/episode';
 import type { GameState, GroundTruthData, StartGameResult } from '../../src/schemas/game';
@@ -19,7 +19,7 @@ function startOf(options = [opt('north'), opt('open door'), opt('take lamp')]): 
   return { observation: 'You are in a hall.', truth: truth('Hall'), worldHash: 'h-start', snapshot: 'snap0', options, storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 };
 }
 
-const stateOf = (start = startOf()) => initialState(start, freshLearned(), 1, initialMemory(freshLearned()));
+const stateOf = (start = startOf()) => initialState(start, freshLearned(), 1, initialMemory(freshLearned(), config('full')));
 const config = (policy: 'full' | 'oracle-free' | 'random') => resolveEpisodeConfig({ game: 'test', policy });
 const step = (command: string, over: Partial<GameState> = {}): GameState & { command: string } => ({
   command,
@@ -49,7 +49,7 @@ describe('the turn pipeline', () => {
     const d = deliberate(state, config('full'), createRng(2));
     if (d.kind !== 'ask') throw new Error('expected an oracle query');
     expect(d.request).toMatchObject({ observation: 'You south.', lastAction: 'south', validActions: ['north', 'wait'] });
-    expect(d.request.context.map((s) => s.title)).toEqual(["AGENT'S BELIEFS", 'MAP']);
+    expect(d.request.context.map((s) => s.title)).toEqual(["AGENT'S BELIEFS", 'COMPACTION', 'MAP']);
     expect(d.failure).toBeNull(); // the world changed: nothing failed
     const prompt = turnAnalysisPrompt(d.request, 1500)[1].content;
     expect(prompt.split('You south.')).toHaveLength(2);
@@ -103,12 +103,15 @@ describe('memory modules plug into the pipeline', () => {
     activity: 'summarise',
     due: (s, view) => (view.turn > 0 && view.turn % 2 === 0 ? { turn: view.turn } : null),
     apply: (s, result) => ({ text: result.summary, asked: s.asked + 1 }),
+    failed: (s) => ({ ...s, text: `${s.text} (stale)` }),
+    files: (s) => ({ summary: s }),
     render: (s) => (s.text ? `SO FAR: ${s.text}` : ''),
+    describe: (s) => s.text,
   });
   const modules = [...MEMORY_MODULES, summaries];
 
   it('is due, gets its activity result applied, and is rendered into the context', () => {
-    let state: AgentState = initialState(startOf(), freshLearned(), 1, initialMemory(freshLearned(), modules));
+    let state: AgentState = initialState(startOf(), freshLearned(), 1, initialMemory(freshLearned(), config('full'), modules));
     const play = (command: string) => {
       const before = state;
       state = learn(before, decide(before, createRng(1), { kind: 'decided', choice: { command, reason: 'novel' } }, null), step(command), createRng(1), modules);
@@ -118,14 +121,18 @@ describe('memory modules plug into the pipeline', () => {
     const view = play('south');
     const work = dueWork(state, view, modules);
     expect(work).toEqual([{ module: 'summary', activity: 'summarise', request: { turn: 2 } }]);
-    state = applyWork(state, work[0], { summary: 'went north and back' }, view, modules);
+    const applied = applyWork(state, work[0], { summary: 'went north and back' }, view, modules);
+    state = applied.state;
     expect(state.memory.summary).toEqual({ text: 'went north and back', asked: 1 });
+    expect(applied.files).toEqual({ summary: { text: 'went north and back', asked: 1 } });
     expect(recall(state, modules).map((s) => s.text)).toContain('SO FAR: went north and back');
+    // A failed activity keeps the last good state, as the module chooses to mark it.
+    expect(workFailed(state, work[0], view, modules).memory.summary).toEqual({ text: 'went north and back (stale)', asked: 1 });
   });
 
   it('starts from what the previous episode of a campaign left', () => {
     const learned = { ...freshLearned(), memory: { summary: { text: 'old', asked: 3 } } };
-    expect(initialMemory(learned, modules)).toMatchObject({ summary: { text: 'old', asked: 3 }, map: { rooms: {} } });
+    expect(initialMemory(learned, config('full'), modules)).toMatchObject({ summary: { text: 'old', asked: 3 }, map: { rooms: {} } });
   });
 });
 

@@ -10,7 +10,9 @@ import { DEFAULT_EMBEDDED_MODEL } from '../../src/llm/models';
 
 jest.setTimeout(10 * 60_000);
 
-const provider = new LocalProvider({ modelId: process.env.GRUE_EVAL_MODEL ?? DEFAULT_EMBEDDED_MODEL });
+// One thread and a generous timeout: in CI other test files share the two cores, and llama.cpp threads that
+// compete for a core slow generation tenfold. These tests measure answers, not speed.
+const provider = new LocalProvider({ modelId: process.env.GRUE_EVAL_MODEL ?? DEFAULT_EMBEDDED_MODEL, threads: 1, timeoutMs: 600_000 });
 const oracle = createOracleActivities(() => provider);
 afterAll(() => provider.close());
 

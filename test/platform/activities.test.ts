@@ -4,6 +4,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createActivities } from '../../src/activities';
 import { runDir } from '../../src/activities/files';
+import { freshLearned } from '../../src/schemas/episode';
 import { tempDataDir } from './env';
 
 const dataDir = tempDataDir();
@@ -89,7 +90,7 @@ describe('file activities', () => {
   });
 
   it('writes results.json idempotently and keeps a backup of what it replaces', async () => {
-    const results = { campaignId: 'c1', game: 'ferry', episodes: [], meanScore: 0, maxScore: 0, learned: { episodes: 0, bestScore: 0, rewarding: {} } };
+    const results = { campaignId: 'c1', game: 'ferry', episodes: [], meanScore: 0, maxScore: 0, learned: freshLearned() };
     const path = await run(() => acts.writeResults({ campaignId: 'c1', results }));
     const first = readFileSync(path);
     await run(() => acts.writeResults({ campaignId: 'c1', results }));
@@ -98,6 +99,16 @@ describe('file activities', () => {
     await run(() => acts.writeResults({ campaignId: 'c1', results: { ...results, meanScore: 1 } }));
     expect(JSON.parse(readFileSync(`${path}.bak`, 'utf8')).meanScore).toBe(0);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ meanScore: 1, resultsPath: path });
+  });
+
+  it('writes memory files atomically, keeping the version each replaces, and refuses names that are paths', async () => {
+    const first = await run(() => acts.writeMemoryFiles({ workflowId: 'm1', files: { locations: { Hall: {} }, compaction_state: { compactions: 1 } } }));
+    expect(first.map((p) => p.split('/').slice(-2).join('/'))).toEqual(['memory/locations.json', 'memory/compaction_state.json']);
+    await run(() => acts.writeMemoryFiles({ workflowId: 'm1', files: { locations: { Hall: {}, Kitchen: {} } } }));
+    expect(JSON.parse(readFileSync(first[0], 'utf8'))).toEqual({ Hall: {}, Kitchen: {} });
+    expect(JSON.parse(readFileSync(`${first[0]}.bak`, 'utf8'))).toEqual({ Hall: {} });
+    const escape = await failure(run(() => acts.writeMemoryFiles({ workflowId: 'm1', files: { '../../etc/x': {} } })));
+    expect(escape).toMatchObject({ nonRetryable: true, type: 'InvalidInput' });
   });
 
   it('rejects a malformed turn record', async () => {

@@ -144,5 +144,5 @@ describe('campaignWorkflow', () => {
     expect(firstReward(second)).toBeGreaterThanOrEqual(0);
     expect(firstReward(second)).toBeLessThanOrEqual(firstReward(first));
     expect(result.episodes[1].score).toBeGreaterThanOrEqual(result.episodes[0].score);
-  });
+  }, 5 * 60_000);
 });

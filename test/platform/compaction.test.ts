@@ -1,0 +1,162 @@
+/**
+ * Compaction (seed 001) inside real episodes on a real dev server, with the scripted LLM (these
+ * tests are about the workflow's control flow, not about what a model writes): every N turns a
+ * `compact` activity, its result merged into the world model, memory files written; a worker
+ * SIGKILLed in the middle of a compaction changes nothing in the result; a compaction that fails
+ * or answers nonsense never stops the game.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readTranscript, runDir } from '../../src/activities/files';
+import type { CompactionState } from '../../src/memory/compaction';
+import type { EpisodeOptions } from '../../src/schemas/episode';
+import { createGrueWorker } from '../../src/worker';
+import { episodeWorkflow } from '../../src/workflows';
+import { episodeInput, ROOT } from '../helpers';
+import { ScriptedOptions, ScriptedProvider } from '../llm/scriptedProvider';
+import { quietRuntime, tempDataDir, uniqueQueue, workflowBundle } from './env';
+import { ownServer } from './server';
+
+jest.setTimeout(10 * 60_000);
+
+let server: Awaited<ReturnType<typeof ownServer>>;
+let address: string;
+let client: Client;
+
+beforeAll(async () => {
+  server = await ownServer(tempDataDir());
+  address = `127.0.0.1:${server.port}`;
+  client = new Client({ connection: await Connection.connect({ address }) });
+}, 120_000);
+
+afterAll(async () => {
+  await client?.connection.close();
+  await server?.stop();
+});
+
+const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 20, policy: 'full', compactEvery: 5, stopOnDeath: false };
+
+/** Runs `work` with an in-process worker whose LLM is scripted. */
+async function withScriptedWorker<T>(taskQueue: string, dataDir: string, options: ScriptedOptions, work: () => Promise<T>): Promise<T> {
+  quietRuntime();
+  const connection = await NativeConnection.connect({ address });
+  const provider = new ScriptedProvider(options);
+  const worker = await createGrueWorker({ connection, namespace: 'default', taskQueue, dataDir, workflowBundle: await workflowBundle(), llm: () => provider });
+  try {
+    return await worker.runUntil(work());
+  } finally {
+    await connection.close();
+  }
+}
+
+const compactionOf = (result: { learned: { memory: Record<string, unknown> } }) => result.learned.memory.compaction as CompactionState;
+
+async function waitFor<T>(what: string, probe: () => T | null | undefined, ms = 120_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('compaction in an episode', () => {
+  it('compacts every 5 turns over 20, merges the tool calls and writes the memory files', async () => {
+    const dataDir = tempDataDir();
+    const taskQueue = uniqueQueue('compaction');
+    const result = await withScriptedWorker(taskQueue, dataDir, {}, () =>
+      client.workflow.execute(episodeWorkflow, { taskQueue, workflowId: `compaction-${Date.now()}`, args: [episodeInput(OPTIONS)] }),
+    );
+    expect(result.turns).toBe(20);
+    const compaction = compactionOf(result);
+    expect(compaction.stats).toMatchObject({ compactions: 4, lastCompactedTurn: 20, failures: 0 });
+    expect(compaction.model.scenes.map((s) => [s.from, s.to])).toEqual([
+      [1, 5],
+      [6, 10],
+      [11, 15],
+      [16, 20],
+    ]);
+    expect(compaction.model.locations.length).toBeGreaterThan(0);
+    const memoryDir = join(runDir(dataDir, result.transcriptPath.split('/').slice(-2)[0]), 'memory');
+    expect(readdirSync(memoryDir).filter((f) => f.endsWith('.json')).sort()).toEqual(
+      ['characters', 'compaction_state', 'items', 'locations', 'narratives', 'quests', 'scenes'].map((n) => `${n}.json`),
+    );
+    expect(JSON.parse(readFileSync(join(memoryDir, 'compaction_state.json'), 'utf8'))).toMatchObject({ compactions: 4 });
+  });
+
+  it('gives the same world model when a worker is SIGKILLed in the middle of a compaction', async () => {
+    const refQueue = uniqueQueue('reference');
+    const refDir = tempDataDir();
+    const refId = `reference-${Date.now()}`;
+    const expected = await withScriptedWorker(refQueue, refDir, {}, () =>
+      client.workflow.execute(episodeWorkflow, { taskQueue: refQueue, workflowId: refId, args: [episodeInput(OPTIONS)] }),
+    );
+
+    const dataDir = tempDataDir();
+    const markers = join(dataDir, 'markers');
+    const taskQueue = uniqueQueue('crash');
+    const workflowId = `crash-${Date.now()}`;
+    const handle = await client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput(OPTIONS)] });
+    const victim = spawnScriptedWorker(taskQueue, dataDir, { markerDir: markers, compactionDelayMs: 60_000 });
+    await waitFor('the second compaction to start', () => existsSync(join(markers, 'compacting-10')));
+    await killHard(victim);
+    // Where the kill landed: the second compact activity was running (started, not completed).
+    const pending = (await handle.describe()).raw.pendingActivities ?? [];
+    expect(pending.map((a) => [a.activityType?.name, String(a.state)])).toEqual([['compact', expect.stringMatching(/STARTED|2/)]]);
+    const history = await handle.fetchHistory();
+    const compacts = history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'compact');
+    const completed = history.events!.filter((e) => e.activityTaskCompletedEventAttributes).length;
+    expect(compacts).toHaveLength(2);
+    expect(completed).toBeGreaterThan(0);
+
+    const survivor = spawnScriptedWorker(taskQueue, dataDir, {});
+    try {
+      const result = await handle.result();
+      expect(compactionOf(result).model).toEqual(compactionOf(expected).model);
+      expect(compactionOf(result).stats).toEqual(compactionOf(expected).stats);
+      expect(readTranscript(dataDir, workflowId)).toEqual(readTranscript(refDir, refId));
+    } finally {
+      await killHard(survivor);
+    }
+  });
+
+  it.each([
+    ['invalid tool calls', 'invalid' as const],
+    ['timeouts', 'timeout' as const],
+  ])('plays on through compactions that answer with %s', async (_, fault) => {
+    const dataDir = tempDataDir();
+    const taskQueue = uniqueQueue(`fault-${fault}`);
+    const workflowId = `fault-${fault}-${Date.now()}`;
+    const result = await withScriptedWorker(taskQueue, dataDir, { compactionFault: fault }, () =>
+      client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 12, compactEvery: 10 })] }),
+    );
+    expect(result.turns).toBe(12);
+    const stats = compactionOf(result).stats;
+    const turns = readTranscript(dataDir, workflowId);
+    expect(turns).toHaveLength(12);
+    if (fault === 'invalid') {
+      expect(stats).toMatchObject({ compactions: 2, failures: 0, invalidCalls: 2 });
+    } else {
+      expect(stats).toMatchObject({ compactions: 0, failures: 2 });
+      expect(turns.filter((t) => t.memoryFailures?.includes('compaction')).map((t) => t.turn)).toEqual([10]);
+    }
+  });
+});
+
+function spawnScriptedWorker(taskQueue: string, dataDir: string, options: ScriptedOptions): ChildProcess {
+  return spawn(process.execPath, ['-r', 'tsx/cjs', join(ROOT, 'test', 'platform', 'scriptedWorker.ts'), address, taskQueue, dataDir, JSON.stringify(options)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function killHard(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
