@@ -26,7 +26,7 @@ import { applyWork, decide, deliberate, dueWork, initialMemory, learn, turnView 
 import { GameSession, resolveStory } from '../src/engine';
 import { createProvider } from '../src/llm';
 import type { LlmProvider, ToolCallRequest, ToolCallResult } from '../src/llm/types';
-import { compactionModule, CompactionState } from '../src/memory/compaction';
+import { compactionModule, CompactionState, mergeCompaction } from '../src/memory/compaction';
 import { GroundTruthFacts, itemLocationsFromTree, scoreModel } from '../src/memory/compaction/metrics';
 import { freshLearned, resolveEpisodeConfig } from '../src/schemas/episode';
 import { arg } from './harness';
@@ -63,6 +63,16 @@ class PerfectModel implements LlmProvider {
   async close(): Promise<void> {}
 }
 
+/** The most common reasons, with counts (numbers and quoted names folded so alike reasons group). */
+function countReasons(reasons: string[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const reason of reasons) {
+    const key = reason.replace(/"[^"]*"/g, '"…"').replace(/'[^']*'/g, "'…'").replace(/\d+/g, 'N').slice(0, 160);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).slice(0, 12));
+}
+
 async function main(): Promise<void> {
   const zork = join(__dirname, '..', '..', 'shared', 'games', 'zork1.z3');
   const game = arg('game', existsSync(zork) ? zork : 'lighthouse');
@@ -87,6 +97,8 @@ async function main(): Promise<void> {
   let rawTokens = 0;
   let seenText = start.observation.toLowerCase();
   const points: Array<Record<string, number>> = [];
+  /** Why the merge refused the model's updates, and the calls that failed their schema. */
+  const refused: string[] = [];
 
   const truthAt = (s: AgentState): GroundTruthFacts => {
     const compaction = s.memory.compaction as CompactionState;
@@ -119,6 +131,8 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const result = await compact(work.request);
       const seconds = (performance.now() - t0) / 1000;
+      for (const { call, reason } of mergeCompaction(state.memory.compaction as CompactionState, result, view).rejected) refused.push(`${call.tool}: ${reason}`);
+      for (const bad of result.invalid) refused.push(`${bad.tool} (invalid): ${bad.error}`);
       state = applyWork(state, work, result, view).state;
       const compaction = state.memory.compaction as CompactionState;
       const score = scoreModel(compaction.model, truth);
@@ -157,6 +171,8 @@ async function main(): Promise<void> {
       secondsPerCompaction: round(points.reduce((n, p) => n + p.seconds, 0) / points.length),
       rejectedUpdates: points.reduce((n, p) => n + p.rejectedUpdates, 0),
       invalidCalls: points.reduce((n, p) => n + p.invalidCalls, 0),
+      appliedUpdates: (state.memory.compaction as CompactionState).stats.appliedUpdates,
+      refusedReasons: countReasons(refused),
       points,
     }),
   );

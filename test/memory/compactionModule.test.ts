@@ -35,6 +35,7 @@ describe('the compaction module', () => {
       const { state, view } = play(compactionModule.initial(undefined, c), ['Hall', 'Hall', 'Hall', 'Hall', 'Hall', 'Hall']);
       expect(compactionModule.due(state, view)).toBeNull();
       expect(compactionModule.render(state, view, 450)).toBe('');
+      expect(state.pending).toEqual([]);
     }
   });
 

@@ -97,6 +97,8 @@ function sceneSpans(calls: ToolCall[], from: number, to: number): ToolCall[] {
 }
 
 function observe(state: CompactionState, view: TurnView): CompactionState {
+  // Idle (no LLM, or compaction off): keep nothing, so an oracle-free episode carries no raw turns.
+  if (state.settings.every === 0) return state;
   const room = view.truth.location.name;
   const from = view.before?.location.name;
   const newRoom = !!room && !state.rooms.includes(room);
@@ -121,6 +123,28 @@ function observe(state: CompactionState, view: TurnView): CompactionState {
   };
 }
 
+/** The compaction's result merged in, with the updates the merge refused and why (bench:memory reports them). */
+export function mergeCompaction(state: CompactionState, result: CompactResult, view: TurnView): { state: CompactionState; rejected: Array<{ call: ToolCall; reason: string }> } {
+  const facts = engineFacts(state, view);
+  const merged = applyToolCalls(state.model, sceneSpans(result.calls, state.pending[0]?.turn ?? view.turn, view.turn), facts);
+  const next: CompactionState = {
+    ...state,
+    model: merged.model,
+    pending: state.pending.filter((t) => t.turn > view.turn),
+    dueEarly: false,
+    stats: {
+      ...state.stats,
+      lastCompactedTurn: view.turn,
+      compactions: state.stats.compactions + 1,
+      calls: state.stats.calls + result.calls.length + result.invalid.length,
+      appliedUpdates: state.stats.appliedUpdates + merged.applied,
+      rejectedUpdates: state.stats.rejectedUpdates + merged.rejected.length,
+      invalidCalls: state.stats.invalidCalls + result.invalid.length,
+    },
+  };
+  return { state: next, rejected: merged.rejected };
+}
+
 export const compactionModule = defineMemoryModule<CompactionState, CompactRequest, CompactResult>({
   name: 'compaction',
   schema: CompactionStateSchema,
@@ -139,25 +163,7 @@ export const compactionModule = defineMemoryModule<CompactionState, CompactReque
     const due = view.ending || (view.turn >= state.retryAfterTurn && (state.pending.length >= state.settings.every || (state.settings.smart && state.dueEarly)));
     return due ? { model: state.model, turns: state.pending, facts: engineFacts(state, view), seed: view.turn } : null;
   },
-  apply(state, result, view) {
-    const facts = engineFacts(state, view);
-    const merged = applyToolCalls(state.model, sceneSpans(result.calls, state.pending[0]?.turn ?? view.turn, view.turn), facts);
-    return {
-      ...state,
-      model: merged.model,
-      pending: state.pending.filter((t) => t.turn > view.turn),
-      dueEarly: false,
-      stats: {
-        ...state.stats,
-        lastCompactedTurn: view.turn,
-        compactions: state.stats.compactions + 1,
-        calls: state.stats.calls + result.calls.length + result.invalid.length,
-        appliedUpdates: state.stats.appliedUpdates + merged.applied,
-        rejectedUpdates: state.stats.rejectedUpdates + merged.rejected.length,
-        invalidCalls: state.stats.invalidCalls + result.invalid.length,
-      },
-    };
-  },
+  apply: (state, result, view) => mergeCompaction(state, result, view).state,
   failed: (state, view) => ({ ...state, retryAfterTurn: view.turn + Math.max(1, state.settings.every), stats: { ...state.stats, failures: state.stats.failures + 1 } }),
   files: (state) => ({
     locations: state.model.locations,
