@@ -72,6 +72,13 @@ describe('grue play, status, transcript, list against a dev server', () => {
     expect(transcript.code).toBe(0);
     expect(transcript.stdout.trim().split('\n').map((l) => JSON.parse(l).turn)).toEqual([1, 2, 3, 4]);
 
+    const memory = grue(['memory', `cli-episode-${process.pid}`], env);
+    expect(memory.code).toBe(0);
+    expect(memory.stdout).toMatch(/== compaction ==\n[\s\S]*compaction: every off/);
+    expect(memory.stdout).toMatch(/== map ==\n.+/);
+    const memoryJson = JSON.parse(grue(['memory', `cli-episode-${process.pid}`, '--json'], env).stdout);
+    expect(Object.keys(memoryJson).sort()).toEqual(['compaction', 'map']);
+
     const list = grue(['list'], env);
     expect(list.stdout).toMatch(new RegExp(`cli-episode-${process.pid}\\s+episodeWorkflow\\s+COMPLETED`));
 
