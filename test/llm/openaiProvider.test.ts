@@ -90,7 +90,8 @@ describe('a full episode through the openai provider with injected faults', () =
       const handle = await env.client.workflow.start(episodeWorkflow, {
         taskQueue,
         workflowId: `openai-episode-${Date.now()}`,
-        args: [episodeInput({ game: 'lighthouse', seed: 1, maxTurns: 4, policy: 'full' })],
+        // Compaction off: this test counts the oracle's requests and retries.
+        args: [episodeInput({ game: 'lighthouse', seed: 1, maxTurns: 4, policy: 'full', compactEvery: 0 })],
       });
       const r = await handle.result();
       const history = await handle.fetchHistory();

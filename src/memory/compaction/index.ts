@@ -177,10 +177,11 @@ export const compactionModule = defineMemoryModule<CompactionState, CompactReque
   render(state, view, budgetTokens) {
     if (state.settings.every === 0) return '';
     // The raw turns not yet compacted get up to half the budget, newest first; the model the rest.
+    // The current turn's response is left out: the prompt shows it once, as the observation.
     const budgetChars = budgetTokens * 4;
     const kept: string[] = [];
     let used = 0;
-    for (const turn of [...state.pending].reverse()) {
+    for (const turn of state.pending.filter((t) => t.turn !== view.turn).reverse()) {
       const text = `[${turn.turn}] > ${turn.command}: ${turn.observation.slice(0, 300)}`;
       if (used + text.length + 1 > budgetChars / 2) break;
       kept.unshift(text);
