@@ -45,11 +45,13 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Entry point for bin/grue.js. */
+/**
+ * Entry point for bin/grue.js. A finished command ends the process: nothing it started (the
+ * embedded model's host process, the Temporal runtime's threads) may keep it alive after the
+ * result is printed. Every command's action awaits its own work, including the `grue game` REPL.
+ */
 export function run(): void {
-  main(process.argv).then((code) => {
-    process.exitCode = code;
-  });
+  main(process.argv).then((code) => process.exit(code));
 }
 
 if (require.main === module) run();

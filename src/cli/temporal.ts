@@ -4,6 +4,8 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { GrueConfig, loadConfig } from '../config';
 import { connectClient, registerSearchAttributes } from '../temporal/connect';
 import { ensureServer } from '../temporal/server';
+import { createProvider } from '../llm';
+import type { LlmProvider } from '../llm/types';
 import { createGrueWorker } from '../worker';
 import { log } from './args';
 
@@ -29,15 +31,19 @@ export function quietWorkerLogs(): void {
 export async function withWorker<T>(config: GrueConfig, work: () => Promise<T>): Promise<T> {
   quietWorkerLogs();
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  // The worker's LLM is ours to close: an embedded model's host process outlives the worker otherwise.
+  let provider: LlmProvider | null = null;
   try {
     const worker: Worker = await createGrueWorker({
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.GRUE_TASK_QUEUE,
       dataDir: config.GRUE_DATA_DIR,
+      llm: () => (provider ??= createProvider()),
     });
     return await worker.runUntil(work());
   } finally {
+    await (provider as LlmProvider | null)?.close();
     await connection.close();
   }
 }

@@ -11,8 +11,8 @@ import { ownServer } from '../platform/server';
 const GRUE = join(ROOT, 'bin', 'grue.js');
 
 function grue(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [GRUE, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 180_000, env: { ...process.env, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  const r = spawnSync(process.execPath, [GRUE, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env } });
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('grue play: bad input fails before any workflow starts', () => {
@@ -106,4 +106,14 @@ describe('grue play, status, transcript, list against a dev server', () => {
     const stopped = JSON.parse(grue(['status', `${id}-stop`, '--json'], env).stdout).result.episodes[0];
     expect(stopped).toMatchObject({ died: true, turns: death + 1 });
   });
+
+  it('play and campaign with the embedded model end their process by themselves once the result is printed', () => {
+    // spawnSync's timeout would kill a process that lingers (the model's host kept it alive before).
+    const play = grue(['play', 'lighthouse', '--max-turns', '2', '--compact-every', '0', '--seed', '1', '--id', `cli-exit-play-${process.pid}`], env);
+    expect({ code: play.code, signal: play.signal }).toEqual({ code: 0, signal: null });
+    expect(play.stdout).toMatch(/result: .* in 2 turns/);
+    const campaign = grue(['campaign', 'lighthouse', '--episodes', '1', '--max-turns', '1', '--compact-every', '0', '--id', `cli-exit-campaign-${process.pid}`], env);
+    expect({ code: campaign.code, signal: campaign.signal }).toEqual({ code: 0, signal: null });
+    expect(campaign.stdout).toMatch(/1 episodes, mean score/);
+  }, 10 * 60_000);
 });
