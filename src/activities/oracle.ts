@@ -1,6 +1,6 @@
 /**
- * The oracle activity: each per-turn query to the LLM is one retryable activity. The provider
- * (embedded model or an OpenAI-compatible endpoint) is created once per worker from its
+ * The oracle activities: each query to the LLM is one retryable activity. The provider (embedded
+ * model or an OpenAI-compatible endpoint) is the worker's one provider, created from its
  * environment; secrets stay in the worker's environment. Long local generations heartbeat.
  *
  * One merged query a turn (the seed's lesson: fewer calls), plus the seed's failure analysis when
@@ -9,33 +9,25 @@
  * not activities: the engine's ground truth judges progress (score, new world state) better than
  * a model's claim, and its object tree is the state the seed asked the model to track.
  */
-import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { failurePrompt, PROMPT_ACTIONS, turnAnalysisPrompt } from '../agent/prompts';
-import { createProvider, describeProvider, LlmError, LlmProvider } from '../llm';
+import { describeProvider, LlmProvider } from '../llm';
 import type { ChatMessage } from '../llm/types';
 import { FailureAnalysisSchema, FailureAnswer, FailureRequestSchema, TurnAnalysisSchema, TurnAnswer, TurnRequestSchema } from '../schemas/oracle';
 import { parseInput } from './failures';
+import { classifiedLlmCall, heartbeat } from './llmBoundary';
 
 /** Prompt budget by provider: a small local context, or a generous remote one. */
 function promptBudget(provider: LlmProvider): number {
   return provider.name === 'local' ? 1500 : 6000;
 }
 
-export function createOracleActivities(makeProvider: () => LlmProvider = () => createProvider()) {
-  let provider: LlmProvider | null = null;
-  const llm = () => (provider ??= makeProvider());
-
+/** `llm` gives the worker's one provider (see createActivities). */
+export function createOracleActivities(llm: () => LlmProvider) {
   async function ask<S extends z.ZodTypeAny>(schema: S, schemaName: string, messages: ChatMessage[], maxTokens: number, seed = 0) {
-    const ctx = activityContext();
-    try {
-      const r = await llm().complete({ schema, schemaName, messages, maxTokens, temperature: 0, seed, onProgress: () => ctx?.heartbeat() });
-      return { answer: r.value as z.infer<S>, usage: { calls: 1, ...r.usage }, model: describeProvider(llm()) };
-    } catch (err) {
-      if (err instanceof LlmError && !err.retryable) throw ApplicationFailure.nonRetryable(err.message, `LLM_${err.kind.toUpperCase().replace('-', '_')}`);
-      throw err;
-    }
+    const onProgress = heartbeat();
+    const r = await classifiedLlmCall(() => llm().complete({ schema, schemaName, messages, maxTokens, temperature: 0, seed, onProgress }));
+    return { answer: r.value as z.infer<S>, usage: { calls: 1, ...r.usage }, model: describeProvider(llm()) };
   }
 
   return {
@@ -54,14 +46,6 @@ export function createOracleActivities(makeProvider: () => LlmProvider = () => c
       return ask(FailureAnalysisSchema, 'failure_analysis', failurePrompt(request), 200, request.seed);
     },
   };
-}
-
-function activityContext(): Context | null {
-  try {
-    return Context.current();
-  } catch {
-    return null; // called outside an activity (evaluation scripts)
-  }
 }
 
 export type OracleActivities = ReturnType<typeof createOracleActivities>;

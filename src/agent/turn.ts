@@ -14,14 +14,14 @@ import { MEMORY_MODULES } from '../memory';
 import type { AnyMemoryModule, TurnView } from '../memory';
 import type { EpisodeConfig, EpisodeResult, LearnedState, TurnRecord } from '../schemas/episode';
 import type { GameState, GroundTruthData } from '../schemas/game';
-import type { ContextSection, FailureAnswer, FailureRequest, TurnAnalysis, TurnAnswer, TurnRequest } from '../schemas/oracle';
+import type { ContextSection, FailureAnswer, FailureRequest, OracleUsage, TurnAnalysis, TurnAnswer, TurnRequest } from '../schemas/oracle';
 import { Beliefs, beliefsContext, LIMITS as BELIEF_LIMITS, pushBounded } from './beliefs';
 import { observe as observeDynamics } from './dynamics';
 import { choose, knownMove, PolicyContext, triedKey } from './policy';
 import { accuracy } from './reliability';
 import type { Rng } from './rng';
 import { recommendationWouldHelp, selectAction, SelectionReason } from './selector';
-import { AgentState, fitCarry, keepNewest, LIMITS, markVisited, rememberReward, visitedSet, withTruth } from './state';
+import { AgentState, keepNewest, LIMITS, markVisited, rememberReward, visitedSet, withTruth } from './state';
 import { updateFromAnalysis, updateReliability } from './updater';
 
 /** Tokens a memory module may use in the context unless it says otherwise. */
@@ -106,7 +106,7 @@ function withFailure(analysis: TurnAnalysis, failure: FailureAnswer | null): Tur
   return { ...analysis, last_action_made_progress: false, failure_reason: f.failure_reason || analysis.failure_reason, prerequisite: f.prerequisite || analysis.prerequisite };
 }
 
-const addUsage = (a: Decision['usage'], b: Decision['usage']) => ({ calls: a.calls + b.calls, promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens });
+const addUsage = (a: OracleUsage, b: OracleUsage): OracleUsage => ({ calls: a.calls + b.calls, promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens });
 
 // ── decide ──────────────────────────────────────────────────────────────────────────────────
 
@@ -118,12 +118,12 @@ export interface Decision {
   beliefs: Beliefs;
   /** The oracle was asked and stayed unreachable: the oracle-free policy chose. */
   fallback: boolean;
-  usage: { calls: number; promptTokens: number; completionTokens: number };
+  usage: OracleUsage;
   /** What the engine's probe says the recommendation would have done (null: no answer). */
   recommendationProbe: boolean | null;
 }
 
-const NO_USAGE = { calls: 0, promptTokens: 0, completionTokens: 0 };
+const NO_USAGE: OracleUsage = { calls: 0, promptTokens: 0, completionTokens: 0 };
 
 function selectorBase(state: AgentState, rng: Rng) {
   return { options: state.options, reliability: state.learned.reliability, worldHash: state.worldHash, visited: visitedSet(state), rng, tried: state.tried, learned: state.learned };
@@ -277,9 +277,6 @@ export function turnRecord(state: AgentState, decision: Decision, config: Episod
     ...(memoryFailures.length ? { memoryFailures } : {}),
   };
 }
-
-/** The state trimmed to the carry budget, for continue-as-new. */
-export const carryOf = (state: AgentState): AgentState => fitCarry(state);
 
 /** What this episode passes on to the next one of a campaign. */
 export function learnedAfter(state: AgentState): LearnedState {

@@ -4,12 +4,12 @@
  * the campaign's seed plus its index). The summary goes to results.json through an idempotent
  * activity.
  */
-import { ApplicationFailure, continueAsNew, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { accuracy } from '../agent/reliability';
-import { describeZodError } from '../schemas/describe';
 import { CampaignConfig, CampaignConfigSchema, CampaignProgress, CampaignResult, episodeConfigOf, freshLearned, LearnedState } from '../schemas/episode';
 import { episodeWorkflow } from './episode';
+import { validatedInput } from './input';
 
 const files = proxyActivities<Pick<Activities, 'writeResults'>>({
   startToCloseTimeout: '1 minute',
@@ -30,7 +30,7 @@ export function episodeWorkflowId(campaignId: string, index: number): string {
 }
 
 export async function campaignWorkflow(input: CampaignConfig, carried?: CampaignCarry): Promise<CampaignResult> {
-  const config = validate(input);
+  const config = validatedInput(CampaignConfigSchema, input, 'campaign input');
   const campaignId = workflowInfo().workflowId;
   const done: EpisodeSummary[] = [...(carried?.done ?? [])];
   let learned: LearnedState = carried?.learned ?? freshLearned();
@@ -73,8 +73,3 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
   return { ...summary, resultsPath };
 }
 
-function validate(input: unknown): CampaignConfig {
-  const parsed = CampaignConfigSchema.safeParse(input);
-  if (!parsed.success) throw ApplicationFailure.nonRetryable(`Invalid campaign input: ${describeZodError(parsed.error)}`, 'InvalidInput');
-  return parsed.data;
-}

@@ -6,7 +6,6 @@
  */
 import {
   ActivityFailure,
-  ApplicationFailure,
   CancellationScope,
   condition,
   continueAsNew,
@@ -21,10 +20,10 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { createRng, seedFor } from '../agent/rng';
-import { AgentState, initialState } from '../agent/state';
-import { applyWork, carryOf, decide, Deliberation, deliberate, dueWork, episodeResult, initialMemory, isOver, learn, OracleAnswers, turnRecord, turnView, workFailed } from '../agent/turn';
-import { describeZodError } from '../schemas/describe';
+import { AgentState, fitCarry, initialState } from '../agent/state';
+import { applyWork, decide, Deliberation, deliberate, dueWork, episodeResult, initialMemory, isOver, learn, OracleAnswers, turnRecord, turnView, workFailed } from '../agent/turn';
 import { EpisodeInput, EpisodeInputSchema, EpisodeResult, EpisodeStatus, freshLearned, TurnRecord } from '../schemas/episode';
+import { validatedInput } from './input';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from './searchAttributes';
 
 // ── activities ──────────────────────────────────────────────────────────────────────────────
@@ -64,7 +63,7 @@ const RECENT_TURNS = 20;
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
 export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState): Promise<EpisodeResult> {
-  const { config, learned } = validate(input);
+  const { config, learned } = validatedInput(EpisodeInputSchema, input, 'episode input');
   const { workflowId } = workflowInfo();
   const game = gameActivities(config.turnTimeoutSeconds);
 
@@ -84,6 +83,13 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     if (pending.length === 0) return;
     await files.writeTranscriptChunk({ workflowId, turns: pending });
     pending = [];
+  };
+  /** Write what is pending, assemble transcript.jsonl and publish the last progress; returns its path. */
+  const closeTranscript = async (last: AgentState | null) => {
+    await flush();
+    const path = await files.finalizeTranscript({ workflowId });
+    publishProgress(last);
+    return path;
   };
 
   if (!state) {
@@ -123,22 +129,17 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   } catch (err) {
     // Ended by a failure or a cancellation: the turns played so far still reach the transcript.
     const last = state;
-    await CancellationScope.nonCancellable(async () => {
-      await flush();
-      await files.finalizeTranscript({ workflowId });
-      publishProgress(last);
-    });
+    await CancellationScope.nonCancellable(() => closeTranscript(last));
     throw err;
   }
   if (more(state)) {
     await flush();
     publishProgress(state);
-    await continueAsNew<typeof episodeWorkflow>({ config }, carryOf(state));
+    // The carry is trimmed to its byte budget (see fitCarry) so every run's input stays small.
+    await continueAsNew<typeof episodeWorkflow>({ config }, fitCarry(state));
   }
 
-  await flush();
-  const transcriptPath = await files.finalizeTranscript({ workflowId });
-  publishProgress(state);
+  const transcriptPath = await closeTranscript(state);
   control.finished = true;
   return episodeResult(state, config, control.stopping, transcriptPath);
 }
@@ -187,12 +188,6 @@ async function maintain(workflowId: string, state: AgentState, before: AgentStat
 }
 
 // ── boundaries and views ────────────────────────────────────────────────────────────────────
-
-function validate(input: unknown): EpisodeInput {
-  const parsed = EpisodeInputSchema.safeParse(input);
-  if (!parsed.success) throw ApplicationFailure.nonRetryable(`Invalid episode input: ${describeZodError(parsed.error)}`, 'InvalidInput');
-  return parsed.data;
-}
 
 function publishProgress(state: AgentState | null): void {
   if (!state) return;

@@ -6,6 +6,7 @@
  * structured model plus only the turns not yet compacted, however long the episode runs.
  */
 import { z } from 'zod';
+import { OracleUsageSchema } from '../../schemas/oracle';
 import { defineMemoryModule, TurnView } from '../module';
 import { ObservedExitSchema } from './facts';
 import { applyToolCalls, EngineFacts, EngineFactsSchema, withGroundTruth } from './merge';
@@ -72,7 +73,7 @@ export type CompactRequest = z.infer<typeof CompactRequestSchema>;
 export const CompactResultSchema = z.object({
   calls: z.array(z.object({ tool: z.string(), arguments: z.unknown() })),
   invalid: z.array(z.object({ tool: z.string(), error: z.string() })),
-  usage: z.object({ calls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int() }),
+  usage: OracleUsageSchema,
 });
 export type CompactResult = z.infer<typeof CompactResultSchema>;
 
