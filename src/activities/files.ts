@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, copyFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { ThoughtboxSession, ThoughtboxSessionSchema } from '../agent/thoughtbox/schema';
 import { CampaignResultSchema, TurnRecordSchema } from '../schemas/episode';
 import { classified, parseInput } from './failures';
 
@@ -38,6 +39,8 @@ const MemoryFilesSchema = z.object({
   files: z.record(z.string().regex(/^[a-z][a-z0-9_-]{0,40}$/, 'a memory file name is lower-case letters, digits, _ or -'), z.unknown()),
 });
 
+const ThoughtsSchema = z.object({ workflowId: z.string().min(1), session: ThoughtboxSessionSchema });
+
 const ResultsSchema = z.object({ campaignId: z.string().min(1), results: CampaignResultSchema.omit({ resultsPath: true }) });
 
 export function runDir(dataDir: string, workflowId: string): string {
@@ -61,6 +64,18 @@ export function readTranscript(dataDir: string, workflowId: string): z.infer<typ
     }
   }
   return [...byTurn.values()].sort((a, b) => a.turn - b.turn);
+}
+
+export const thoughtsPath = (dataDir: string, workflowId: string) => join(runDir(dataDir, workflowId), 'thoughts.jsonl');
+
+/** Every thoughtbox session written for a workflow, one per turn, in turn order. */
+export function readThoughts(dataDir: string, workflowId: string): ThoughtboxSession[] {
+  const path = thoughtsPath(dataDir, workflowId);
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => ThoughtboxSessionSchema.parse(JSON.parse(line)));
 }
 
 export function createFileActivities(dataDir: string) {
@@ -95,6 +110,21 @@ export function createFileActivities(dataDir: string) {
           return path;
         }),
       );
+    },
+
+    /**
+     * The session into thoughts.jsonl, replacing any line of the same turn: a retry, or a turn
+     * replayed after a crash, leaves one line per turn.
+     */
+    async writeThoughts(raw: unknown): Promise<string> {
+      const input = parseInput(ThoughtsSchema, raw, 'writeThoughts input');
+      return classified(() => {
+        const sessions = readThoughts(dataDir, input.workflowId).filter((s) => s.turn !== input.session.turn);
+        const all = [...sessions, input.session].sort((a, b) => a.turn - b.turn);
+        const path = thoughtsPath(dataDir, input.workflowId);
+        atomicWrite(path, all.map((s) => JSON.stringify(s)).join('\n') + '\n');
+        return path;
+      });
     },
 
     async writeResults(raw: unknown): Promise<string> {

@@ -4,6 +4,7 @@ import { createCompactionActivities } from './compaction';
 import { createFileActivities } from './files';
 import { createGameActivities } from './game';
 import { createOracleActivities } from './oracle';
+import { createThoughtboxActivities } from './thoughtbox';
 
 /**
  * Every activity the worker registers. Names are what the Web UI shows for each step. All LLM
@@ -18,6 +19,7 @@ export function createActivities(options: { dataDir: string; llm?: () => LlmProv
     ...createFileActivities(options.dataDir),
     ...createOracleActivities(llm),
     ...createCompactionActivities(llm),
+    ...createThoughtboxActivities(llm),
   };
 }
 

@@ -12,6 +12,8 @@ export const ReliabilitySchema = z.object({
   goal: CounterSchema.default({ tried: 0, helped: 0 }),
   blocker: CounterSchema.default({ tried: 0, helped: 0 }),
   progress: CounterSchema.default({ tried: 0, helped: 0 }),
+  /** A thoughtbox session's concluded action (seed 003), judged like a recommendation. */
+  thought: CounterSchema.default({ tried: 0, helped: 0 }),
 });
 export type Reliability = z.infer<typeof ReliabilitySchema>;
 export type QueryType = keyof Reliability;
@@ -36,6 +38,7 @@ export function reliabilitySummary(r: Reliability) {
     goalAccuracy: accuracy(r, 'goal'),
     blockerAccuracy: accuracy(r, 'blocker'),
     progressAccuracy: accuracy(r, 'progress'),
+    thoughtAccuracy: accuracy(r, 'thought'),
     totalRecommendations: r.recommendation.tried,
   };
 }

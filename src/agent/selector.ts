@@ -17,7 +17,7 @@ import { accuracy, Reliability } from './reliability';
 import { explore, knownMove, MAX_TRIES, StateSet, timesTried } from './policy';
 import type { Rng } from './rng';
 
-export type SelectionReason = 'won' | 'reward' | 'planned' | 'recommended' | 'blocker' | 'alternative' | 'novel' | 'random' | 'fallback';
+export type SelectionReason = 'won' | 'reward' | 'planned' | 'thought' | 'recommended' | 'blocker' | 'alternative' | 'novel' | 'random' | 'fallback';
 
 export interface Selection {
   command: string;
@@ -37,6 +37,8 @@ export interface SelectorInput {
   tried: Readonly<Record<string, number>>;
   /** The learned state, for planning and cross-episode novelty. */
   learned: LearnedState;
+  /** A thoughtbox session's concluded action (a valid command), if the turn was thought through. */
+  conclusion?: string | null;
 }
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9 ]+/g, ' ').replace(/\s+/g, ' ').trim();
@@ -86,6 +88,9 @@ export function selectAction(input: SelectorInput): Selection {
   if (choice) return pick(choice.command, choice.reason);
 
   const worthTrying = (o: ActionOption) => !visited.has(o.resultHash) && timesTried(tried, worldHash, o.command) < MAX_TRIES;
+  // A concluded thought is the oracle thinking longer: trusted by its own learned reliability.
+  const concluded = input.conclusion ? pool.find((o) => o.command === input.conclusion) : undefined;
+  if (concluded && worthTrying(concluded) && rng.next() < accuracy(reliability, 'thought')) return pick(concluded.command, 'thought');
   if (analysis) {
     const rec = matchAction(analysis.recommended_action, pool);
     if (rec && worthTrying(rec) && rng.next() < accuracy(reliability, 'recommendation')) return pick(rec.command, 'recommended', true);
@@ -104,12 +109,12 @@ export function selectAction(input: SelectorInput): Selection {
 }
 
 /**
- * What the engine's probe says the recommendation would have done, whether or not it was taken:
- * the reliability evidence. Useful = scores, or reaches a state this
- * episode has not been in. A recommendation that names no valid action did not help.
+ * What the engine's probe says an advised action (a recommendation, a thought's conclusion) would
+ * have done, whether or not it was taken: the reliability evidence. Useful = scores, or reaches a
+ * state this episode has not been in. Advice that names no valid action did not help.
  */
-export function recommendationWouldHelp(analysis: TurnAnalysis, options: ActionOption[], visited: StateSet): boolean {
-  const rec = matchAction(analysis.recommended_action, options);
+export function actionWouldHelp(advice: string, options: ActionOption[], visited: StateSet): boolean {
+  const rec = matchAction(advice, options);
   if (!rec) return false;
   return rec.scoreDelta > 0 || (!visited.has(rec.resultHash) && rec.outcome !== 'died');
 }

@@ -35,11 +35,17 @@ export const AgentStateSchema = z.object({
   llm: LlmUsageSchema,
   /** Each memory module's state, by module name. */
   memory: z.record(z.string(), z.unknown()),
+  /** Locations this episode has been in, oldest first: a new one counts as progress. */
+  places: z.array(z.string()),
+  /** Turns since the score rose or a new location was reached. */
+  stalledTurns: z.number().int().nonnegative(),
+  /** The last turn a thoughtbox was offered (auto mode waits a few turns before offering again). */
+  lastThoughtboxTurn: z.number().int().nullable(),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
 /** ~12 KB and ~9 KB of JSON: with the dynamics model (~32 KB) the carry stays near 55 KB. */
-export const LIMITS = { visited: 800, tried: 300 } as const;
+export const LIMITS = { visited: 800, tried: 300, places: 200, deaths: 100 } as const;
 /** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
 export const MAX_CARRY_BYTES = 60 * 1024;
 
@@ -61,6 +67,9 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     beliefs: withTruth(freshBeliefs(learned.overallGoal), start.truth),
     llm: { calls: 0, promptTokens: 0, completionTokens: 0, fallbackTurns: 0 },
     memory,
+    places: start.truth.location.name ? [start.truth.location.name] : [],
+    stalledTurns: 0,
+    lastThoughtboxTurn: null,
   };
 }
 
@@ -85,6 +94,13 @@ export function keepNewest<T>(record: Record<string, T>, max: number): Record<st
   const keys = Object.keys(record);
   if (keys.length <= max) return record;
   return Object.fromEntries(keys.slice(keys.length - max).map((k) => [k, record[k]]));
+}
+
+/** The state a fatal move was made from, remembered for later episodes (the thoughtbox's "an earlier episode died here"). */
+export function rememberDeath(learned: LearnedState, worldHash: string): LearnedState {
+  const state = shortState(worldHash);
+  if (learned.deaths.includes(state)) return learned;
+  return { ...learned, deaths: [...learned.deaths, state].slice(-LIMITS.deaths) };
 }
 
 export function rememberReward(learned: LearnedState, worldHash: string, command: string): LearnedState {

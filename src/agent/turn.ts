@@ -20,8 +20,9 @@ import { observe as observeDynamics } from './dynamics';
 import { choose, knownMove, PolicyContext, triedKey } from './policy';
 import { accuracy } from './reliability';
 import type { Rng } from './rng';
-import { recommendationWouldHelp, selectAction, SelectionReason } from './selector';
-import { AgentState, keepNewest, LIMITS, markVisited, rememberReward, visitedSet, withTruth } from './state';
+import { actionWouldHelp, selectAction, SelectionReason } from './selector';
+import { AgentState, keepNewest, LIMITS, markVisited, rememberDeath, rememberReward, visitedSet, withTruth } from './state';
+import type { ThoughtboxSession } from './thoughtbox/schema';
 import { updateFromAnalysis, updateReliability } from './updater';
 
 /** Tokens a memory module may use in the context unless it says otherwise. */
@@ -99,7 +100,11 @@ export function deliberate(state: AgentState, config: EpisodeConfig, rng: Rng, m
   };
 }
 
-/** The failure analysis folded into the turn's: it is the better judge of why the last action failed. */
+/** The oracle's answers as one analysis: the failure analysis is the better judge of why the last action failed. */
+export function analysisOf(answers: OracleAnswers): TurnAnalysis {
+  return withFailure(answers.turn.answer, answers.failure);
+}
+
 function withFailure(analysis: TurnAnalysis, failure: FailureAnswer | null): TurnAnalysis {
   if (!failure) return analysis;
   const f = failure.answer;
@@ -121,6 +126,10 @@ export interface Decision {
   usage: OracleUsage;
   /** What the engine's probe says the recommendation would have done (null: no answer). */
   recommendationProbe: boolean | null;
+  /** This turn's thoughtbox session, when one was offered. */
+  thinking: ThoughtboxSession | null;
+  /** What the engine's probe says the session's concluded action would have done (null: no conclusion). */
+  conclusionProbe: boolean | null;
 }
 
 const NO_USAGE: OracleUsage = { calls: 0, promptTokens: 0, completionTokens: 0 };
@@ -129,31 +138,37 @@ function selectorBase(state: AgentState, rng: Rng) {
   return { options: state.options, reliability: state.learned.reliability, worldHash: state.worldHash, visited: visitedSet(state), rng, tried: state.tried, learned: state.learned };
 }
 
+const NO_ADVICE = { analysis: null, fallback: false, usage: NO_USAGE, recommendationProbe: null, thinking: null, conclusionProbe: null } as const;
+
 /**
  * The action. `answer` is the oracle's answer when it was asked, or 'unreachable' when the LLM
- * failed after its retries: that turn is played by the oracle-free policy.
+ * failed after its retries: that turn is played by the oracle-free policy. `thinking` is the
+ * turn's thoughtbox session: a concluded one offers its action to the selector; any other
+ * outcome (declined, iteration limit, ...) leaves the choice to the oracle and the selector.
  */
-export function decide(state: AgentState, rng: Rng, deliberation: Deliberation, answer: OracleAnswers | 'unreachable' | null): Decision {
-  if (deliberation.kind === 'decided') {
-    return { ...deliberation.choice, analysis: null, beliefs: state.beliefs, fallback: false, usage: NO_USAGE, recommendationProbe: null };
-  }
+export function decide(state: AgentState, rng: Rng, deliberation: Deliberation, answer: OracleAnswers | 'unreachable' | null, thinking: ThoughtboxSession | null = null): Decision {
+  if (deliberation.kind === 'decided') return { ...deliberation.choice, ...NO_ADVICE, beliefs: state.beliefs };
   if (answer === null) throw new Error('decide: the oracle was to be asked, but no answer was given');
   if (answer === 'unreachable') {
     const choice = choose('oracle-free', policyContext(state, rng));
-    return { ...choice, analysis: null, beliefs: state.beliefs, fallback: true, usage: NO_USAGE, recommendationProbe: null };
+    return { ...choice, ...NO_ADVICE, beliefs: state.beliefs, fallback: true };
   }
   const base = selectorBase(state, rng);
-  const analysis = withFailure(answer.turn.answer, answer.failure);
+  const analysis = analysisOf(answer);
   const beliefs = updateFromAnalysis(state.beliefs, analysis, state.learned.reliability, state.lastCommand, state.lastOutcome);
-  const selection = selectAction({ ...base, analysis });
+  const conclusion = thinking?.outcome === 'concluded' ? thinking.action : null;
+  const selection = selectAction({ ...base, analysis, conclusion });
+  const oracleUsage = answer.failure ? addUsage(answer.turn.usage, answer.failure.usage) : answer.turn.usage;
   return {
     command: selection.command,
     reason: selection.reason,
     analysis,
     beliefs,
     fallback: false,
-    usage: answer.failure ? addUsage(answer.turn.usage, answer.failure.usage) : answer.turn.usage,
-    recommendationProbe: recommendationWouldHelp(analysis, state.options, base.visited),
+    usage: thinking ? addUsage(oracleUsage, thinking.usage) : oracleUsage,
+    recommendationProbe: actionWouldHelp(analysis.recommended_action, state.options, base.visited),
+    thinking,
+    conclusionProbe: conclusion ? actionWouldHelp(conclusion, state.options, base.visited) : null,
   };
 }
 
@@ -172,6 +187,7 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
         // The analysis judged the *previous* action's progress: score the claim against what that action did.
         progressClaim: state.lastOutcome ? { claimed: analysis.last_action_made_progress, actual: state.lastOutcome } : null,
         recommendationProbe: decision.recommendationProbe,
+        conclusionProbe: decision.conclusionProbe,
       })
     : state.learned.reliability;
   let learned: LearnedState = {
@@ -180,6 +196,9 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
     dynamics: observeDynamics(state.learned.dynamics, state.worldHash, command, step.worldHash, scoreDelta),
   };
   if (scoreDelta > 0) learned = rememberReward(learned, state.worldHash, command);
+  if (step.truth.died) learned = rememberDeath(learned, state.worldHash);
+  const place = step.truth.location.name;
+  const newPlace = place !== '' && !state.places.includes(place);
   const key = triedKey(state.worldHash, command);
   const next: AgentState = {
     ...state,
@@ -202,6 +221,9 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
       completionTokens: state.llm.completionTokens + decision.usage.completionTokens,
       fallbackTurns: state.llm.fallbackTurns + (decision.fallback ? 1 : 0),
     },
+    places: newPlace ? [...state.places, place].slice(-LIMITS.places) : state.places,
+    stalledTurns: scoreDelta > 0 || newPlace ? 0 : state.stalledTurns + 1,
+    lastThoughtboxTurn: decision.thinking ? state.turn : state.lastThoughtboxTurn,
   };
   const view = turnView(next, state);
   const memory = { ...next.memory };
@@ -272,11 +294,16 @@ export function turnRecord(state: AgentState, decision: Decision, config: Episod
           llmCalls: decision.usage.calls,
           tokens: decision.usage.promptTokens + decision.usage.completionTokens,
           ...(decision.analysis ? { recommended: decision.analysis.recommended_action } : {}),
+          usedThoughtbox: usedThoughtbox(decision.thinking),
+          thinkingSteps: decision.thinking?.thoughts.length ?? 0,
         }
       : {}),
     ...(memoryFailures.length ? { memoryFailures } : {}),
   };
 }
+
+/** A session that was offered and declined did no thinking. */
+const usedThoughtbox = (session: ThoughtboxSession | null) => session !== null && session.outcome !== 'declined';
 
 /** What this episode passes on to the next one of a campaign. */
 export function learnedAfter(state: AgentState): LearnedState {

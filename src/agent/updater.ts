@@ -57,11 +57,14 @@ export interface ReliabilityEvidence {
    * `recommendationWouldHelp`); null when there was no answer.
    */
   recommendationProbe: boolean | null;
+  /** The same for a thoughtbox session's concluded action; null without one. */
+  conclusionProbe: boolean | null;
 }
 
 export function updateReliability(r: Reliability, o: StepOutcome, evidence: ReliabilityEvidence): Reliability {
   let next = r;
   if (evidence.recommendationProbe !== null) next = recordOutcome(next, 'recommendation', evidence.recommendationProbe);
+  if (evidence.conclusionProbe !== null) next = recordOutcome(next, 'thought', evidence.conclusionProbe);
   if (evidence.actedOnBlocker) next = recordOutcome(next, 'blocker', helped(o));
   if (evidence.progressClaim) next = recordOutcome(next, 'progress', evidence.progressClaim.claimed === helped(evidence.progressClaim.actual));
   if (o.scoreDelta !== 0) next = recordOutcome(next, 'goal', o.scoreDelta > 0);

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { LlmError } from './errors';
 import { jsonSchemaFor, llamaGrammarSchema, parseAnswer } from './json';
 import { embeddedModel, modelPath } from './models';
-import { checkToolRequest, DEFAULT_TOOL_MAX_TOKENS, readCallsAnswer, toolCallsAnswerSchema, toolListPrompt, validateCalls } from './tools';
+import { checkToolRequest, DEFAULT_TOOL_MAX_TOKENS, messagesAsText, readCallsAnswer, toolCallsAnswerSchema, toolListPrompt, validateCalls } from './tools';
 import type { ChatMessage, Completion, CompletionRequest, LlmProvider, ToolCallRequest, ToolCallResult, Usage } from './types';
 
 interface Generation {
@@ -157,7 +157,7 @@ export class LocalProvider implements LlmProvider {
 
   complete<S extends z.ZodTypeAny>(req: CompletionRequest<S>): Promise<Completion<z.infer<S>>> {
     return this.serialized(async () => {
-      const { raw, usage } = await this.generate({ ...req, jsonSchema: jsonSchemaFor(req.schema), maxTokens: req.maxTokens ?? 300 });
+      const { raw, usage } = await this.generate({ ...req, messages: messagesAsText(req.messages), jsonSchema: jsonSchemaFor(req.schema), maxTokens: req.maxTokens ?? 300 });
       return { value: parseAnswer(req.schema, raw, req.schemaName), usage, model: this.model, raw };
     });
   }
@@ -165,12 +165,13 @@ export class LocalProvider implements LlmProvider {
   async callTools(req: ToolCallRequest): Promise<ToolCallResult> {
     const { maxCalls } = checkToolRequest(req);
     const maxTokens = req.maxTokens ?? DEFAULT_TOOL_MAX_TOKENS;
+    const required = req.toolChoice === 'required';
     return this.serialized(async () => {
       const { raw, usage } = await this.generate({
         ...req,
         // The host folds every system message into one system prompt, after the caller's own.
-        messages: [...req.messages, { role: 'system', content: toolListPrompt(req.tools, maxCalls) }],
-        jsonSchema: jsonSchemaFor(toolCallsAnswerSchema(req.tools, maxCalls)),
+        messages: [...messagesAsText(req.messages), { role: 'system', content: toolListPrompt(req.tools, maxCalls, required) }],
+        jsonSchema: jsonSchemaFor(toolCallsAnswerSchema(req.tools, maxCalls, required)),
         maxTokens,
       });
       // The grammar already forces the strict shape; reading it loosely lets each call be judged alone.

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { kindForStatus, LlmError } from './errors';
 import { jsonSchemaFor, parseAnswer } from './json';
 import { CandidateCall, checkToolRequest, DEFAULT_TOOL_MAX_TOKENS, validateCalls } from './tools';
-import type { Completion, CompletionRequest, LlmProvider, ToolCallRequest, ToolCallResult, ToolSpec, Usage } from './types';
+import type { ChatMessage, Completion, CompletionRequest, LlmProvider, ToolCallRequest, ToolCallResult, ToolSpec, Usage } from './types';
 
 type ChatCompletion = OpenAI.Chat.Completions.ChatCompletion;
 type CreateParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
@@ -50,6 +50,19 @@ function toolDefinition(t: ToolSpec): OpenAI.Chat.Completions.ChatCompletionTool
   return { type: 'function', function: { name: t.name, description: t.description, parameters: jsonSchemaFor(t.schema) } };
 }
 
+/** Our message as the chat-completions API spells it. */
+function apiMessage(m: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessageParam {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+  if (m.role === 'assistant' && m.toolCalls?.length) {
+    return {
+      role: 'assistant',
+      content: m.content || null,
+      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.tool, arguments: JSON.stringify(c.arguments ?? {}) } })),
+    };
+  }
+  return { role: m.role, content: m.content };
+}
+
 /** One of the API's tool calls as a candidate: arguments arrive as a JSON string, which may not be JSON. */
 function candidateOf(call: unknown): CandidateCall {
   const c = (call ?? {}) as { type?: string; function?: { name?: unknown; arguments?: unknown } };
@@ -82,7 +95,7 @@ export class OpenAiProvider implements LlmProvider {
   private base(req: Pick<ToolCallRequest, 'messages' | 'maxTokens' | 'temperature' | 'seed'>, maxTokens: number): CreateParams {
     return {
       model: this.model,
-      messages: req.messages,
+      messages: req.messages.map(apiMessage),
       max_tokens: req.maxTokens ?? maxTokens,
       temperature: req.temperature ?? 0,
       ...(req.seed !== undefined ? { seed: req.seed } : {}),
@@ -127,7 +140,7 @@ export class OpenAiProvider implements LlmProvider {
   async callTools(req: ToolCallRequest): Promise<ToolCallResult> {
     const { maxCalls } = checkToolRequest(req);
     const response = await this.send(() =>
-      this.client.chat.completions.create({ ...this.base(req, DEFAULT_TOOL_MAX_TOKENS), tools: req.tools.map(toolDefinition), tool_choice: 'auto' }),
+      this.client.chat.completions.create({ ...this.base(req, DEFAULT_TOOL_MAX_TOKENS), tools: req.tools.map(toolDefinition), tool_choice: req.toolChoice ?? 'auto' }),
     );
     const message = response.choices?.[0]?.message;
     if (!message) throw new LlmError('bad-answer', `The model's tool call answer has no message: ${JSON.stringify(response).slice(0, 200)}`);
@@ -146,7 +159,7 @@ export class OpenAiProvider implements LlmProvider {
     const schemaHint = `Answer with one JSON object matching this JSON Schema:\n${JSON.stringify(jsonSchemaFor(req.schema))}`;
     return this.client.chat.completions.create({
       ...base,
-      messages: [...req.messages, { role: 'system', content: schemaHint }],
+      messages: [...base.messages, { role: 'system', content: schemaHint }],
       response_format: { type: 'json_object' },
     });
   }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { describeZodError } from '../schemas/describe';
 import { LlmError } from './errors';
 import { jsonSchemaFor, parseJsonObject } from './json';
-import type { InvalidToolCall, ToolCall, ToolCallRequest, ToolSpec } from './types';
+import type { ChatMessage, InvalidToolCall, ToolCall, ToolCallRequest, ToolSpec } from './types';
 
 export const DEFAULT_MAX_CALLS = 8;
 /** Room for several calls with short arguments; callers with big arguments should say so. */
@@ -145,11 +145,26 @@ export function readCallsAnswer(text: string, maxTokens: number): CandidateCall[
   return parsed.data.calls.map(candidateOfItem);
 }
 
-/** The strict answer shape for constrained decoding: each item is exactly one tool's call. */
-export function toolCallsAnswerSchema(tools: ToolSpec[], maxCalls: number): z.ZodTypeAny {
+/** The strict answer shape for constrained decoding: each item is exactly one tool's call (at least one when required). */
+export function toolCallsAnswerSchema(tools: ToolSpec[], maxCalls: number, required = false): z.ZodTypeAny {
   const items = tools.map((t) => z.object({ tool: z.literal(t.name), arguments: t.schema }));
   const item = items.length === 1 ? items[0] : z.union(items);
-  return z.object({ calls: z.array(item).max(maxCalls) });
+  return z.object({ calls: z.array(item).min(required ? 1 : 0).max(maxCalls) });
+}
+
+/**
+ * A conversation for a model without native tool calling: earlier calls read as the JSON answer
+ * the model gave, and each tool result as a message naming its call.
+ */
+export function messagesAsText(messages: ChatMessage[]): ChatMessage[] {
+  return messages.map((m): ChatMessage => {
+    if (m.role === 'tool') return { role: 'user', content: `RESULT OF CALL ${m.toolCallId}:\n${m.content}` };
+    if (m.role === 'assistant' && m.toolCalls?.length) {
+      const calls = JSON.stringify({ calls: m.toolCalls.map((c) => ({ tool: c.tool, arguments: c.arguments })) });
+      return { role: 'assistant', content: [m.content, `CALL ${m.toolCalls.map((c) => c.id).join(', ')}: ${calls}`].filter(Boolean).join('\n') };
+    }
+    return m;
+  });
 }
 
 function describeField(name: string, schema: Record<string, unknown>): string {
@@ -162,14 +177,14 @@ function describeField(name: string, schema: Record<string, unknown>): string {
  * The tools in words, for a model that sees only a grammar: the grammar forces the shape but
  * does not say what the tools are for.
  */
-export function toolListPrompt(tools: ToolSpec[], maxCalls: number): string {
+export function toolListPrompt(tools: ToolSpec[], maxCalls: number, required = false): string {
   const lines = tools.map((t) => {
     const props = (jsonSchemaFor(t.schema).properties ?? {}) as Record<string, Record<string, unknown>>;
     const fields = Object.entries(props).map(([k, v]) => describeField(k, v));
     return `- ${t.name}: ${t.description}\n  arguments: ${fields.join('; ') || 'none'}`;
   });
   return [
-    `You can call these tools. Answer with JSON {"calls": [{"tool": "<tool name>", "arguments": {...}}]}, at most ${maxCalls} calls, or {"calls": []} when nothing needs to be done.`,
+    `You can call these tools. Answer with JSON {"calls": [{"tool": "<tool name>", "arguments": {...}}]}, at most ${maxCalls} calls${required ? ' and at least one' : ', or {"calls": []} when nothing needs to be done'}.`,
     'Tools:',
     ...lines,
   ].join('\n');

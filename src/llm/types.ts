@@ -4,7 +4,20 @@
  */
 import { z } from 'zod';
 
-export const ChatMessageSchema = z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() });
+/** A tool call the conversation already holds: `id` pairs it with its tool message. */
+export const PastToolCallSchema = z.object({ id: z.string().min(1), tool: z.string(), arguments: z.unknown() });
+export type PastToolCall = z.infer<typeof PastToolCallSchema>;
+
+/**
+ * One message. A tool-calling loop replays its rounds as an assistant message with `toolCalls`
+ * followed by one `tool` message per call (OpenAI's shape; the embedded provider renders both as text).
+ */
+export const ChatMessageSchema = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(PastToolCallSchema).optional() }),
+  z.object({ role: z.literal('tool'), toolCallId: z.string().min(1), content: z.string() }),
+]);
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
 export const UsageSchema = z.object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative() });
@@ -43,6 +56,8 @@ export interface ToolCallRequest {
   tools: ToolSpec[];
   /** At most this many calls are accepted from one answer (default 8); the rest go to `invalid`. */
   maxCalls?: number;
+  /** auto (default): the model may answer with no call; required: it must call a tool. */
+  toolChoice?: 'auto' | 'required';
   maxTokens?: number;
   temperature?: number;
   seed?: number;

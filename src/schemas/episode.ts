@@ -24,12 +24,14 @@ export const LearnedStateSchema = z.object({
   overallGoal: z.string(),
   /** Each memory module's state at the end of the last episode, by module name (see src/memory). */
   memory: z.record(z.string(), z.unknown()),
+  /** Short world hashes of states from which a move killed the player, newest last. */
+  deaths: z.array(z.string()).max(100),
 });
 export type LearnedState = z.infer<typeof LearnedStateSchema>;
 export const MAX_LEARNED_STATES = 300;
 
 export function freshLearned(): LearnedState {
-  return { episodes: 0, bestScore: 0, rewarding: {}, dynamics: { entries: {} }, reliability: ReliabilitySchema.parse({}), overallGoal: 'unknown', memory: {} };
+  return { episodes: 0, bestScore: 0, rewarding: {}, dynamics: { entries: {} }, reliability: ReliabilitySchema.parse({}), overallGoal: 'unknown', memory: {}, deaths: [] };
 }
 
 /**
@@ -64,6 +66,13 @@ export const EpisodeConfigSchema = z
     compactEvery: z.number().int().min(0).max(1_000),
     /** Seed 001's "smart" trigger: a new room or a score change makes compaction due early. */
     compactSmart: z.boolean(),
+    /**
+     * The thoughtbox (seed 003): off; auto, offered on hard turns and the model may decline;
+     * always, every turn the oracle is asked. Only the full policy thinks.
+     */
+    thoughtbox: z.enum(['off', 'auto', 'always']),
+    /** Model calls one thoughtbox session may make before it ends unconcluded (the seed's max_thinking_iterations). */
+    maxThinkingIterations: z.number().int().min(1).max(100),
   })
   .strict();
 export type EpisodeConfig = z.infer<typeof EpisodeConfigSchema>;
@@ -79,6 +88,8 @@ export const EPISODE_DEFAULTS: Omit<EpisodeConfig, 'game'> = {
   stopOnDeath: true,
   compactEvery: 5,
   compactSmart: false,
+  thoughtbox: 'auto',
+  maxThinkingIterations: 20,
 };
 
 /** What a caller may give: the game, and any option it wants to set. */
@@ -116,6 +127,10 @@ export const TurnRecordSchema = z.object({
   recommended: z.string().optional(),
   /** Memory modules whose maintenance failed this turn (the episode played on without it). */
   memoryFailures: z.array(z.string()).optional(),
+  /** A thoughtbox session ran this turn (it may have ended without a conclusion). */
+  usedThoughtbox: z.boolean().optional(),
+  /** Thoughts the session accepted. */
+  thinkingSteps: z.number().int().optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 

@@ -21,7 +21,8 @@ import {
 import type { Activities } from '../activities';
 import { createRng, seedFor } from '../agent/rng';
 import { AgentState, fitCarry, initialState } from '../agent/state';
-import { applyWork, decide, Deliberation, deliberate, dueWork, episodeResult, initialMemory, isOver, learn, OracleAnswers, turnRecord, turnView, workFailed } from '../agent/turn';
+import { applyAnswer, isOpen, openSession, thinkRequest, ThoughtboxSession, thoughtboxOffer, unreachable } from '../agent/thoughtbox';
+import { analysisOf, applyWork, decide, Deliberation, deliberate, dueWork, episodeResult, initialMemory, isOver, learn, OracleAnswers, turnRecord, turnView, workFailed } from '../agent/turn';
 import { EpisodeInput, EpisodeInputSchema, EpisodeResult, EpisodeStatus, freshLearned, TurnRecord } from '../schemas/episode';
 import { validatedInput } from './input';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from './searchAttributes';
@@ -41,10 +42,12 @@ const llmWork = {
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
 } as const;
 const oracle = proxyActivities<Pick<Activities, 'analyseTurn' | 'analyseFailure'>>(llmWork);
+/** One thought per activity: a retried or resumed session repeats no accepted thought (see thinkThrough). */
+const thinker = proxyActivities<Pick<Activities, 'think'>>(llmWork);
 /** Memory modules' activities, called by the name each module gives (see src/memory/module.ts). */
 const memoryActivities = proxyActivities<Record<string, (request: unknown) => Promise<unknown>>>(llmWork);
 
-const files = proxyActivities<Pick<Activities, 'writeTranscriptChunk' | 'finalizeTranscript' | 'writeMemoryFiles'>>({
+const files = proxyActivities<Pick<Activities, 'writeTranscriptChunk' | 'finalizeTranscript' | 'writeMemoryFiles' | 'writeThoughts'>>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 20 },
 });
@@ -56,9 +59,13 @@ export const statusQuery = defineQuery<EpisodeStatus>('status');
 export const transcriptQuery = defineQuery<TurnRecord[]>('transcript');
 /** Every memory module's current state, by module name (`grue memory`). */
 export const memoryQuery = defineQuery<Record<string, unknown>>('memory');
+/** This run's recent thoughtbox sessions, the one in progress last (all of them: thoughts.jsonl). */
+export const thinkingQuery = defineQuery<ThoughtboxSession[]>('thinking');
 
 /** Turns kept in memory for the transcript query beyond those not yet written out. */
 const RECENT_TURNS = 20;
+/** Thoughtbox sessions kept in memory for the thinking query. */
+const RECENT_SESSIONS = 10;
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -78,6 +85,9 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   setHandler(statusQuery, () => status(config, state, control));
   setHandler(transcriptQuery, () => [...recent, ...pending.filter((p) => !recent.includes(p))]);
   setHandler(memoryQuery, () => state?.memory ?? {});
+  let sessions: ThoughtboxSession[] = [];
+  let thinkingNow: ThoughtboxSession | null = null;
+  setHandler(thinkingQuery, () => (thinkingNow ? [...sessions, thinkingNow] : sessions));
 
   const flush = async () => {
     if (pending.length === 0) return;
@@ -100,12 +110,37 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     publishProgress(state);
   }
 
+  /**
+   * The thoughtbox's tool-calling loop: one `think` activity per round, each carrying the turn's
+   * context and every earlier round; the pure reducer takes each answer in. Every finished
+   * activity is in the history, so a worker lost mid-session resumes at the next thought.
+   */
+  const thinkThrough = async (before: AgentState, deliberation: Extract<Deliberation, { kind: 'ask' }>, answers: OracleAnswers | 'unreachable'): Promise<ThoughtboxSession | null> => {
+    const offer = thoughtboxOffer(before, config, answers);
+    if (!offer || answers === 'unreachable') return null;
+    const analysis = analysisOf(answers);
+    let session = openSession(before.turn, offer.trigger, offer.required, config.maxThinkingIterations);
+    thinkingNow = session;
+    while (isOpen(session)) {
+      const round = session;
+      const result = await unlessUnreachable('thoughtbox', () => thinker.think(thinkRequest(round, deliberation.request, analysis)));
+      session = result === 'unreachable' ? unreachable(session) : applyAnswer(session, result.answer, result.usage, before.options);
+      thinkingNow = session;
+    }
+    if (session.outcome === 'limit') log.warn('thoughtbox reached maxThinkingIterations without a conclusion; the oracle and selector decide', { turn: session.turn, iterations: session.iterations });
+    await files.writeThoughts({ workflowId, session });
+    sessions = [...sessions, session].slice(-RECENT_SESSIONS);
+    thinkingNow = null;
+    return session;
+  };
+
   /** One turn through the pipeline; returns the next state and the turn's record. */
   const playTurn = async (before: AgentState): Promise<[AgentState, TurnRecord]> => {
     const rng = createRng(before.rngState);
     const deliberation = deliberate(before, config, rng);
     const answer = deliberation.kind === 'ask' ? await askOracle(deliberation) : null;
-    const decision = decide(before, rng, deliberation, answer);
+    const thinking = deliberation.kind === 'ask' && answer ? await thinkThrough(before, deliberation, answer) : null;
+    const decision = decide(before, rng, deliberation, answer, thinking);
     const step = await game.stepGame({ game: config.game, storyMd5: before.story.md5, snapshot: before.snapshot, command: decision.command, validActions: true });
     const [after, failures] = await maintain(workflowId, learn(before, decision, step, rng), before, false);
     return [after, turnRecord(after, decision, config, failures)];

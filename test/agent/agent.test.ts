@@ -32,11 +32,11 @@ describe('oracle reliability (seed test 3)', () => {
 
   it('is scored by observable outcomes: the probe of each recommendation, the blocker acted on, progress claims', () => {
     let r = freshReliability();
-    r = updateReliability(r, { scoreDelta: 0, newState: true, worldChanged: true }, { recommendationProbe: true, actedOnBlocker: true, progressClaim: null });
-    r = updateReliability(r, { scoreDelta: 0, newState: false, worldChanged: false }, { recommendationProbe: false, actedOnBlocker: true, progressClaim: null });
+    r = updateReliability(r, { scoreDelta: 0, newState: true, worldChanged: true }, { recommendationProbe: true, conclusionProbe: null, actedOnBlocker: true, progressClaim: null });
+    r = updateReliability(r, { scoreDelta: 0, newState: false, worldChanged: false }, { recommendationProbe: false, conclusionProbe: null, actedOnBlocker: true, progressClaim: null });
     expect(r.recommendation).toEqual({ tried: 2, helped: 1 });
     expect(r.blocker).toEqual({ tried: 2, helped: 1 });
-    r = updateReliability(r, { scoreDelta: 0, newState: false, worldChanged: false }, { recommendationProbe: null, actedOnBlocker: false, progressClaim: { claimed: true, actual: { scoreDelta: 5, newState: false, worldChanged: false } } });
+    r = updateReliability(r, { scoreDelta: 0, newState: false, worldChanged: false }, { recommendationProbe: null, conclusionProbe: null, actedOnBlocker: false, progressClaim: { claimed: true, actual: { scoreDelta: 5, newState: false, worldChanged: false } } });
     expect(r.progress).toEqual({ tried: 1, helped: 1 });
     expect(r.recommendation.tried).toBe(2);
   });

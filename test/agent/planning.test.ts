@@ -4,7 +4,7 @@ import { planToReward } from '../../src/agent/planner';
 import { explore, knownMove, MAX_TRIES, oracleFreePolicy, triedKey } from '../../src/agent/policy';
 import { freshReliability, recordOutcome } from '../../src/agent/reliability';
 import { createRng } from '../../src/agent/rng';
-import { recommendationWouldHelp, selectAction } from '../../src/agent/selector';
+import { actionWouldHelp, selectAction } from '../../src/agent/selector';
 import { updateFromAnalysis, updateReliability } from '../../src/agent/updater';
 import { freshLearned } from '../../src/schemas/episode';
 import type { TurnAnalysis } from '../../src/schemas/oracle';
@@ -102,11 +102,11 @@ describe('the informed selector: trust by learned reliability, advice vetted by 
   });
 
   it('scores every recommendation by what the probe says it would do, taken or not', () => {
-    expect(recommendationWouldHelp(analysis(), options, new Set())).toBe(true);
-    expect(recommendationWouldHelp(analysis(), options, new Set(['h-stand up']))).toBe(false);
-    expect(recommendationWouldHelp(analysis({ recommended_action: 'fly' }), options, new Set())).toBe(false);
+    expect(actionWouldHelp(analysis().recommended_action, options, new Set())).toBe(true);
+    expect(actionWouldHelp(analysis().recommended_action, options, new Set(['h-stand up']))).toBe(false);
+    expect(actionWouldHelp('fly', options, new Set())).toBe(false);
     const outcome = { scoreDelta: 0, newState: false, worldChanged: false };
-    const flags = { actedOnBlocker: false, progressClaim: null };
+    const flags = { actedOnBlocker: false, progressClaim: null, conclusionProbe: null };
     expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: true }).recommendation).toEqual({ tried: 1, helped: 1 });
     expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: null }).recommendation).toEqual({ tried: 0, helped: 0 });
   });

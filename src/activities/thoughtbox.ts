@@ -1,0 +1,56 @@
+/**
+ * The `think` activity (seed 003): one model call, one thought. It only asks: the session's rules
+ * (numbering, revisions, branches, the conclusion) are applied by the pure reducer in the
+ * workflow, so a retried call cannot record a thought twice, and a worker that dies mid-session
+ * leaves every earlier thought in the history for the next one to continue from.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { thinkingMessages, thoughtboxTool } from '../agent/thoughtbox/prompt';
+import { ThinkingStepSchema, ThinkRequestSchema, ThinkResult } from '../agent/thoughtbox/schema';
+import type { LlmProvider } from '../llm';
+import { GAME_FILES_DIR } from '../paths';
+import { parseInput } from './failures';
+import { classifiedLlmCall, heartbeat } from './llmBoundary';
+
+export const COOKBOOK_FILE = join(GAME_FILES_DIR, 'thinking_patterns.md');
+
+/** Prompt budget by provider: the embedded model's 4,096-token context keeps room for one step. */
+const promptBudget = (provider: LlmProvider) => (provider.name === 'local' ? 3300 : 12000);
+
+function readCookbook(file: string): string {
+  if (!existsSync(file)) throw ApplicationFailure.nonRetryable(`The thinking patterns cookbook ${file} is missing; restore game_files/thinking_patterns.md from the repository.`, 'CookbookMissing');
+  return readFileSync(file, 'utf8').trim();
+}
+
+export function createThoughtboxActivities(llm: () => LlmProvider, cookbookFile = COOKBOOK_FILE) {
+  let cookbook: string | null = null;
+  return {
+    async think(raw: unknown): Promise<ThinkResult> {
+      const request = parseInput(ThinkRequestSchema, raw, 'think input');
+      cookbook ??= readCookbook(cookbookFile);
+      const provider = llm();
+      const onProgress = heartbeat();
+      const answer = await classifiedLlmCall(() =>
+        provider.callTools({
+          messages: thinkingMessages(request, cookbook!, promptBudget(provider)),
+          tools: [thoughtboxTool(request.turn.validActions)],
+          toolChoice: request.required ? 'required' : 'auto',
+          maxCalls: 1,
+          maxTokens: 320,
+          temperature: 0,
+          seed: request.seed,
+          onProgress,
+        }),
+      );
+      const usage = { calls: 1, ...answer.usage };
+      const [call] = answer.calls;
+      // The tool's schema narrows the action to the valid ones; the session keeps the seed's shape.
+      if (call) return { answer: { kind: 'step', step: ThinkingStepSchema.parse(call.arguments) }, usage };
+      const [invalid] = answer.invalid;
+      if (invalid) return { answer: { kind: 'invalid', call: invalid.raw ?? null, error: invalid.error }, usage };
+      return { answer: { kind: 'none', text: answer.raw.slice(0, 500) }, usage };
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * The thoughtbox (seed 003) as the turn pipeline uses it: `thoughtboxOffer` says whether this
+ * turn thinks; the workflow opens a session and runs one `think` activity per round with
+ * `thinkRequest`, folding each answer in with `applyAnswer` until the session is over; a
+ * concluded session's action goes to the decide stage.
+ */
+import type { TurnAnalysis, TurnRequest } from '../../schemas/oracle';
+import type { OracleReading, ThinkRequest, ThoughtboxSession } from './schema';
+
+export * from './schema';
+export { applyAnswer, DEFAULT_MAX_THINKING_ITERATIONS, isOpen, openSession, stepError, unreachable } from './session';
+export { AUTO, thoughtboxOffer } from './trigger';
+export type { Offer } from './trigger';
+
+export function oracleReading(analysis: TurnAnalysis): OracleReading {
+  return { goal: analysis.immediate_goal || analysis.overall_goal, blocker: analysis.blocking_condition || analysis.prerequisite, recommended: analysis.recommended_action, reasoning: analysis.action_reasoning };
+}
+
+/** The next `think` call's input: the same turn context every round, plus all rounds so far. */
+export function thinkRequest(session: ThoughtboxSession, turn: TurnRequest, analysis: TurnAnalysis | null): ThinkRequest {
+  return {
+    turn,
+    oracle: analysis ? oracleReading(analysis) : null,
+    trigger: session.trigger,
+    required: session.required,
+    exchanges: session.exchanges,
+    seed: turn.seed + session.iterations,
+  };
+}

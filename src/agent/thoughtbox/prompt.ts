@@ -1,0 +1,82 @@
+/**
+ * The thoughtbox's conversation, rebuilt for every `think` call as the seed's message list: the
+ * system prompt, the turn's whole context, then each earlier round as the model's tool call and
+ * its result. Pure: the activity sends what this builds. Over the token budget, the context is cut
+ * first (observation, then the lowest-priority sections), then earlier thoughts are shortened;
+ * every round stays in, so numbering, revisions and branches keep their referents.
+ */
+import { z } from 'zod';
+import type { ChatMessage, ToolSpec } from '../../llm/types';
+import { approxTokens, clip, PROMPT_ACTIONS } from '../prompts';
+import { ThinkingStepSchema, ThinkRequest, ToolResult } from './schema';
+
+export const THOUGHTBOX_TOOL = 'thoughtbox';
+
+const DESCRIPTION =
+  'Structured workspace for a hard turn: one numbered thought per call, before acting. Supports forward thinking, ' +
+  'backward chaining from a goal, revising an earlier thought and branching to explore alternatives.';
+
+/** The tool, with its action constrained to the valid actions (a grammar then cannot name another). */
+export function thoughtboxTool(validActions: readonly string[]): ToolSpec {
+  const actions = [...new Set(validActions.slice(0, PROMPT_ACTIONS))];
+  const schema = actions.length ? ThinkingStepSchema.extend({ action: z.enum(actions as [string, ...string[]]).nullable().optional().describe(ThinkingStepSchema.shape.action.description ?? '') }) : ThinkingStepSchema;
+  return { name: THOUGHTBOX_TOOL, description: DESCRIPTION, schema };
+}
+
+function system(required: boolean): string {
+  return [
+    'You play a text adventure game and think a hard turn through before acting, with the thoughtbox tool: one numbered thought per call (1, 2, 3, ...).',
+    'Correct an earlier thought with isRevision true and revisesThought. Explore an alternative with branchFromThought and a branchId.',
+    'On your last thought set nextThoughtNeeded false and put the command to play now in action, one of VALID ACTIONS.',
+    required ? 'Call the tool now.' : 'If the advice below is already enough, answer with no call and the agent acts on it.',
+  ].join(' ');
+}
+
+function contextText(request: ThinkRequest, obsChars: number, sections: number): string {
+  const { turn, oracle } = request;
+  return [
+    `WHY THINK NOW: ${request.trigger}`,
+    turn.lastAction ? `LAST ACTION: ${turn.lastAction}` : 'LAST ACTION: none (the game just started)',
+    `${turn.lastAction ? "GAME'S RESPONSE" : 'OPENING'}:\n${clip(turn.observation, obsChars)}`,
+    ...turn.context.slice(0, sections).map((s) => `${s.title}:\n${s.text}`),
+    ...(oracle ? [`ORACLE'S ADVICE: goal "${oracle.goal}"; blocked by "${oracle.blocker}"; recommends "${oracle.recommended}" (${oracle.reasoning})`] : []),
+    `VALID ACTIONS: ${JSON.stringify(turn.validActions.slice(0, PROMPT_ACTIONS))}`,
+  ].join('\n\n');
+}
+
+/** The seed's echo as the model reads it, with the cookbook when the result carries it. */
+export function resultText(result: ToolResult, cookbook: string): string {
+  const { patternsCookbook, ...echo } = result;
+  return patternsCookbook && cookbook ? `${JSON.stringify(echo)}\n\n${cookbook}` : JSON.stringify(echo);
+}
+
+/** An earlier call with its thought cut to `thoughtChars` (only accepted steps have a thought to cut). */
+function shortened(call: unknown, thoughtChars: number): unknown {
+  if (!call || typeof call !== 'object' || typeof (call as { thought?: unknown }).thought !== 'string') return call;
+  return { ...call, thought: clip((call as { thought: string }).thought, thoughtChars) };
+}
+
+export const callId = (round: number) => `thought-${round + 1}`;
+
+export function thinkingMessages(request: ThinkRequest, cookbook: string, budgetTokens: number): ChatMessage[] {
+  const build = (obsChars: number, sections: number, thoughtChars: number): ChatMessage[] => [
+    { role: 'system', content: system(request.required) },
+    { role: 'user', content: contextText(request, obsChars, sections) },
+    ...request.exchanges.flatMap((exchange, round): ChatMessage[] => [
+      { role: 'assistant', content: '', toolCalls: [{ id: callId(round), tool: THOUGHTBOX_TOOL, arguments: shortened(exchange.call, thoughtChars) }] },
+      { role: 'tool', toolCallId: callId(round), content: resultText(exchange.result, cookbook) },
+    ]),
+  ];
+  const size = (messages: ChatMessage[]) => approxTokens(messages.map((m) => JSON.stringify(m)).join(''));
+  let obsChars = 1500;
+  let sections = request.turn.context.length;
+  let thoughtChars = 400;
+  let messages = build(obsChars, sections, thoughtChars);
+  while (size(messages) > budgetTokens && (obsChars > 200 || sections > 1 || thoughtChars > 60)) {
+    if (obsChars > 200) obsChars = Math.floor(obsChars * 0.7);
+    else if (sections > 1) sections--;
+    else thoughtChars = Math.floor(thoughtChars * 0.7);
+    messages = build(obsChars, sections, thoughtChars);
+  }
+  return messages;
+}
