@@ -30,6 +30,8 @@ interface RunOptions {
   stopOnDeath?: boolean;
   compactEvery?: number;
   compactSmart?: boolean;
+  thoughtbox?: string;
+  maxThinkingIterations?: number;
   worker: boolean;
   wait: boolean;
   id?: string;
@@ -49,6 +51,8 @@ function addRunOptions(cmd: Command): Command {
     .option('--no-stop-on-death', 'play on after a death, for games that go on (Zork resurrects you)')
     .option('--compact-every <n>', `compact the raw turns into the structured world model every n turns, 0 = off (default: ${D.compactEvery})`, parseInteger('--compact-every', 0, 1_000))
     .option('--compact-smart', 'also compact early when a new room is entered or the score changes')
+    .option('--thoughtbox <mode>', `think a turn through before acting: off | auto (offered on hard turns; the model may decline) | always (default: ${D.thoughtbox})`)
+    .option('--max-thinking-iterations <n>', `model calls one thoughtbox session may make (default: ${D.maxThinkingIterations})`, parseInteger('--max-thinking-iterations', 1, 100))
     .option('--id <workflowId>', 'workflow id (default: generated)')
     .option('--no-worker', 'do not run an in-process worker (use when `grue worker` processes are running)')
     .option('--no-wait', 'start the workflow, print its id and return');
@@ -67,6 +71,8 @@ function episodeOptions(game: string, opts: RunOptions): EpisodeOptions {
     stopOnDeath: opts.stopOnDeath,
     compactEvery: opts.compactEvery,
     compactSmart: opts.compactSmart,
+    thoughtbox: opts.thoughtbox as EpisodeOptions['thoughtbox'],
+    maxThinkingIterations: opts.maxThinkingIterations,
   };
 }
 

@@ -18,6 +18,15 @@ export interface ScriptedOptions {
   compactionDelayMs?: number;
   /** 'invalid': every compaction answers one call whose arguments break the schema; 'timeout': every compaction times out. */
   compactionFault?: 'invalid' | 'timeout';
+  /**
+   * The thoughtbox: 'chain' (default) thinks forward, revises thought 1, branches from it and
+   * concludes with the second valid action; 'endless' never concludes; 'decline' makes no call.
+   */
+  thinking?: 'chain' | 'endless' | 'decline';
+  /** Milliseconds the call for this thought number takes (with markerDir: `thinking-<n>` is written when it starts). */
+  thinkingDelay?: { thought: number; ms: number };
+  /** The blocking condition the oracle names every turn (default none). */
+  blocker?: string;
 }
 
 const USAGE = { promptTokens: 100, completionTokens: 20 };
@@ -26,6 +35,8 @@ export class ScriptedProvider implements LlmProvider {
   readonly name = 'scripted';
   readonly model = 'scripted';
   compactions = 0;
+  /** Every thoughtbox request, in order (in-process workers only). */
+  readonly thinkRequests: ToolCallRequest[] = [];
 
   constructor(private readonly options: ScriptedOptions = {}) {}
 
@@ -41,7 +52,7 @@ export class ScriptedProvider implements LlmProvider {
             prerequisite: '',
             overall_goal: 'win',
             immediate_goal: 'explore',
-            blocking_condition: '',
+            blocking_condition: this.options.blocker ?? '',
             recommended_action: actions[0] ?? 'look',
             action_reasoning: 'first listed',
             alternative_actions: actions.slice(1, 3),
@@ -52,6 +63,7 @@ export class ScriptedProvider implements LlmProvider {
   }
 
   async callTools(request: ToolCallRequest): Promise<ToolCallResult> {
+    if (request.tools.some((t) => t.name === 'thoughtbox')) return this.think(request);
     const user = request.messages.map((m) => m.content).join('\n');
     const turns = [...user.matchAll(/^\[(\d+)\] \(([^)]*)\) > (.*)$/gm)].map((m) => ({ turn: Number(m[1]), room: m[2], command: m[3] }));
     const last = turns[turns.length - 1]?.turn ?? 0;
@@ -71,6 +83,29 @@ export class ScriptedProvider implements LlmProvider {
     const valid = parsed.filter((p) => p.schema).map((p) => ({ tool: p.call.tool, arguments: p.schema!.parse(p.call.arguments) }));
     const invalid = this.options.compactionFault === 'invalid' ? [{ tool: 'update_item', error: 'where_kind: Invalid option', raw: { name: 'lamp', where_kind: 'pocket' } }] : [];
     return { calls: this.options.compactionFault === 'invalid' ? [] : valid, invalid, usage: USAGE, model: this.model, raw: JSON.stringify(calls) };
+  }
+
+  private async think(request: ToolCallRequest): Promise<ToolCallResult> {
+    this.thinkRequests.push(request);
+    const mode = this.options.thinking ?? 'chain';
+    if (mode === 'decline') return { calls: [], invalid: [], usage: USAGE, model: this.model, raw: 'no need to think' };
+    const n = request.messages.filter((m) => m.role === 'tool').length + 1;
+    if (this.options.markerDir) {
+      mkdirSync(this.options.markerDir, { recursive: true });
+      writeFileSync(join(this.options.markerDir, `thinking-${n}`), String(process.pid));
+    }
+    if (this.options.thinkingDelay?.thought === n) await new Promise((r) => setTimeout(r, this.options.thinkingDelay!.ms));
+    const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
+    const actions = JSON.parse(/VALID ACTIONS: (\[.*\])/.exec(user)?.[1] ?? '[]') as string[];
+    const base = { thought: `thought ${n}`, thoughtNumber: n, totalThoughts: 4, nextThoughtNeeded: true };
+    const chain = [
+      base,
+      { ...base, thought: 'thought 2 corrects thought 1', isRevision: true, revisesThought: 1 },
+      { ...base, thought: 'thought 3 tries another way', branchFromThought: 1, branchId: 'other' },
+      { ...base, thought: 'thought 4 decides', nextThoughtNeeded: false, action: actions[1] ?? actions[0] ?? 'look' },
+    ];
+    const args = mode === 'endless' ? base : (chain[n - 1] ?? base);
+    return { calls: [{ tool: 'thoughtbox', arguments: request.tools[0].schema.parse(args) }], invalid: [], usage: USAGE, model: this.model, raw: JSON.stringify(args) };
   }
 
   async preflight(): Promise<void> {}

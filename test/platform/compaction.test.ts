@@ -6,18 +6,16 @@
  * or answers nonsense never stops the game.
  */
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
-import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTranscript, runDir } from '../../src/activities/files';
 import type { CompactionState } from '../../src/memory/compaction';
 import type { EpisodeOptions } from '../../src/schemas/episode';
-import { createGrueWorker } from '../../src/worker';
 import { episodeWorkflow } from '../../src/workflows';
-import { episodeInput, ROOT } from '../helpers';
+import { episodeInput } from '../helpers';
 import { ScriptedOptions, ScriptedProvider } from '../llm/scriptedProvider';
-import { quietRuntime, tempDataDir, uniqueQueue, workflowBundle } from './env';
+import { tempDataDir, uniqueQueue } from './env';
+import { killHard, spawnScriptedWorker, waitFor, withScriptedWorker } from './scripted';
 import { ownServer } from './server';
 
 jest.setTimeout(10 * 60_000);
@@ -37,38 +35,18 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 20, policy: 'full', compactEvery: 5, stopOnDeath: false };
+const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 20, policy: 'full', compactEvery: 5, stopOnDeath: false, thoughtbox: 'off' };
 
-/** Runs `work` with an in-process worker whose LLM is scripted. */
-async function withScriptedWorker<T>(taskQueue: string, dataDir: string, options: ScriptedOptions, work: () => Promise<T>): Promise<T> {
-  quietRuntime();
-  const connection = await NativeConnection.connect({ address });
-  const provider = new ScriptedProvider(options);
-  const worker = await createGrueWorker({ connection, namespace: 'default', taskQueue, dataDir, workflowBundle: await workflowBundle(), llm: () => provider });
-  try {
-    return await worker.runUntil(work());
-  } finally {
-    await connection.close();
-  }
-}
+const withScripted = <T>(taskQueue: string, dataDir: string, options: ScriptedOptions, work: () => Promise<T>) => withScriptedWorker(address, taskQueue, dataDir, new ScriptedProvider(options), work);
+const spawnScripted = (taskQueue: string, dataDir: string, options: ScriptedOptions) => spawnScriptedWorker(address, taskQueue, dataDir, options);
 
 const compactionOf = (result: { learned: { memory: Record<string, unknown> } }) => result.learned.memory.compaction as CompactionState;
-
-async function waitFor<T>(what: string, probe: () => T | null | undefined, ms = 120_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('compaction in an episode', () => {
   it('compacts every 5 turns over 20, merges the tool calls and writes the memory files', async () => {
     const dataDir = tempDataDir();
     const taskQueue = uniqueQueue('compaction');
-    const result = await withScriptedWorker(taskQueue, dataDir, {}, () =>
+    const result = await withScripted(taskQueue, dataDir, {}, () =>
       client.workflow.execute(episodeWorkflow, { taskQueue, workflowId: `compaction-${Date.now()}`, args: [episodeInput(OPTIONS)] }),
     );
     expect(result.turns).toBe(20);
@@ -92,7 +70,7 @@ describe('compaction in an episode', () => {
     const refQueue = uniqueQueue('reference');
     const refDir = tempDataDir();
     const refId = `reference-${Date.now()}`;
-    const expected = await withScriptedWorker(refQueue, refDir, {}, () =>
+    const expected = await withScripted(refQueue, refDir, {}, () =>
       client.workflow.execute(episodeWorkflow, { taskQueue: refQueue, workflowId: refId, args: [episodeInput(OPTIONS)] }),
     );
 
@@ -101,7 +79,7 @@ describe('compaction in an episode', () => {
     const taskQueue = uniqueQueue('crash');
     const workflowId = `crash-${Date.now()}`;
     const handle = await client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput(OPTIONS)] });
-    const victim = spawnScriptedWorker(taskQueue, dataDir, { markerDir: markers, compactionDelayMs: 60_000 });
+    const victim = spawnScripted(taskQueue, dataDir, { markerDir: markers, compactionDelayMs: 60_000 });
     await waitFor('the second compaction to start', () => existsSync(join(markers, 'compacting-10')));
     await killHard(victim);
     // Where the kill landed: the second compact activity was running (started, not completed).
@@ -113,7 +91,7 @@ describe('compaction in an episode', () => {
     expect(compacts).toHaveLength(2);
     expect(completed).toBeGreaterThan(0);
 
-    const survivor = spawnScriptedWorker(taskQueue, dataDir, {});
+    const survivor = spawnScripted(taskQueue, dataDir, {});
     try {
       const result = await handle.result();
       expect(compactionOf(result).model).toEqual(compactionOf(expected).model);
@@ -131,7 +109,7 @@ describe('compaction in an episode', () => {
     const dataDir = tempDataDir();
     const taskQueue = uniqueQueue(`fault-${fault}`);
     const workflowId = `fault-${fault}-${Date.now()}`;
-    const result = await withScriptedWorker(taskQueue, dataDir, { compactionFault: fault }, () =>
+    const result = await withScripted(taskQueue, dataDir, { compactionFault: fault }, () =>
       client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 12, compactEvery: 10 })] }),
     );
     expect(result.turns).toBe(12);
@@ -146,17 +124,3 @@ describe('compaction in an episode', () => {
     }
   });
 });
-
-function spawnScriptedWorker(taskQueue: string, dataDir: string, options: ScriptedOptions): ChildProcess {
-  return spawn(process.execPath, ['-r', 'tsx/cjs', join(ROOT, 'test', 'platform', 'scriptedWorker.ts'), address, taskQueue, dataDir, JSON.stringify(options)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function killHard(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}

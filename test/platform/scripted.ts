@@ -1,0 +1,48 @@
+/**
+ * Workers whose LLM is the scripted test double, in process or as a child process a test can
+ * SIGKILL, and the waiting such tests do. For tests of the workflow's control flow only.
+ */
+import { NativeConnection } from '@temporalio/worker';
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createGrueWorker } from '../../src/worker';
+import { ROOT } from '../helpers';
+import { ScriptedOptions, ScriptedProvider } from '../llm/scriptedProvider';
+import { quietRuntime, workflowBundle } from './env';
+
+/** Runs `work` with an in-process worker whose LLM is `provider`. */
+export async function withScriptedWorker<T>(address: string, taskQueue: string, dataDir: string, provider: ScriptedProvider, work: () => Promise<T>): Promise<T> {
+  quietRuntime();
+  const connection = await NativeConnection.connect({ address });
+  const worker = await createGrueWorker({ connection, namespace: 'default', taskQueue, dataDir, workflowBundle: await workflowBundle(), llm: () => provider });
+  try {
+    return await worker.runUntil(work());
+  } finally {
+    await connection.close();
+  }
+}
+
+export function spawnScriptedWorker(address: string, taskQueue: string, dataDir: string, options: ScriptedOptions): ChildProcess {
+  return spawn(process.execPath, ['-r', 'tsx/cjs', join(ROOT, 'test', 'platform', 'scriptedWorker.ts'), address, taskQueue, dataDir, JSON.stringify(options)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+export async function killHard(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** Polls `probe` until it gives a value. */
+export async function waitFor<T>(what: string, probe: () => T | null | undefined, ms = 120_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The thoughtbox (seed 003) inside real episodes on a real dev server, with the scripted LLM
+ * (these tests are about the tool-calling loop's control flow, not about what a model thinks):
+ * each thought one `think` activity carrying the turn's whole context and every earlier round,
+ * the cookbook on the first call, the chain recorded (turn records, thoughts.jsonl, the thinking
+ * query, the history), the iteration limit survived, and a worker SIGKILLed mid-session resumed
+ * at the next thought with no thought lost or repeated.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readThoughts, readTranscript } from '../../src/activities/files';
+import { AUTO, ThoughtboxSession } from '../../src/agent/thoughtbox';
+import type { EpisodeOptions } from '../../src/schemas/episode';
+import { episodeWorkflow, thinkingQuery } from '../../src/workflows/episode';
+import { episodeInput, GAME_FILES } from '../helpers';
+import { ScriptedProvider } from '../llm/scriptedProvider';
+import { tempDataDir, uniqueQueue } from './env';
+import { ownServer } from './server';
+import { killHard, spawnScriptedWorker, waitFor, withScriptedWorker } from './scripted';
+
+jest.setTimeout(10 * 60_000);
+
+let server: Awaited<ReturnType<typeof ownServer>>;
+let address: string;
+let client: Client;
+
+beforeAll(async () => {
+  server = await ownServer(tempDataDir());
+  address = `127.0.0.1:${server.port}`;
+  client = new Client({ connection: await Connection.connect({ address }) });
+}, 120_000);
+
+afterAll(async () => {
+  await client?.connection.close();
+  await server?.stop();
+});
+
+const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 3, policy: 'full', compactEvery: 0, thoughtbox: 'always' };
+const COOKBOOK = readFileSync(join(GAME_FILES, 'thinking_patterns.md'), 'utf8').trim();
+const chainOf = (session: ThoughtboxSession) => session.thoughts.map((t) => [t.number, t.kind, t.revises ?? t.branchFromThought ?? null]);
+
+describe('the thoughtbox in an episode', () => {
+  it('runs one think activity per thought, each with the whole context and every earlier round, and records the chain', async () => {
+    const dataDir = tempDataDir();
+    const taskQueue = uniqueQueue('thinking');
+    const workflowId = `thinking-${Date.now()}`;
+    const provider = new ScriptedProvider();
+    const result = await withScriptedWorker(address, taskQueue, dataDir, provider, async () => {
+      const handle = await client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput(OPTIONS)] });
+      const result = await handle.result();
+      // The query answers for a finished workflow too: the run's recent sessions.
+      expect((await handle.query(thinkingQuery)).map((s) => s.turn)).toEqual([0, 1, 2]);
+      return result;
+    });
+    expect(result.turns).toBe(3);
+
+    // Four rounds a turn; within a session every call has the same system prompt and context, plus one more round each time.
+    expect(provider.thinkRequests).toHaveLength(12);
+    for (let session = 0; session < 3; session++) {
+      const calls = provider.thinkRequests.slice(session * 4, session * 4 + 4);
+      calls.forEach((call, round) => {
+        expect(call.messages.slice(0, 2)).toEqual(calls[0].messages.slice(0, 2));
+        expect(call.messages).toHaveLength(2 + 2 * round);
+        expect(call.toolChoice).toBe('required');
+      });
+      const results = calls[3].messages.filter((m) => m.role === 'tool').map((m) => m.content);
+      expect(results[0]).toContain(COOKBOOK);
+      expect(results.slice(1).some((r) => r.includes(COOKBOOK))).toBe(false);
+      expect(calls[0].messages[1].content).toContain('VALID ACTIONS');
+    }
+
+    // The chain: in thoughts.jsonl, one session per turn, and the turn records' metadata.
+    const sessions = readThoughts(dataDir, workflowId);
+    expect(sessions.map((s) => [s.turn, s.outcome, s.iterations])).toEqual([
+      [0, 'concluded', 4],
+      [1, 'concluded', 4],
+      [2, 'concluded', 4],
+    ]);
+    for (const s of sessions) {
+      expect(chainOf(s)).toEqual([
+        [1, 'forward', null],
+        [2, 'revision', 1],
+        [3, 'branch', 1],
+        [4, 'forward', null],
+      ]);
+      expect(s.action).not.toBeNull();
+    }
+    const turns = readTranscript(dataDir, workflowId);
+    expect(turns.map((t) => [t.usedThoughtbox, t.thinkingSteps])).toEqual([
+      [true, 4],
+      [true, 4],
+      [true, 4],
+    ]);
+    // Oracle (and failure analysis when asked) plus four thoughts a turn.
+    for (const t of turns) expect(t.llmCalls).toBeGreaterThanOrEqual(5);
+
+    // The history holds each thought's input and result: the chain can be rebuilt from it.
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    const thinks = history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'think');
+    expect(thinks).toHaveLength(12);
+  });
+
+  it('stops a session at maxThinkingIterations and plays the turn on the oracle and selector', async () => {
+    const dataDir = tempDataDir();
+    const taskQueue = uniqueQueue('limit');
+    const workflowId = `limit-${Date.now()}`;
+    const result = await withScriptedWorker(address, taskQueue, dataDir, new ScriptedProvider({ thinking: 'endless' }), () =>
+      client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 2, maxThinkingIterations: 3 })] }),
+    );
+    expect(result.turns).toBe(2);
+    const sessions = readThoughts(dataDir, workflowId);
+    expect(sessions.map((s) => [s.outcome, s.iterations, s.thoughts.length, s.action])).toEqual([
+      ['limit', 3, 3, null],
+      ['limit', 3, 3, null],
+    ]);
+    for (const t of readTranscript(dataDir, workflowId)) expect(t.reason).not.toBe('thought');
+  });
+
+  it('in auto mode offers the thoughtbox on a hard turn only, and a declined offer thinks nothing', async () => {
+    const dataDir = tempDataDir();
+    const taskQueue = uniqueQueue('auto');
+    const workflowId = `auto-${Date.now()}`;
+    const provider = new ScriptedProvider({ thinking: 'decline', blocker: 'the door is locked' });
+    await withScriptedWorker(address, taskQueue, dataDir, provider, () =>
+      client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 8, thoughtbox: 'auto' })] }),
+    );
+    // The oracle names a blocker on every turn it is asked; auto offers, then waits AUTO.cooldownTurns before offering again.
+    const sessions = readThoughts(dataDir, workflowId);
+    const offered = sessions.map((s) => s.turn);
+    expect(offered.length).toBeGreaterThan(1);
+    offered.slice(1).forEach((turn, i) => expect(turn - offered[i]).toBeGreaterThanOrEqual(AUTO.cooldownTurns));
+    for (const s of sessions) expect(s).toMatchObject({ required: false, outcome: 'declined', thoughts: [], trigger: 'blocker: the door is locked' });
+    expect(provider.thinkRequests.every((r) => r.toolChoice === 'auto')).toBe(true);
+    const turns = readTranscript(dataDir, workflowId);
+    expect(turns.every((t) => t.usedThoughtbox === false && t.thinkingSteps === 0)).toBe(true);
+  });
+
+  it('resumes at the next thought when the worker is SIGKILLed mid-session: no thought lost or repeated', async () => {
+    const refDir = tempDataDir();
+    const refQueue = uniqueQueue('thinking-ref');
+    const refId = `thinking-ref-${Date.now()}`;
+    await withScriptedWorker(address, refQueue, refDir, new ScriptedProvider(), () =>
+      client.workflow.execute(episodeWorkflow, { taskQueue: refQueue, workflowId: refId, args: [episodeInput({ ...OPTIONS, maxTurns: 2 })] }),
+    );
+
+    const dataDir = tempDataDir();
+    const markers = join(dataDir, 'markers');
+    const taskQueue = uniqueQueue('thinking-crash');
+    const workflowId = `thinking-crash-${Date.now()}`;
+    const handle = await client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 2 })] });
+    const victim = spawnScriptedWorker(address, taskQueue, dataDir, { markerDir: markers, thinkingDelay: { thought: 3, ms: 120_000 } });
+    await waitFor('the third thought to start', () => existsSync(join(markers, 'thinking-3')));
+    await killHard(victim);
+    // Where the kill landed: the third think activity of the first session was running, two were done.
+    const pending = (await handle.describe()).raw.pendingActivities ?? [];
+    expect(pending.map((a) => [a.activityType?.name, String(a.state)])).toEqual([['think', expect.stringMatching(/STARTED|2/)]]);
+    const before = await handle.fetchHistory();
+    const completedThinks = before.events!.filter((e) => e.activityTaskCompletedEventAttributes).length;
+    expect(before.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'think')).toHaveLength(3);
+    expect(completedThinks).toBeGreaterThanOrEqual(3); // startGame, the oracle, two thoughts (at least)
+
+    const survivor = spawnScriptedWorker(address, taskQueue, dataDir, {});
+    try {
+      // The survivor replays the history: the session is open with the two thoughts finished before the kill.
+      const midSession = await handle.query(thinkingQuery);
+      expect(midSession.map((s) => [s.turn, s.outcome, s.thoughts.length])).toEqual([[0, 'open', 2]]);
+      await handle.result();
+    } finally {
+      await killHard(survivor);
+    }
+    const sessions = readThoughts(dataDir, workflowId);
+    expect(sessions).toEqual(readThoughts(refDir, refId));
+    for (const s of sessions) expect(s.thoughts.map((t) => t.number)).toEqual([1, 2, 3, 4]);
+    // The interrupted thought was retried as the same activity, never asked again as a new one.
+    const history = await handle.fetchHistory();
+    expect(history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'think')).toHaveLength(8);
+    expect(readTranscript(dataDir, workflowId)).toEqual(readTranscript(refDir, refId));
+  });
+});
