@@ -5,16 +5,16 @@
  * the answer is valid JSON in its schema, how often the recommended action makes progress (the
  * labelled command, or one with the same world effect), and latency. Prints one JSON object.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { LabelledStateSchema, preparePuzzle, storyFor } from '../bench/puzzles';
 import { createOracleActivities } from '../src/activities/oracle';
 import { beliefsContext, freshBeliefs } from '../src/agent/beliefs';
-import { diffKey, findValidActions, GameSession, resolveStory, worldDiff } from '../src/engine';
 import { LocalProvider } from '../src/llm/localProvider';
 import { ensureModel } from '../src/llm/models';
 
-const StatesSchema = z.object({ states: z.array(z.object({ game: z.string(), prefix: z.array(z.string()), useful: z.array(z.string()).min(1) })) });
+const StatesSchema = z.object({ states: z.array(LabelledStateSchema) });
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,35 +22,16 @@ function arg(name: string, fallback: string): string {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
 
-function effect(session: GameSession, command: string): string {
-  const state = session.captureState();
-  const before = session.worldState();
-  session.tryCommand(command);
-  const after = session.worldState();
-  session.restoreState(state);
-  return `${diffKey(worldDiff(before, after))}#${after.score - before.score}`;
-}
-
 async function main() {
   const file = join(__dirname, 'oracle-states.json');
   const { states } = StatesSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
   const models = arg('models', 'gemma3-270m,smollm2-135m').split(',').filter((m) => m && m !== 'none');
-  const usable = states.filter((s) => existsSync(resolve(__dirname, '..', s.game)) || (() => { try { resolveStory(s.game); return true; } catch { return false; } })());
+  const usable = states.filter((s) => storyFor(s.game));
   process.stderr.write(`eval:oracle ${usable.length}/${states.length} states available (the rest need ../shared/games)\n`);
   // Prepare each state once: observation, valid actions, and the effects that count as progress.
   const prepared = usable.map((s) => {
-    const path = existsSync(resolve(__dirname, '..', s.game)) ? resolve(__dirname, '..', s.game) : resolveStory(s.game);
-    const session = GameSession.fromFile(path, { seed: 1 });
-    let observation = session.intro;
-    let last: string | null = null;
-    for (const c of s.prefix) {
-      observation = session.step(c).observation;
-      last = c;
-    }
-    const valid = findValidActions(session);
-    const good = new Set(s.useful.map((u) => effect(session, u)));
-    const usefulCommands = new Set(valid.filter((v) => good.has(`${diffKey(v.diff)}#${v.scoreDelta}`)).map((v) => v.command));
-    return { s, observation, last, validActions: valid.map((v) => v.command), usefulCommands, truth: session.groundTruth() };
+    const p = preparePuzzle(s);
+    return { s, observation: p.observation, last: p.lastAction, validActions: p.validActions.map((v) => v.command), usefulCommands: p.usefulCommands, truth: p.session.groundTruth() };
   });
   const rows = [];
   for (const id of models) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { candidateCommands, diffKey, findValidActions, GameSession, nounPhrase, templates, worldDiff } from '../../src/engine';
+import { actionEffect, effect } from '../../bench/puzzles';
+import { candidateCommands, diffKey, findValidActions, GameSession, nounPhrase, templates } from '../../src/engine';
 import { describeWithGame, GAME_FILES } from '../helpers';
 
 const OWN_GAMES = [
@@ -12,17 +13,6 @@ function walkthrough(file: string): string[] {
   return readFileSync(join(GAME_FILES, 'src', file), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
 }
 
-/** The effect of `command` from the current state (the session is left unchanged). */
-function effectOf(session: GameSession, command: string): string {
-  const state = session.captureState();
-  const before = session.worldState();
-  session.tryCommand(command);
-  const after = session.worldState();
-  const key = `${diffKey(worldDiff(before, after))}#${after.score - before.score}`;
-  session.restoreState(state);
-  return key;
-}
-
 describe.each(OWN_GAMES)('valid actions along the winning sequence of $story', ({ story, walkthrough: wt }) => {
   const commands = walkthrough(wt);
   let covered = 0;
@@ -32,8 +22,8 @@ describe.each(OWN_GAMES)('valid actions along the winning sequence of $story', (
     const session = GameSession.fromFile(join(GAME_FILES, story), { seed: 1 });
     for (const command of commands) {
       const valid = findValidActions(session);
-      const wanted = effectOf(session, command);
-      if (valid.some((v) => `${diffKey(v.diff)}#${v.scoreDelta}` === wanted)) covered++;
+      const wanted = effect(session, command);
+      if (valid.some((v) => actionEffect(v) === wanted)) covered++;
       else misses.push(command);
       session.step(command);
     }
@@ -128,9 +118,9 @@ describeWithGame('905.z5', "valid actions at 9:05's opening (Jericho's own test,
   it('covers take wallet, open wallet, take keys, get up and take phone', () => {
     const s = GameSession.fromFile(NINE05);
     const valid = findValidActions(s);
-    const effects = new Set(valid.map((v) => `${diffKey(v.diff)}#${v.scoreDelta}`));
+    const effects = new Set(valid.map(actionEffect));
     for (const command of ['take wallet', 'open wallet', 'take keys', 'get up', 'take phone']) {
-      expect({ command, offered: effects.has(effectOf(s, command)) }).toEqual({ command, offered: true });
+      expect({ command, offered: effects.has(effect(s, command)) }).toEqual({ command, offered: true });
     }
   });
 });
