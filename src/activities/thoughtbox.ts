@@ -7,8 +7,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { thinkingMessages, thoughtboxTool } from '../agent/thoughtbox/prompt';
-import { ThinkingStepSchema, ThinkRequestSchema, ThinkResult } from '../agent/thoughtbox/schema';
+import { constrainedThoughtboxTool, thinkingMessages, thoughtboxTool } from '../agent/thoughtbox/prompt';
+import { ThinkingStepSchema, ThinkRequest, ThinkRequestSchema, ThinkResult } from '../agent/thoughtbox/schema';
 import type { LlmProvider } from '../llm';
 import { GAME_FILES_DIR } from '../paths';
 import { parseInput } from './failures';
@@ -24,6 +24,13 @@ function readCookbook(file: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+/** A remote model gets the seed's open schema; the embedded one a grammar of only the steps valid now. */
+function toolFor(provider: LlmProvider, request: ThinkRequest) {
+  if (provider.name !== 'local') return thoughtboxTool(request.turn.validActions);
+  const accepted = request.exchanges.filter((e) => !e.result.error).length;
+  return constrainedThoughtboxTool(request.turn.validActions, accepted + 1);
+}
+
 export function createThoughtboxActivities(llm: () => LlmProvider, cookbookFile = COOKBOOK_FILE) {
   let cookbook: string | null = null;
   return {
@@ -35,7 +42,7 @@ export function createThoughtboxActivities(llm: () => LlmProvider, cookbookFile 
       const answer = await classifiedLlmCall(() =>
         provider.callTools({
           messages: thinkingMessages(request, cookbook!, promptBudget(provider)),
-          tools: [thoughtboxTool(request.turn.validActions)],
+          tools: [toolFor(provider, request)],
           toolChoice: request.required ? 'required' : 'auto',
           maxCalls: 1,
           maxTokens: 320,

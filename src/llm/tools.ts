@@ -13,6 +13,11 @@ export const DEFAULT_MAX_CALLS = 8;
 /** Room for several calls with short arguments; callers with big arguments should say so. */
 export const DEFAULT_TOOL_MAX_TOKENS = 800;
 
+function isObjectSchema(js: Record<string, unknown>): boolean {
+  if (js.type === 'object') return true;
+  return Array.isArray(js.anyOf) && js.anyOf.length > 0 && js.anyOf.every((s) => isObjectSchema(s as Record<string, unknown>));
+}
+
 const ToolRequestSchema = z.object({
   tools: z
     .array(
@@ -28,8 +33,8 @@ const ToolRequestSchema = z.object({
       tools.forEach((t, i) => {
         if (seen.has(t.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate tool name "${t.name}"` });
         seen.add(t.name);
-        // Function parameters are an object in every tool-calling API.
-        if (jsonSchemaFor(t.schema).type !== 'object') ctx.addIssue({ code: 'custom', path: [i, 'schema'], message: `the arguments of "${t.name}" must be a z.object` });
+        // Function parameters are an object in every tool-calling API (a grammar also takes a union of objects).
+        if (!isObjectSchema(jsonSchemaFor(t.schema))) ctx.addIssue({ code: 'custom', path: [i, 'schema'], message: `the arguments of "${t.name}" must be a z.object (or, for the embedded model, a union of them)` });
       });
     }),
   maxCalls: z.number().int().min(1).max(64).default(DEFAULT_MAX_CALLS),

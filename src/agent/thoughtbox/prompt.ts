@@ -18,8 +18,46 @@ const DESCRIPTION =
 
 /** The tool, with its action constrained to the valid actions (a grammar then cannot name another). */
 export function thoughtboxTool(validActions: readonly string[]): ToolSpec {
-  const actions = [...new Set(validActions.slice(0, PROMPT_ACTIONS))];
-  const schema = actions.length ? ThinkingStepSchema.extend({ action: z.enum(actions as [string, ...string[]]).nullable().optional().describe(ThinkingStepSchema.shape.action.description ?? '') }) : ThinkingStepSchema;
+  const actions = promptActions(validActions);
+  const schema = actions.length ? ThinkingStepSchema.extend({ action: z.enum(actions).nullable().optional().describe(ThinkingStepSchema.shape.action.description ?? '') }) : ThinkingStepSchema;
+  return { name: THOUGHTBOX_TOOL, description: DESCRIPTION, schema };
+}
+
+const promptActions = (validActions: readonly string[]) => [...new Set(validActions.slice(0, PROMPT_ACTIONS))] as [string, ...string[]];
+const oneOf = (numbers: number[]) => (numbers.length === 1 ? z.literal(numbers[0]) : z.union(numbers.map((n) => z.literal(n)) as unknown as [z.ZodLiteral<number>, z.ZodLiteral<number>]));
+
+/**
+ * The tool for a grammar-constrained model, narrowed to the steps that can be valid as thought
+ * `next`: its number, revisions and branches of earlier thoughts only, each kind's fields
+ * consistent, and an action exactly when it concludes. A 270M model cannot keep these rules from
+ * a description (it sets every field); under this grammar it cannot break them. The reducer still
+ * checks what the grammar cannot (a branch id reused from another thought).
+ */
+export function constrainedThoughtboxTool(validActions: readonly string[], next: number): ToolSpec {
+  const actions = promptActions(validActions);
+  const earlier = Array.from({ length: next - 1 }, (_, i) => i + 1);
+  const common = {
+    thought: ThinkingStepSchema.shape.thought,
+    thoughtNumber: z.literal(next),
+    totalThoughts: oneOf(Array.from({ length: 8 }, (_, i) => next + i)),
+    needsMoreThoughts: z.boolean(),
+    includePatternsCookbook: z.boolean(),
+  };
+  const kinds = [
+    { isRevision: z.literal(false), revisesThought: z.null(), branchFromThought: z.null(), branchId: z.null() },
+    ...(earlier.length
+      ? [
+          { isRevision: z.literal(true), revisesThought: oneOf(earlier), branchFromThought: z.null(), branchId: z.null() },
+          { isRevision: z.literal(false), revisesThought: z.null(), branchFromThought: oneOf(earlier), branchId: z.string().min(1).max(20) },
+        ]
+      : []),
+  ];
+  const endings = [
+    { nextThoughtNeeded: z.literal(true), action: z.null() },
+    ...(actions.length ? [{ nextThoughtNeeded: z.literal(false), action: z.enum(actions) }] : []),
+  ];
+  const variants = kinds.flatMap((kind) => endings.map((ending) => z.object({ ...common, ...kind, ...ending })));
+  const schema = variants.length === 1 ? variants[0] : z.union(variants as unknown as [z.ZodTypeAny, z.ZodTypeAny]);
   return { name: THOUGHTBOX_TOOL, description: DESCRIPTION, schema };
 }
 
