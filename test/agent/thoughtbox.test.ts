@@ -6,7 +6,7 @@
 import { createRng } from '../../src/agent/rng';
 import { initialState } from '../../src/agent/state';
 import { applyAnswer, isOpen, openSession, thinkRequest, ThinkAnswer, ThinkingStep, ThinkingStepSchema, thoughtboxOffer, ThoughtboxSession, AUTO } from '../../src/agent/thoughtbox';
-import { resultText, thinkingMessages, thoughtboxTool } from '../../src/agent/thoughtbox/prompt';
+import { constrainedThoughtboxTool, resultText, thinkingMessages, thoughtboxTool } from '../../src/agent/thoughtbox/prompt';
 import { decide, deliberate, initialMemory, learn, turnRecord } from '../../src/agent/turn';
 import { freshLearned, resolveEpisodeConfig } from '../../src/schemas/episode';
 import type { GroundTruthData, StartGameResult } from '../../src/schemas/game';
@@ -33,6 +33,25 @@ describe('ThinkingStep schema', () => {
     expect(ThinkingStepSchema.safeParse({ thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true }).success).toBe(false);
     expect(ThinkingStepSchema.safeParse({ thought: 'x', thoughtNumber: 0, totalThoughts: 1, nextThoughtNeeded: true }).success).toBe(false);
     expect(ThinkingStepSchema.safeParse({ thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: 'yes' }).success).toBe(false);
+  });
+
+  it('the embedded model\'s grammar allows only steps valid as the next thought', () => {
+    const first = constrainedThoughtboxTool(['open door', 'north'], 1).schema;
+    const base = { thought: 'x', thoughtNumber: 1, totalThoughts: 2, needsMoreThoughts: false, includePatternsCookbook: false, isRevision: false, revisesThought: null, branchFromThought: null, branchId: null };
+    expect(first.safeParse({ ...base, nextThoughtNeeded: true, action: null }).success).toBe(true);
+    expect(first.safeParse({ ...base, nextThoughtNeeded: false, action: 'open door' }).success).toBe(true);
+    expect(first.safeParse({ ...base, nextThoughtNeeded: false, action: null }).success).toBe(false);
+    expect(first.safeParse({ ...base, thoughtNumber: 2, nextThoughtNeeded: true, action: null }).success).toBe(false);
+    expect(first.safeParse({ ...base, isRevision: true, revisesThought: 1, nextThoughtNeeded: true, action: null }).success).toBe(false);
+    const third = constrainedThoughtboxTool(['open door'], 3).schema;
+    const at3 = { ...base, thoughtNumber: 3, totalThoughts: 3, nextThoughtNeeded: true, action: null };
+    expect(third.safeParse({ ...at3, isRevision: true, revisesThought: 2 }).success).toBe(true);
+    expect(third.safeParse({ ...at3, isRevision: true, revisesThought: 3 }).success).toBe(false);
+    expect(third.safeParse({ ...at3, revisesThought: 1 }).success).toBe(false);
+    expect(third.safeParse({ ...at3, branchFromThought: 1, branchId: 'b' }).success).toBe(true);
+    expect(third.safeParse({ ...at3, branchFromThought: 1 }).success).toBe(false);
+    // Whatever the grammar lets through, the seed's schema takes.
+    expect(ThinkingStepSchema.safeParse({ ...at3, branchFromThought: 1, branchId: 'b' }).success).toBe(true);
   });
 
   it('the tool narrows the action to the valid actions', () => {

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { LocalProvider } from '../../src/llm/localProvider';
 import { DEFAULT_EMBEDDED_MODEL } from '../../src/llm/models';
 import type { ToolSpec } from '../../src/llm/types';
+import { createThoughtboxActivities } from '../../src/activities/thoughtbox';
+import { applyAnswer, openSession, thinkRequest } from '../../src/agent/thoughtbox';
 
 jest.setTimeout(10 * 60_000);
 
@@ -70,5 +72,24 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) tool calls`, () => {
     expect(r.model).toBe(DEFAULT_EMBEDDED_MODEL);
     expect(r.usage.promptTokens).toBeGreaterThan(100);
     expect(r.usage.completionTokens).toBeGreaterThan(3);
+  });
+});
+
+describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) in the thoughtbox`, () => {
+  it('answers a think call with a step the session accepts (the grammar allows only valid next steps)', async () => {
+    const options = ['stand up', 'sleep', 'answer phone'].map((command) => ({ command, resultHash: `h-${command}`, scoreDelta: 0, outcome: 'continue' as const }));
+    const think = createThoughtboxActivities(() => provider).think;
+    let session = openSession(0, 'blocker: you are in bed', true, 3);
+    const turn = { observation: 'You are in bed. The phone is ringing.', lastAction: null, validActions: options.map((o) => o.command), context: [], seed: 1 };
+    const started = Date.now();
+    const result = await think(thinkRequest(session, turn, null));
+    session = applyAnswer(session, result.answer, result.usage, options);
+    // eslint-disable-next-line no-console
+    console.log(`embedded think in ${Date.now() - started} ms: ${JSON.stringify(result.answer)}`);
+    expect(result.answer.kind).toBe('step');
+    expect(session.invalidSteps).toBe(0);
+    expect(session.thoughts).toHaveLength(1);
+    expect(result.usage.promptTokens).toBeGreaterThan(0);
+    if (session.outcome === 'concluded') expect(turn.validActions).toContain(session.action);
   });
 });
