@@ -5,7 +5,6 @@
  * SIGKILLed in the middle of a compaction changes nothing in the result; a compaction that fails
  * or answers nonsense never stops the game.
  */
-import { Client, Connection } from '@temporalio/client';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTranscript, runDir } from '../../src/activities/files';
@@ -15,30 +14,16 @@ import { episodeWorkflow } from '../../src/workflows';
 import { episodeInput } from '../helpers';
 import { ScriptedOptions, ScriptedProvider } from '../llm/scriptedProvider';
 import { tempDataDir, uniqueQueue } from './env';
-import { killHard, spawnScriptedWorker, waitFor, withScriptedWorker } from './scripted';
-import { ownServer } from './server';
+import { killHard, ownServerForTests, spawnScriptedWorker, waitFor, withScriptedWorker } from './scripted';
 
 jest.setTimeout(10 * 60_000);
 
-let server: Awaited<ReturnType<typeof ownServer>>;
-let address: string;
-let client: Client;
-
-beforeAll(async () => {
-  server = await ownServer(tempDataDir());
-  address = `127.0.0.1:${server.port}`;
-  client = new Client({ connection: await Connection.connect({ address }) });
-}, 120_000);
-
-afterAll(async () => {
-  await client?.connection.close();
-  await server?.stop();
-});
+const dev = ownServerForTests();
 
 const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 20, policy: 'full', compactEvery: 5, stopOnDeath: false, thoughtbox: 'off' };
 
-const withScripted = <T>(taskQueue: string, dataDir: string, options: ScriptedOptions, work: () => Promise<T>) => withScriptedWorker(address, taskQueue, dataDir, new ScriptedProvider(options), work);
-const spawnScripted = (taskQueue: string, dataDir: string, options: ScriptedOptions) => spawnScriptedWorker(address, taskQueue, dataDir, options);
+const withScripted = <T>(taskQueue: string, dataDir: string, options: ScriptedOptions, work: () => Promise<T>) => withScriptedWorker(dev.address, taskQueue, dataDir, new ScriptedProvider(options), work);
+const spawnScripted = (taskQueue: string, dataDir: string, options: ScriptedOptions) => spawnScriptedWorker(dev.address, taskQueue, dataDir, options);
 
 const compactionOf = (result: { learned: { memory: Record<string, unknown> } }) => result.learned.memory.compaction as CompactionState;
 
@@ -47,7 +32,7 @@ describe('compaction in an episode', () => {
     const dataDir = tempDataDir();
     const taskQueue = uniqueQueue('compaction');
     const result = await withScripted(taskQueue, dataDir, {}, () =>
-      client.workflow.execute(episodeWorkflow, { taskQueue, workflowId: `compaction-${Date.now()}`, args: [episodeInput(OPTIONS)] }),
+      dev.client.workflow.execute(episodeWorkflow, { taskQueue, workflowId: `compaction-${Date.now()}`, args: [episodeInput(OPTIONS)] }),
     );
     expect(result.turns).toBe(20);
     const compaction = compactionOf(result);
@@ -71,14 +56,14 @@ describe('compaction in an episode', () => {
     const refDir = tempDataDir();
     const refId = `reference-${Date.now()}`;
     const expected = await withScripted(refQueue, refDir, {}, () =>
-      client.workflow.execute(episodeWorkflow, { taskQueue: refQueue, workflowId: refId, args: [episodeInput(OPTIONS)] }),
+      dev.client.workflow.execute(episodeWorkflow, { taskQueue: refQueue, workflowId: refId, args: [episodeInput(OPTIONS)] }),
     );
 
     const dataDir = tempDataDir();
     const markers = join(dataDir, 'markers');
     const taskQueue = uniqueQueue('crash');
     const workflowId = `crash-${Date.now()}`;
-    const handle = await client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput(OPTIONS)] });
+    const handle = await dev.client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput(OPTIONS)] });
     const victim = spawnScripted(taskQueue, dataDir, { markerDir: markers, compactionDelayMs: 60_000 });
     await waitFor('the second compaction to start', () => existsSync(join(markers, 'compacting-10')));
     await killHard(victim);
@@ -110,7 +95,7 @@ describe('compaction in an episode', () => {
     const taskQueue = uniqueQueue(`fault-${fault}`);
     const workflowId = `fault-${fault}-${Date.now()}`;
     const result = await withScripted(taskQueue, dataDir, { compactionFault: fault }, () =>
-      client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 12, compactEvery: 10 })] }),
+      dev.client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 12, compactEvery: 10 })] }),
     );
     expect(result.turns).toBe(12);
     const stats = compactionOf(result).stats;

@@ -6,7 +6,6 @@
  * query, the history), the iteration limit survived, and a worker SIGKILLed mid-session resumed
  * at the next thought with no thought lost or repeated.
  */
-import { Client, Connection } from '@temporalio/client';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readThoughts, readTranscript } from '../../src/activities/files';
@@ -16,25 +15,11 @@ import { episodeWorkflow, thinkingQuery } from '../../src/workflows/episode';
 import { episodeInput, GAME_FILES } from '../helpers';
 import { ScriptedProvider } from '../llm/scriptedProvider';
 import { tempDataDir, uniqueQueue } from './env';
-import { ownServer } from './server';
-import { killHard, spawnScriptedWorker, waitFor, withScriptedWorker } from './scripted';
+import { killHard, ownServerForTests, spawnScriptedWorker, waitFor, withScriptedWorker } from './scripted';
 
 jest.setTimeout(10 * 60_000);
 
-let server: Awaited<ReturnType<typeof ownServer>>;
-let address: string;
-let client: Client;
-
-beforeAll(async () => {
-  server = await ownServer(tempDataDir());
-  address = `127.0.0.1:${server.port}`;
-  client = new Client({ connection: await Connection.connect({ address }) });
-}, 120_000);
-
-afterAll(async () => {
-  await client?.connection.close();
-  await server?.stop();
-});
+const dev = ownServerForTests();
 
 const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 3, policy: 'full', compactEvery: 0, thoughtbox: 'always' };
 const COOKBOOK = readFileSync(join(GAME_FILES, 'thinking_patterns.md'), 'utf8').trim();
@@ -46,8 +31,8 @@ describe('the thoughtbox in an episode', () => {
     const taskQueue = uniqueQueue('thinking');
     const workflowId = `thinking-${Date.now()}`;
     const provider = new ScriptedProvider();
-    const result = await withScriptedWorker(address, taskQueue, dataDir, provider, async () => {
-      const handle = await client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput(OPTIONS)] });
+    const result = await withScriptedWorker(dev.address, taskQueue, dataDir, provider, async () => {
+      const handle = await dev.client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput(OPTIONS)] });
       const result = await handle.result();
       // The query answers for a finished workflow too: the run's recent sessions.
       expect((await handle.query(thinkingQuery)).map((s) => s.turn)).toEqual([0, 1, 2]);
@@ -96,7 +81,7 @@ describe('the thoughtbox in an episode', () => {
     for (const t of turns) expect(t.llmCalls).toBeGreaterThanOrEqual(5);
 
     // The history holds each thought's input and result: the chain can be rebuilt from it.
-    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    const history = await dev.client.workflow.getHandle(workflowId).fetchHistory();
     const thinks = history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'think');
     expect(thinks).toHaveLength(12);
   });
@@ -105,8 +90,8 @@ describe('the thoughtbox in an episode', () => {
     const dataDir = tempDataDir();
     const taskQueue = uniqueQueue('limit');
     const workflowId = `limit-${Date.now()}`;
-    const result = await withScriptedWorker(address, taskQueue, dataDir, new ScriptedProvider({ thinking: 'endless' }), () =>
-      client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 2, maxThinkingIterations: 3 })] }),
+    const result = await withScriptedWorker(dev.address, taskQueue, dataDir, new ScriptedProvider({ thinking: 'endless' }), () =>
+      dev.client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 2, maxThinkingIterations: 3 })] }),
     );
     expect(result.turns).toBe(2);
     const sessions = readThoughts(dataDir, workflowId);
@@ -122,8 +107,8 @@ describe('the thoughtbox in an episode', () => {
     const taskQueue = uniqueQueue('auto');
     const workflowId = `auto-${Date.now()}`;
     const provider = new ScriptedProvider({ thinking: 'decline', blocker: 'the door is locked' });
-    await withScriptedWorker(address, taskQueue, dataDir, provider, () =>
-      client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 8, thoughtbox: 'auto' })] }),
+    await withScriptedWorker(dev.address, taskQueue, dataDir, provider, () =>
+      dev.client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 8, thoughtbox: 'auto' })] }),
     );
     // The oracle names a blocker on every turn it is asked; auto offers, then waits AUTO.cooldownTurns before offering again.
     const sessions = readThoughts(dataDir, workflowId);
@@ -140,16 +125,16 @@ describe('the thoughtbox in an episode', () => {
     const refDir = tempDataDir();
     const refQueue = uniqueQueue('thinking-ref');
     const refId = `thinking-ref-${Date.now()}`;
-    await withScriptedWorker(address, refQueue, refDir, new ScriptedProvider(), () =>
-      client.workflow.execute(episodeWorkflow, { taskQueue: refQueue, workflowId: refId, args: [episodeInput({ ...OPTIONS, maxTurns: 2 })] }),
+    await withScriptedWorker(dev.address, refQueue, refDir, new ScriptedProvider(), () =>
+      dev.client.workflow.execute(episodeWorkflow, { taskQueue: refQueue, workflowId: refId, args: [episodeInput({ ...OPTIONS, maxTurns: 2 })] }),
     );
 
     const dataDir = tempDataDir();
     const markers = join(dataDir, 'markers');
     const taskQueue = uniqueQueue('thinking-crash');
     const workflowId = `thinking-crash-${Date.now()}`;
-    const handle = await client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 2 })] });
-    const victim = spawnScriptedWorker(address, taskQueue, dataDir, { markerDir: markers, thinkingDelay: { thought: 3, ms: 120_000 } });
+    const handle = await dev.client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 2 })] });
+    const victim = spawnScriptedWorker(dev.address, taskQueue, dataDir, { markerDir: markers, thinkingDelay: { thought: 3, ms: 120_000 } });
     await waitFor('the third thought to start', () => existsSync(join(markers, 'thinking-3')));
     await killHard(victim);
     // Where the kill landed: the third think activity of the first session was running, two were done.
@@ -160,7 +145,7 @@ describe('the thoughtbox in an episode', () => {
     expect(before.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'think')).toHaveLength(3);
     expect(completedThinks).toBeGreaterThanOrEqual(3); // startGame, the oracle, two thoughts (at least)
 
-    const survivor = spawnScriptedWorker(address, taskQueue, dataDir, {});
+    const survivor = spawnScriptedWorker(dev.address, taskQueue, dataDir, {});
     try {
       // The survivor replays the history: the session is open with the two thoughts finished before the kill.
       const midSession = await handle.query(thinkingQuery);
