@@ -29,7 +29,7 @@ const oneOf = (numbers: number[]) => (numbers.length === 1 ? z.literal(numbers[0
 /**
  * The tool for a grammar-constrained model, narrowed to the steps that can be valid as thought
  * `next`: its number, revisions and branches of earlier thoughts only, each kind's fields
- * consistent, and an action exactly when it concludes. A 270M model cannot keep these rules from
+ * consistent, and an action exactly when it concludes (in a forward thought). A 270M model cannot keep these rules from
  * a description (it sets every field); under this grammar it cannot break them. The reducer still
  * checks what the grammar cannot (a branch id reused from another thought).
  */
@@ -52,11 +52,11 @@ export function constrainedThoughtboxTool(validActions: readonly string[], next:
         ]
       : []),
   ];
-  const endings = [
-    { nextThoughtNeeded: z.literal(true), action: z.null() },
-    ...(actions.length ? [{ nextThoughtNeeded: z.literal(false), action: z.enum(actions) }] : []),
+  // The concluding thought is a plain forward one: one variant carries the action list, which keeps the grammar (and sampling) small.
+  const variants = [
+    ...kinds.map((kind) => z.object({ ...common, ...kind, nextThoughtNeeded: z.literal(true), action: z.null() })),
+    ...(actions.length ? [z.object({ ...common, ...kinds[0], nextThoughtNeeded: z.literal(false), action: z.enum(actions) })] : []),
   ];
-  const variants = kinds.flatMap((kind) => endings.map((ending) => z.object({ ...common, ...kind, ...ending })));
   const schema = variants.length === 1 ? variants[0] : z.union(variants as unknown as [z.ZodTypeAny, z.ZodTypeAny]);
   return { name: THOUGHTBOX_TOOL, description: DESCRIPTION, schema };
 }
