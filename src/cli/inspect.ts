@@ -1,18 +1,19 @@
 /** `grue status|transcript|list|pause|resume|stop|worker|setup|server`: look at and steer running work. */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Command } from 'commander';
-import { readTranscript } from '../activities/files';
+import { readThoughts, readTranscript } from '../activities/files';
 import { loadConfig, webUiUrl } from '../config';
 import { connectClient } from '../temporal/connect';
 import { ensureServer, ensureTemporalCli } from '../temporal/server';
 import type { TurnRecord } from '../schemas/episode';
-import { memoryQuery, pauseSignal, resumeSignal, statusQuery, stopSignal, transcriptQuery } from '../workflows/episode';
+import { memoryQuery, pauseSignal, resumeSignal, statusQuery, stopSignal, thinkingQuery, transcriptQuery } from '../workflows/episode';
 import { MEMORY_MODULES } from '../memory';
 import type { EpisodeResult } from '../schemas/episode';
 import { progressQuery } from '../workflows/campaign';
 import { log, parseInteger, UsageError } from './args';
 import { connect } from './temporal';
 import { preflightLlm } from './llmCheck';
+import { printThoughts } from './thoughts';
 import { runWorker } from '../worker';
 
 async function handleFor(id: string) {
@@ -62,12 +63,18 @@ export function registerInspectCommands(program: Command): void {
 
   program
     .command('transcript')
-    .description("Print an episode's turns: those written to disk plus, while it runs, the latest ones.")
+    .description("Print an episode's turns, or with --thoughts its thoughtbox sessions: those written to disk plus, while it runs, the latest ones.")
     .argument('<workflowId>')
-    .option('--json', 'one JSON object per turn')
-    .option('--last <n>', 'only the last n turns', parseInteger('--last', 1))
-    .action(async (id: string, opts: { json?: boolean; last?: number }) => {
+    .option('--json', 'one JSON object per turn (with --thoughts: per thoughtbox session)')
+    .option('--last <n>', 'only the last n turns (with --thoughts: the last n sessions)', parseInteger('--last', 1))
+    .option('--thoughts', 'print the thoughtbox sessions (thoughts, revisions, branches, refused steps) instead of the turns; while it runs, the one in progress too')
+    .action(async (id: string, opts: { json?: boolean; last?: number; thoughts?: boolean }) => {
       const { config, handle, description } = await handleFor(id);
+      if (opts.thoughts) {
+        const live = description.status.name === 'RUNNING' ? await tryQuery(() => handle.query(thinkingQuery)) : null;
+        printThoughts(id, readThoughts(config.GRUE_DATA_DIR, id), live, opts);
+        return;
+      }
       const byTurn = new Map<number, TurnRecord>();
       for (const t of readTranscript(config.GRUE_DATA_DIR, id)) byTurn.set(t.turn, t);
       if (description.status.name === 'RUNNING') {
