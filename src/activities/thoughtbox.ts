@@ -45,7 +45,8 @@ export function createThoughtboxActivities(llm: () => LlmProvider, cookbookFile 
           tools: [toolFor(provider, request)],
           toolChoice: request.required ? 'required' : 'auto',
           maxCalls: 1,
-          maxTokens: 320,
+          // Room for the step with the whitespace a grammar lets a small model indent with.
+          maxTokens: 500,
           temperature: 0,
           seed: request.seed,
           onProgress,

@@ -23,6 +23,9 @@ export function thoughtboxTool(validActions: readonly string[]): ToolSpec {
   return { name: THOUGHTBOX_TOOL, description: DESCRIPTION, schema };
 }
 
+/** The embedded model's thoughts are shorter: its grammar's cost grows with a string's maximum length. */
+const GRAMMAR_THOUGHT_CHARS = 200;
+
 const promptActions = (validActions: readonly string[]) => [...new Set(validActions.slice(0, PROMPT_ACTIONS))] as [string, ...string[]];
 const oneOf = (numbers: number[]) => (numbers.length === 1 ? z.literal(numbers[0]) : z.union(numbers.map((n) => z.literal(n)) as unknown as [z.ZodLiteral<number>, z.ZodLiteral<number>]));
 
@@ -37,12 +40,15 @@ export function constrainedThoughtboxTool(validActions: readonly string[], next:
   const actions = promptActions(validActions);
   const earlier = Array.from({ length: next - 1 }, (_, i) => i + 1);
   const common = {
-    thought: ThinkingStepSchema.shape.thought,
     thoughtNumber: z.literal(next),
     totalThoughts: oneOf(Array.from({ length: 8 }, (_, i) => next + i)),
     needsMoreThoughts: z.boolean(),
     includePatternsCookbook: z.boolean(),
   };
+  // Written after the fields that tell the variants apart: a grammar keeps every variant alive
+  // until the text rules all but one out, and a long string shared by all of them made one
+  // step take minutes on two cores.
+  const thought = { thought: z.string().min(1).max(GRAMMAR_THOUGHT_CHARS).describe(ThinkingStepSchema.shape.thought.description ?? '') };
   const kinds = [
     { isRevision: z.literal(false), revisesThought: z.null(), branchFromThought: z.null(), branchId: z.null() },
     ...(earlier.length
@@ -54,8 +60,8 @@ export function constrainedThoughtboxTool(validActions: readonly string[], next:
   ];
   // The concluding thought is a plain forward one: one variant carries the action list, which keeps the grammar (and sampling) small.
   const variants = [
-    ...kinds.map((kind) => z.object({ ...common, ...kind, nextThoughtNeeded: z.literal(true), action: z.null() })),
-    ...(actions.length ? [z.object({ ...common, ...kinds[0], nextThoughtNeeded: z.literal(false), action: z.enum(actions) })] : []),
+    ...kinds.map((kind) => z.object({ ...kind, nextThoughtNeeded: z.literal(true), action: z.null(), ...thought, ...common })),
+    ...(actions.length ? [z.object({ ...kinds[0], nextThoughtNeeded: z.literal(false), action: z.enum(actions), ...thought, ...common })] : []),
   ];
   const schema = variants.length === 1 ? variants[0] : z.union(variants as unknown as [z.ZodTypeAny, z.ZodTypeAny]);
   return { name: THOUGHTBOX_TOOL, description: DESCRIPTION, schema };
