@@ -28,6 +28,27 @@ const ask = (p = provider(), maxCalls?: number) => p.callTools({ messages: MESSA
 const call = (name: string, args: unknown) => ({ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
 
 describe('OpenAiProvider.callTools', () => {
+  it('replays earlier rounds in the API\'s own shape (assistant tool_calls, tool messages) and passes tool_choice', async () => {
+    fake.toolCalls = [call('update_location', { name: 'Kitchen', summary: 'a table' })];
+    await provider().callTools({
+      messages: [
+        ...MESSAGES,
+        { role: 'assistant', content: '', toolCalls: [{ id: 'thought-1', tool: 'update_location', arguments: { name: 'West of House', summary: 'a mailbox' } }] },
+        { role: 'tool', toolCallId: 'thought-1', content: '{"ok":true}' },
+      ],
+      tools: TOOLS,
+      toolChoice: 'required',
+    });
+    const body = fake.requests[0].body!;
+    expect(body.tool_choice).toBe('required');
+    expect(body.messages).toEqual([
+      MESSAGES[0],
+      { role: 'assistant', content: null, tool_calls: [{ id: 'thought-1', type: 'function', function: { name: 'update_location', arguments: '{"name":"West of House","summary":"a mailbox"}' } }] },
+      { role: 'tool', tool_call_id: 'thought-1', content: '{"ok":true}' },
+    ]);
+  });
+
+
   it('offers each tool as a function with its JSON schema, and returns the calls parsed by their schemas', async () => {
     fake.toolCalls = [call('update_location', { name: 'West of House', summary: 'a white house, a mailbox' }), call('update_item', { name: 'mailbox', location: 'West of House' })];
     const r = await ask();

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { jsonSchemaFor, llamaGrammarSchema } from '../../src/llm/json';
 import { LlmError } from '../../src/llm/errors';
-import { readCallsAnswer, toolCallsAnswerSchema, toolListPrompt, validateCalls } from '../../src/llm/tools';
+import { messagesAsText, readCallsAnswer, toolCallsAnswerSchema, toolListPrompt, validateCalls } from '../../src/llm/tools';
 import type { ToolSpec } from '../../src/llm/types';
 
 const TOOLS: ToolSpec[] = [
@@ -84,5 +84,20 @@ describe('reading a {"calls": [...]} answer', () => {
     }
     expect(err).toBeInstanceOf(LlmError);
     expect(err).toMatchObject({ kind: 'bad-answer', retryable: true });
+  });
+});
+
+describe('messagesAsText', () => {
+  it('renders earlier tool calls and their results as text for a model without native tool calling', () => {
+    const text = messagesAsText([
+      { role: 'user', content: 'context' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'thought-1', tool: 'thoughtbox', arguments: { thought: 'go north' } }] },
+      { role: 'tool', toolCallId: 'thought-1', content: '{"thoughtNumber":1}' },
+    ]);
+    expect(text).toEqual([
+      { role: 'user', content: 'context' },
+      { role: 'assistant', content: 'CALL thought-1: {"calls":[{"tool":"thoughtbox","arguments":{"thought":"go north"}}]}' },
+      { role: 'user', content: 'RESULT OF CALL thought-1:\n{"thoughtNumber":1}' },
+    ]);
   });
 });
