@@ -91,7 +91,8 @@ describe('a full episode through the openai provider with injected faults', () =
         taskQueue,
         workflowId: `openai-episode-${Date.now()}`,
         // Compaction off: this test counts the oracle's requests and retries.
-        args: [episodeInput({ game: 'lighthouse', seed: 1, maxTurns: 4, policy: 'full', compactEvery: 0 })],
+        // The oracle's faults are counted call by call: no compaction or thoughtbox calls in between.
+        args: [episodeInput({ game: 'lighthouse', seed: 1, maxTurns: 4, policy: 'full', compactEvery: 0, thoughtbox: 'off' })],
       });
       const r = await handle.result();
       const history = await handle.fetchHistory();
