@@ -20,7 +20,7 @@ import { createOracleActivities } from '../src/activities/oracle';
 import { createThoughtboxActivities } from '../src/activities/thoughtbox';
 import { createRng, seedFor } from '../src/agent/rng';
 import { AgentState, initialState } from '../src/agent/state';
-import { applyAnswer, isOpen, openSession, thinkRequest, ThoughtboxSession, unreachable } from '../src/agent/thoughtbox';
+import { openSession, runSession, ThoughtboxSession } from '../src/agent/thoughtbox';
 import { analysisOf, decide, Deliberation, deliberate, initialMemory, learn, OracleAnswers } from '../src/agent/turn';
 import { createProvider } from '../src/llm';
 import { LocalProvider } from '../src/llm/localProvider';
@@ -82,14 +82,14 @@ async function main(): Promise<void> {
         let session: (ThoughtboxSession & { seconds: number }) | null = null;
         if (deliberation.kind === 'ask' && answers && answers !== 'unreachable') {
           const started = Date.now();
-          let thinking = openSession(agent.turn, 'bench: always', true, maxThinkingIterations);
-          while (isOpen(thinking)) {
-            const round = thinking;
-            const result = await unlessFailed(`think ${puzzle.name}`, () => thinker.think(thinkRequest(round, deliberation.request, analysisOf(answers))));
-            thinking = result ? applyAnswer(thinking, result.answer, result.usage, agent.options) : unreachable(thinking);
-          }
+          const thinking = await runSession(
+            openSession(agent.turn, 'bench: always', true, maxThinkingIterations),
+            deliberation.request,
+            analysisOf(answers),
+            agent.options,
+            async (request) => (await unlessFailed(`think ${puzzle.name}`, () => thinker.think(request))) ?? 'unreachable',
+          );
           session = { ...thinking, seconds: (Date.now() - started) / 1000 };
-          if (process.env.GRUE_BENCH_DEBUG) for (const e of thinking.exchanges) log(`  call ${JSON.stringify(e.call).slice(0, 300)} -> ${e.result.error ?? "ok"}`);
           sessions.push(session);
           if (session.action && solves(session.action)) conclusionSolved++;
         }
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
           seed,
           without: { command: without.command, reason: without.reason, solved: solves(without.command) },
           with: { command: withThinking.command, reason: withThinking.reason, solved: solves(withThinking.command) },
-          session: session && { outcome: session.outcome, action: session.action, thoughts: session.thoughts.length, invalid: session.invalidSteps, seconds: round(session.seconds), chain: session.thoughts.map((t) => `${t.number}${t.kind === 'forward' ? '' : ` (${t.kind}${t.revises ? ` of ${t.revises}` : ''}${t.branchId ? ` ${t.branchId}` : ''})`}: ${t.text}`) },
+          session: session && { outcome: session.outcome, action: session.action, thoughts: session.thoughts.length, invalid: session.invalidSteps, refused: session.exchanges.flatMap((e) => (e.result.error ? [e.result.error] : [])), seconds: round(session.seconds), chain: session.thoughts.map((t) => `${t.number}${t.kind === 'forward' ? '' : ` (${t.kind}${t.revises ? ` of ${t.revises}` : ''}${t.branchId ? ` ${t.branchId}` : ''})`}: ${t.text}`) },
         };
         solvedWithout += trial.without.solved ? 1 : 0;
         solvedWith += trial.with.solved ? 1 : 0;

@@ -14,6 +14,7 @@ import { MEMORY_MODULES } from '../memory';
 import type { AnyMemoryModule, TurnView } from '../memory';
 import type { EpisodeConfig, EpisodeResult, LearnedState, TurnRecord } from '../schemas/episode';
 import type { GameState, GroundTruthData } from '../schemas/game';
+import { addUsage, NO_USAGE } from '../schemas/oracle';
 import type { ContextSection, FailureAnswer, FailureRequest, OracleUsage, TurnAnalysis, TurnAnswer, TurnRequest } from '../schemas/oracle';
 import { Beliefs, beliefsContext, LIMITS as BELIEF_LIMITS, pushBounded } from './beliefs';
 import { observe as observeDynamics } from './dynamics';
@@ -111,7 +112,6 @@ function withFailure(analysis: TurnAnalysis, failure: FailureAnswer | null): Tur
   return { ...analysis, last_action_made_progress: false, failure_reason: f.failure_reason || analysis.failure_reason, prerequisite: f.prerequisite || analysis.prerequisite };
 }
 
-const addUsage = (a: OracleUsage, b: OracleUsage): OracleUsage => ({ calls: a.calls + b.calls, promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens });
 
 // ── decide ──────────────────────────────────────────────────────────────────────────────────
 
@@ -131,8 +131,6 @@ export interface Decision {
   /** What the engine's probe says the session's concluded action would have done (null: no conclusion). */
   conclusionProbe: boolean | null;
 }
-
-const NO_USAGE: OracleUsage = { calls: 0, promptTokens: 0, completionTokens: 0 };
 
 function selectorBase(state: AgentState, rng: Rng) {
   return { options: state.options, reliability: state.learned.reliability, worldHash: state.worldHash, visited: visitedSet(state), rng, tried: state.tried, learned: state.learned };

@@ -45,6 +45,9 @@ export type FailureAnalysis = z.infer<typeof FailureAnalysisSchema>;
 export const OracleUsageSchema = z.object({ calls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int() });
 export type OracleUsage = z.infer<typeof OracleUsageSchema>;
 
+export const NO_USAGE: OracleUsage = { calls: 0, promptTokens: 0, completionTokens: 0 };
+export const addUsage = (a: OracleUsage, b: OracleUsage): OracleUsage => ({ calls: a.calls + b.calls, promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens });
+
 /** A titled part of the oracle's context: the beliefs, and each memory module's rendering. */
 export const ContextSectionSchema = z.object({ title: z.string().min(1).max(60), text: z.string().max(4000) });
 export type ContextSection = z.infer<typeof ContextSectionSchema>;

@@ -21,7 +21,7 @@ import {
 import type { Activities } from '../activities';
 import { createRng, seedFor } from '../agent/rng';
 import { AgentState, fitCarry, initialState } from '../agent/state';
-import { applyAnswer, isOpen, openSession, thinkRequest, ThoughtboxSession, thoughtboxOffer, unreachable } from '../agent/thoughtbox';
+import { openSession, runSession, ThoughtboxSession, thoughtboxOffer } from '../agent/thoughtbox';
 import { analysisOf, applyWork, decide, Deliberation, deliberate, dueWork, episodeResult, initialMemory, isOver, learn, OracleAnswers, turnRecord, turnView, workFailed } from '../agent/turn';
 import { EpisodeInput, EpisodeInputSchema, EpisodeResult, EpisodeStatus, freshLearned, TurnRecord } from '../schemas/episode';
 import { validatedInput } from './input';
@@ -118,15 +118,15 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const thinkThrough = async (before: AgentState, deliberation: Extract<Deliberation, { kind: 'ask' }>, answers: OracleAnswers | 'unreachable'): Promise<ThoughtboxSession | null> => {
     const offer = thoughtboxOffer(before, config, answers);
     if (!offer || answers === 'unreachable') return null;
-    const analysis = analysisOf(answers);
-    let session = openSession(before.turn, offer.trigger, offer.required, config.maxThinkingIterations);
-    thinkingNow = session;
-    while (isOpen(session)) {
-      const round = session;
-      const result = await unlessUnreachable('thoughtbox', () => thinker.think(thinkRequest(round, deliberation.request, analysis)));
-      session = result === 'unreachable' ? unreachable(session) : applyAnswer(session, result.answer, result.usage, before.options);
-      thinkingNow = session;
-    }
+    thinkingNow = openSession(before.turn, offer.trigger, offer.required, config.maxThinkingIterations);
+    const session = await runSession(
+      thinkingNow,
+      deliberation.request,
+      analysisOf(answers),
+      before.options,
+      (request) => unlessUnreachable('thoughtbox', () => thinker.think(request)),
+      (round) => void (thinkingNow = round),
+    );
     if (session.outcome === 'limit') log.warn('thoughtbox reached maxThinkingIterations without a conclusion; the oracle and selector decide', { turn: session.turn, iterations: session.iterations });
     await files.writeThoughts({ workflowId, session });
     sessions = [...sessions, session].slice(-RECENT_SESSIONS);

@@ -4,8 +4,10 @@
  * `thinkRequest`, folding each answer in with `applyAnswer` until the session is over; a
  * concluded session's action goes to the decide stage.
  */
+import type { ActionOption } from '../../schemas/game';
 import type { TurnAnalysis, TurnRequest } from '../../schemas/oracle';
-import type { OracleReading, ThinkRequest, ThoughtboxSession } from './schema';
+import type { OracleReading, ThinkRequest, ThinkResult, ThoughtboxSession } from './schema';
+import { applyAnswer, isOpen, unreachable } from './session';
 
 export * from './schema';
 export { applyAnswer, DEFAULT_MAX_THINKING_ITERATIONS, isOpen, openSession, stepError, unreachable } from './session';
@@ -26,4 +28,26 @@ export function thinkRequest(session: ThoughtboxSession, turn: TurnRequest, anal
     exchanges: session.exchanges,
     seed: turn.seed + session.iterations,
   };
+}
+
+/**
+ * The tool-calling loop: one `think` round at a time until the session is over. `think` is the
+ * round's I/O (an activity in the workflow), giving 'unreachable' when it failed after its
+ * retries; `onRound` sees the session after each round. Deterministic apart from `think`.
+ */
+export async function runSession(
+  session: ThoughtboxSession,
+  turn: TurnRequest,
+  analysis: TurnAnalysis | null,
+  options: readonly ActionOption[],
+  think: (request: ThinkRequest) => Promise<ThinkResult | 'unreachable'>,
+  onRound: (session: ThoughtboxSession) => void = () => undefined,
+): Promise<ThoughtboxSession> {
+  let current = session;
+  while (isOpen(current)) {
+    const result = await think(thinkRequest(current, turn, analysis));
+    current = result === 'unreachable' ? unreachable(current) : applyAnswer(current, result.answer, result.usage, options);
+    onRound(current);
+  }
+  return current;
 }

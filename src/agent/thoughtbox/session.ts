@@ -5,7 +5,7 @@
  * numbered in order, a revision names an earlier thought, a branch starts from a thought that
  * exists and keeps its id, and the concluding thought names a valid action.
  */
-import type { OracleUsage } from '../../schemas/oracle';
+import { addUsage, NO_USAGE, OracleUsage } from '../../schemas/oracle';
 import { matchAction } from '../selector';
 import type { ActionOption } from '../../schemas/game';
 import { Exchange, ThinkAnswer, ThinkingStep, Thought, ThoughtboxSession, ToolResult } from './schema';
@@ -26,7 +26,7 @@ export function openSession(turn: number, trigger: string, required: boolean, ma
     invalidSteps: 0,
     outcome: 'open',
     action: null,
-    usage: { calls: 0, promptTokens: 0, completionTokens: 0 },
+    usage: NO_USAGE,
   };
 }
 
@@ -87,8 +87,6 @@ function thoughtOf(step: ThinkingStep, session: ThoughtboxSession): Thought {
   return { number: step.thoughtNumber, kind: id ? 'branch' : 'forward', ...onBranch, text: step.thought };
 }
 
-const addUsage = (a: OracleUsage, b: OracleUsage): OracleUsage => ({ calls: a.calls + b.calls, promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens });
-
 /** The cookbook goes with the session's first result (progressive disclosure), and whenever asked. */
 const withCookbook = (result: ToolResult, first: boolean, asked: boolean): ToolResult => (first || asked ? { ...result, patternsCookbook: true } : result);
 
@@ -123,7 +121,7 @@ function accept(session: ThoughtboxSession, step: ThinkingStep, options: readonl
   const branches = id && session.branches[id] === undefined ? { ...session.branches, [id]: thought.branchFromThought! } : session.branches;
   const totalThoughts = Math.max(step.totalThoughts, step.thoughtNumber, step.needsMoreThoughts ? step.thoughtNumber + 1 : 0);
   const next: ThoughtboxSession = { ...session, thoughts: [...session.thoughts, thought], totalThoughts, branches };
-  const result = withCookbook({ ...echo(next, step.nextThoughtNeeded), thoughtNumber: step.thoughtNumber }, first, step.includePatternsCookbook === true);
+  const result = withCookbook(echo(next, step.nextThoughtNeeded), first, step.includePatternsCookbook === true);
   const done = !step.nextThoughtNeeded;
   return { ...next, exchanges: [...next.exchanges, { call: step, result }], ...(done ? { outcome: 'concluded' as const, action: conclusion(step, options) } : {}) };
 }
