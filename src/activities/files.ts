@@ -4,7 +4,7 @@
  * replace. The workflow never reads them back to decide anything.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, copyFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ThoughtboxSession, ThoughtboxSessionSchema } from '../agent/thoughtbox/schema';
 import { CampaignResultSchema, TurnRecordSchema } from '../schemas/episode';
@@ -33,11 +33,34 @@ const TranscriptChunkSchema = z.object({
 
 const FinalizeSchema = z.object({ workflowId: z.string().min(1) });
 
-/** Memory files are JSON views of a module's state: plain names, no paths. */
+/** Memory files are views of a module's state: plain names, no paths; JSON, or text for a name ending .md. */
 const MemoryFilesSchema = z.object({
   workflowId: z.string().min(1),
-  files: z.record(z.string().regex(/^[a-z][a-z0-9_-]{0,40}$/, 'a memory file name is lower-case letters, digits, _ or -'), z.unknown()),
+  files: z
+    .record(z.string().regex(/^[a-z][a-z0-9_-]{0,40}(\.md)?$/, 'a memory file name is lower-case letters, digits, _ or -, optionally ending .md'), z.unknown())
+    .superRefine((files, ctx) => {
+      for (const [name, value] of Object.entries(files)) if (name.endsWith('.md') && typeof value !== 'string') ctx.addIssue({ code: 'custom', path: [name], message: 'a .md memory file is text' });
+    }),
 });
+
+/**
+ * A text view written over its last version, which is kept as backups/<name>-NNNN.md first: the
+ * history of what each write replaced. A retried write of the same text changes nothing.
+ */
+export function writeWithBackup(path: string, content: string): void {
+  if (existsSync(path)) {
+    const previous = readFileSync(path, 'utf8');
+    if (previous === content) return;
+    const backups = join(dirname(path), 'backups');
+    mkdirSync(backups, { recursive: true });
+    const stem = basename(path, '.md');
+    const taken = readdirSync(backups).filter((f) => new RegExp(`^${stem}-\\d{4}\\.md$`).test(f)).sort();
+    // A write retried after a crash between its two steps finds its backup already made.
+    const newest = taken.length ? readFileSync(join(backups, taken[taken.length - 1]), 'utf8') : null;
+    if (newest !== previous) atomicWrite(join(backups, `${stem}-${String(taken.length + 1).padStart(4, '0')}.md`), previous);
+  }
+  atomicWrite(path, content);
+}
 
 const ThoughtsSchema = z.object({ workflowId: z.string().min(1), session: ThoughtboxSessionSchema });
 
@@ -100,12 +123,17 @@ export function createFileActivities(dataDir: string) {
       });
     },
 
-    /** Each file as <run dir>/memory/<name>.json, atomically, keeping the version it replaces as .bak. */
+    /** Each file as <run dir>/memory/<name>.json (or <name>.md), atomically, keeping what it replaces (.bak; .md files keep every version). */
     async writeMemoryFiles(raw: unknown): Promise<string[]> {
       const input = parseInput(MemoryFilesSchema, raw, 'writeMemoryFiles input');
       return classified(() =>
         Object.entries(input.files).map(([name, value]) => {
-          const path = join(runDir(dataDir, input.workflowId), 'memory', `${name}.json`);
+          const dir = join(runDir(dataDir, input.workflowId), 'memory');
+          if (name.endsWith('.md')) {
+            writeWithBackup(join(dir, name), value as string);
+            return join(dir, name);
+          }
+          const path = join(dir, `${name}.json`);
           atomicWrite(path, JSON.stringify(value, null, 2) + '\n', true);
           return path;
         }),

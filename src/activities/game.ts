@@ -3,9 +3,9 @@
  * run any turn and a retried turn returns the same result. Sessions are cached per story only
  * to skip re-parsing it; every step starts by restoring the snapshot it was given.
  */
-import { ApplicationFailure } from '@temporalio/common';
 import { resolveStory } from '../engine/resolveStory';
 import { GameSession } from '../engine/session';
+import { StorySessions } from './stories';
 import { findValidActions } from '../engine/validActions';
 import { GameState, StartGameInputSchema, StartGameResult, StepGameInputSchema, StepGameResult } from '../schemas/game';
 import { classified, parseInput } from './failures';
@@ -36,31 +36,14 @@ function stateOf(session: GameSession, observation: string, withOptions: boolean
   };
 }
 
-export function createGameActivities() {
-  const sessions = new Map<string, GameSession>();
-
-  function cachedSession(path: string, md5: string): GameSession {
-    let session = sessions.get(path);
-    if (!session || session.story.md5 !== md5) {
-      session = GameSession.fromFile(path);
-      sessions.set(path, session);
-    }
-    if (session.story.md5 !== md5) {
-      throw ApplicationFailure.nonRetryable(
-        `The story file at ${path} on this worker (md5 ${session.story.md5}) is not the one this episode started with (md5 ${md5}).`,
-        'StoryMismatch',
-      );
-    }
-    return session;
-  }
-
+export function createGameActivities(stories: StorySessions = new StorySessions()) {
   return {
     async startGame(raw: unknown): Promise<StartGameResult> {
       const input = parseInput(StartGameInputSchema, raw, 'startGame input');
       return classified(() => {
         const path = resolveStory(input.game);
         const session = GameSession.fromFile(path, { seed: input.seed });
-        sessions.set(path, session);
+        stories.remember(path, session);
         return {
           ...stateOf(session, session.intro, input.validActions),
           storyMd5: session.story.md5,
@@ -73,7 +56,7 @@ export function createGameActivities() {
     async stepGame(raw: unknown): Promise<StepGameResult> {
       const input = parseInput(StepGameInputSchema, raw, 'stepGame input');
       return classified(() => {
-        const session = cachedSession(resolveStory(input.game), input.storyMd5);
+        const session = stories.session(input.game, input.storyMd5);
         session.restore(Buffer.from(input.snapshot, 'base64'));
         const result = session.step(input.command);
         return { command: result.command, ...stateOf(session, result.observation, input.validActions) };

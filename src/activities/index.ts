@@ -3,7 +3,9 @@ import type { LlmProvider } from '../llm/types';
 import { createCompactionActivities } from './compaction';
 import { createFileActivities } from './files';
 import { createGameActivities } from './game';
+import { createKnowledgeActivities } from './knowledge';
 import { createOracleActivities } from './oracle';
+import { StorySessions } from './stories';
 import { createThoughtboxActivities } from './thoughtbox';
 
 /**
@@ -14,12 +16,14 @@ import { createThoughtboxActivities } from './thoughtbox';
 export function createActivities(options: { dataDir: string; llm?: () => LlmProvider }) {
   let provider: LlmProvider | null = null;
   const llm = () => (provider ??= (options.llm ?? createProvider)());
+  const stories = new StorySessions();
   return {
-    ...createGameActivities(),
+    ...createGameActivities(stories),
     ...createFileActivities(options.dataDir),
     ...createOracleActivities(llm),
     ...createCompactionActivities(llm),
     ...createThoughtboxActivities(llm),
+    ...createKnowledgeActivities(llm, stories),
   };
 }
 

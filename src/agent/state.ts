@@ -5,6 +5,7 @@
  * payload warnings however long the episode runs.
  */
 import { z } from 'zod';
+import { utf8Bytes } from '../utf8';
 import { LearnedState, LearnedStateSchema, LlmUsageSchema, MAX_LEARNED_STATES } from '../schemas/episode';
 import { ActionOptionSchema, GroundTruthData, GroundTruthSchema, StartGameResult } from '../schemas/game';
 import { BeliefsSchema, freshBeliefs, Beliefs } from './beliefs';
@@ -112,13 +113,7 @@ export function rememberReward(learned: LearnedState, worldHash: string, command
 
 /** UTF-8 length of the JSON a payload converter would write. */
 export function jsonBytes(value: unknown): number {
-  const text = JSON.stringify(value) ?? '';
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f) bytes += code > 0x7ff && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
-  }
-  return bytes;
+  return utf8Bytes(JSON.stringify(value) ?? '');
 }
 
 /**

@@ -11,7 +11,8 @@
  *   maintain   each memory module says whether its work is due; the workflow runs it, `apply` merges
  */
 import { MEMORY_MODULES } from '../memory';
-import type { AnyMemoryModule, TurnView } from '../memory';
+import type { AnyMemoryModule, ModuleWork, TurnView } from '../memory';
+import { KnowledgeState, updateAt } from '../memory/knowledge';
 import type { EpisodeConfig, EpisodeResult, LearnedState, TurnRecord } from '../schemas/episode';
 import type { GameState, GroundTruthData } from '../schemas/game';
 import { addUsage, NO_USAGE } from '../schemas/oracle';
@@ -46,6 +47,9 @@ export function turnView(state: AgentState, before: AgentState | null, ending = 
     truth: state.truth,
     observation: state.observation,
     worldHash: state.worldHash,
+    snapshot: state.snapshot,
+    storyMd5: state.story.md5,
+    goal: state.beliefs.currentSubgoal !== 'unknown' ? state.beliefs.currentSubgoal : state.beliefs.overallGoal,
     ending,
   };
 }
@@ -231,22 +235,14 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
 
 // ── maintain ────────────────────────────────────────────────────────────────────────────────
 
-export interface MemoryWork {
+export interface MemoryWork extends ModuleWork {
   module: string;
-  activity: string;
-  request: unknown;
 }
 
-/** The memory work due now, in module order. */
-export function dueWork(state: AgentState, view: TurnView, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): MemoryWork[] {
-  const work: MemoryWork[] = [];
-  for (const module of modules) {
-    if (!module.activity) continue;
-    const request = module.due(state.memory[module.name], view);
-    if (request !== null) work.push({ module: module.name, activity: module.activity, request });
-  }
-  return work;
-}
+/** A module's work is asked for at most this many times a turn (an update, checks of what it learned, the wisdom). */
+export const MAX_WORK_ROUNDS = 4;
+
+export const memoryModuleNames = (modules: readonly AnyMemoryModule[] = MEMORY_MODULES) => modules.map((m) => m.name);
 
 function moduleNamed(name: string, modules: readonly AnyMemoryModule[]): AnyMemoryModule {
   const module = modules.find((m) => m.name === name);
@@ -254,18 +250,45 @@ function moduleNamed(name: string, modules: readonly AnyMemoryModule[]): AnyMemo
   return module;
 }
 
+function withModuleState(state: AgentState, module: AnyMemoryModule, moduleState: unknown): AgentState {
+  return { ...state, memory: { ...state.memory, [module.name]: moduleState } };
+}
+
+/** Every module's maintenance-time bookkeeping (`prepare`), before any work is asked for. */
+export function prepareMemory(state: AgentState, view: TurnView, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): AgentState {
+  let next = state;
+  for (const module of modules) if (module.prepare) next = withModuleState(next, module, module.prepare(next.memory[module.name], view));
+  return next;
+}
+
+/** The module's work due now, or null. */
+export function nextWork(state: AgentState, view: TurnView, moduleName: string, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): MemoryWork | null {
+  const module = moduleNamed(moduleName, modules);
+  if (!module.activities.length) return null;
+  const work = module.due(state.memory[module.name], view);
+  if (!work) return null;
+  if (!module.activities.includes(work.activity)) throw new Error(`memory module ${module.name} asked for ${work.activity}, which is not one of its activities (${module.activities.join(', ')})`);
+  return { module: module.name, ...work };
+}
+
+/** The first work due now of each module, in module order (benchmarks; the workflow asks module by module). */
+export function dueWork(state: AgentState, view: TurnView, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): MemoryWork[] {
+  return modules.map((m) => nextWork(state, view, m.name, modules)).filter((w): w is MemoryWork => w !== null);
+}
+
 /** The state with the module's result merged in, and the files its state is now viewed as (if any). */
 export function applyWork(state: AgentState, work: MemoryWork, result: unknown, view: TurnView, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): { state: AgentState; files: Record<string, unknown> | null } {
   const module = moduleNamed(work.module, modules);
-  const memory = module.apply(state.memory[module.name], result, view);
-  return { state: { ...state, memory: { ...state.memory, [module.name]: memory } }, files: module.files ? module.files(memory) : null };
+  const memory = module.apply(state.memory[module.name], result, view, work);
+  const files = module.files ? module.files(memory) : null;
+  return { state: withModuleState(state, module, memory), files: files && Object.keys(files).length ? files : null };
 }
 
-/** The module's work failed after its retries: it keeps its last good state (and may count the failure). */
+/** The module's work failed after its retries: it keeps its last good state (and notes the failure). */
 export function workFailed(state: AgentState, work: MemoryWork, view: TurnView, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): AgentState {
   const module = moduleNamed(work.module, modules);
   if (!module.failed) return state;
-  return { ...state, memory: { ...state.memory, [module.name]: module.failed(state.memory[module.name], view) } };
+  return withModuleState(state, module, module.failed(state.memory[module.name], view, work));
 }
 
 /** Each module's starting state: what the previous episode of a campaign left, under this episode's config. */
@@ -297,7 +320,21 @@ export function turnRecord(state: AgentState, decision: Decision, config: Episod
         }
       : {}),
     ...(memoryFailures.length ? { memoryFailures } : {}),
+    ...knowledgeRecord(state),
   };
+}
+
+/** The last turn's record with what the end-of-episode maintenance decided (the same record when it decided nothing new). */
+export function withEndingMaintenance(record: TurnRecord, state: AgentState): TurnRecord {
+  const { knowledgeUpdate } = knowledgeRecord(state);
+  if (!knowledgeUpdate || record.turn !== state.turn || JSON.stringify(knowledgeUpdate) === JSON.stringify(record.knowledgeUpdate)) return record;
+  return { ...record, knowledgeUpdate };
+}
+
+/** The knowledge update decided this turn, with seed 000's metrics (the transcript shows each one). */
+function knowledgeRecord(state: AgentState): Pick<TurnRecord, 'knowledgeUpdate'> {
+  const update = updateAt(state.memory.knowledge as KnowledgeState | undefined, state.turn);
+  return update ? { knowledgeUpdate: update } : {};
 }
 
 /** A session that was offered and declined did no thinking. */

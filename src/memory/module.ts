@@ -18,8 +18,19 @@ export interface TurnView {
   truth: GroundTruthData;
   observation: string;
   worldHash: string;
+  /** The engine's snapshot of the game as it is now (where a module can replay something). */
+  snapshot: string;
+  storyMd5: string;
+  /** The agent's current subgoal (or overall goal): what retrieval matches against besides the room. */
+  goal: string;
   /** The episode is ending: a module's last chance to do its work (e.g. wisdom at episode end). */
   ending: boolean;
+}
+
+/** One piece of a module's work: the activity to run and its input. */
+export interface ModuleWork<Request = unknown> {
+  activity: string;
+  request: Request;
 }
 
 export interface MemoryModule<State, Request = unknown, Result = unknown> {
@@ -33,15 +44,23 @@ export interface MemoryModule<State, Request = unknown, Result = unknown> {
   initial(inherited: State | undefined, config: EpisodeConfig): State;
   /** Bookkeeping from what the engine observed this turn: pure, no LLM, every turn. */
   observe(state: State, view: TurnView): State;
-  /** The activity that does this module's LLM or engine work (registered by the worker). */
-  readonly activity: string | null;
-  /** The activity's input when the module's work is due this turn, else null. */
-  due(state: State, view: TurnView): Request | null;
+  /**
+   * Bookkeeping at maintenance time, before `due` (pure, no activity): e.g. a gate that decides
+   * this turn's work is not worth doing and records why.
+   */
+  prepare?(state: State, view: TurnView): State;
+  /** The activities that do this module's LLM or engine work (registered by the worker). */
+  readonly activities: readonly string[];
+  /**
+   * The work due now, else null. Asked again after each result is applied, so one turn can run a
+   * sequence (an update, then checks of what it learned); the workflow bounds the rounds.
+   */
+  due(state: State, view: TurnView): ModuleWork<Request> | null;
   /** Merge the activity's result into the state (pure; applying the same result twice changes nothing more). */
-  apply(state: State, result: Result, view: TurnView): State;
-  /** The activity failed after its retries: the module keeps its last good state and may note the failure. */
-  failed?(state: State, view: TurnView): State;
-  /** Files this module's state is viewed as (name -> JSON value), written after each applied result. */
+  apply(state: State, result: Result, view: TurnView, work: ModuleWork<Request>): State;
+  /** The work failed after its retries: the module keeps its last good state and notes the failure, so it is not due again this turn. */
+  failed?(state: State, view: TurnView, work: ModuleWork<Request>): State;
+  /** Files this module's state is viewed as (name -> JSON value, or text for a name ending .md), written after each applied result. */
   files?(state: State): Record<string, unknown>;
   /** The whole state as text for a person (`grue memory`). */
   describe(state: State): string;

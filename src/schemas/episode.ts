@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BeliefsSchema } from '../agent/beliefs';
 import { DynamicsSchema } from '../agent/dynamics';
 import { ReliabilitySchema } from '../agent/reliability';
+import { UpdateMetricsSchema } from '../memory/knowledge/schema';
 import { GameRefSchema, GroundTruthSchema } from './game';
 
 /** random: uniform over valid actions; oracle-free: novelty and reward, no LLM; full: the Bayesian oracle agent (seed 004). */
@@ -73,6 +74,16 @@ export const EpisodeConfigSchema = z
     thoughtbox: z.enum(['off', 'auto', 'always']),
     /** Model calls one thoughtbox session may make before it ends unconcluded (the seed's max_thinking_iterations). */
     maxThinkingIterations: z.number().int().min(1).max(100),
+    /**
+     * Turns in one knowledge window (seeds 000 + 002): every this many turns the heuristic gate
+     * decides whether the window is worth one `updateKnowledge` call; 0 turns knowledge off.
+     * Only the full policy keeps knowledge.
+     */
+    knowledgeEvery: z.number().int().min(0).max(1_000),
+    /** Size limit of the knowledge base in KB, enforced by seed 002's priority compression. */
+    knowledgeKb: z.number().int().min(1).max(256),
+    /** An IMPL fact not seen true for this many turns is replayed in the engine again. */
+    knowledgeVerifyAfter: z.number().int().min(1).max(10_000),
   })
   .strict();
 export type EpisodeConfig = z.infer<typeof EpisodeConfigSchema>;
@@ -90,6 +101,9 @@ export const EPISODE_DEFAULTS: Omit<EpisodeConfig, 'game'> = {
   compactSmart: false,
   thoughtbox: 'auto',
   maxThinkingIterations: 20,
+  knowledgeEvery: 10,
+  knowledgeKb: 8,
+  knowledgeVerifyAfter: 20,
 };
 
 /** What a caller may give: the game, and any option it wants to set. */
@@ -131,6 +145,8 @@ export const TurnRecordSchema = z.object({
   usedThoughtbox: z.boolean().optional(),
   /** Thoughts the session accepted. */
   thinkingSteps: z.number().int().optional(),
+  /** The knowledge update decided this turn: seed 000's metrics, or why it was skipped. */
+  knowledgeUpdate: UpdateMetricsSchema.optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 

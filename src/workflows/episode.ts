@@ -22,7 +22,7 @@ import type { Activities } from '../activities';
 import { createRng, seedFor } from '../agent/rng';
 import { AgentState, fitCarry, initialState } from '../agent/state';
 import { openSession, runSession, ThoughtboxSession, thoughtboxOffer } from '../agent/thoughtbox';
-import { analysisOf, applyWork, decide, Deliberation, deliberate, dueWork, episodeResult, initialMemory, isOver, learn, OracleAnswers, turnRecord, turnView, workFailed } from '../agent/turn';
+import { analysisOf, applyWork, decide, Deliberation, deliberate, episodeResult, initialMemory, isOver, learn, MAX_WORK_ROUNDS, memoryModuleNames, nextWork, OracleAnswers, prepareMemory, turnRecord, turnView, withEndingMaintenance, workFailed } from '../agent/turn';
 import { EpisodeInput, EpisodeInputSchema, EpisodeResult, EpisodeStatus, freshLearned, TurnRecord } from '../schemas/episode';
 import { validatedInput } from './input';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from './searchAttributes';
@@ -160,7 +160,16 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
       if (state.lastOutcome?.scoreDelta || state.turn % 10 === 0) publishProgress(state);
       if (pending.length >= config.transcriptFlushEvery) await flush();
     }
-    if (!more(state)) [state] = await maintain(workflowId, state, null, true);
+    if (!more(state)) {
+      [state] = await maintain(workflowId, state, null, true);
+      // The end-of-episode maintenance (the final knowledge update) belongs to the last turn's record.
+      const last = recent[recent.length - 1];
+      const amended = last ? withEndingMaintenance(last, state) : null;
+      if (last && amended !== last) {
+        pending = [...pending.filter((r) => r.turn !== last.turn), amended!];
+        recent = [...recent.slice(0, -1), amended!];
+      }
+    }
   } catch (err) {
     // Ended by a failure or a cancellation: the turns played so far still reach the transcript.
     const last = state;
@@ -201,23 +210,29 @@ async function askOracle(deliberation: Extract<Deliberation, { kind: 'ask' }>): 
 }
 
 /**
- * Every memory module's due work, applied in module order. A module whose work fails is named in
- * the result and the episode plays on with the state it had (DESIGN: memory never stops a game).
+ * Every memory module's due work, module by module: each result is applied before the module is
+ * asked again (an update, then engine checks of what it learned, then the wisdom), a bounded
+ * number of rounds. A module whose work fails is named in the result and the episode plays on
+ * with the state it had (DESIGN: memory never stops a game).
  */
 async function maintain(workflowId: string, state: AgentState, before: AgentState | null, ending: boolean): Promise<[AgentState, string[]]> {
   const view = turnView(state, before, ending);
   const failures: string[] = [];
-  let next = state;
-  for (const work of dueWork(state, view)) {
-    const result = await unlessUnreachable(`memory module ${work.module}`, () => memoryActivities[work.activity](work.request));
-    if (result === 'unreachable') {
-      failures.push(work.module);
-      next = workFailed(next, work, view);
-      continue;
+  let next = prepareMemory(state, view);
+  for (const module of memoryModuleNames()) {
+    for (let round = 0; round < MAX_WORK_ROUNDS; round++) {
+      const work = nextWork(next, view, module);
+      if (!work) break;
+      const result = await unlessUnreachable(`memory module ${module} (${work.activity})`, () => memoryActivities[work.activity](work.request));
+      if (result === 'unreachable') {
+        failures.push(module);
+        next = workFailed(next, work, view);
+        break;
+      }
+      const applied = applyWork(next, work, result, view);
+      next = applied.state;
+      if (applied.files) await files.writeMemoryFiles({ workflowId, files: applied.files });
     }
-    const applied = applyWork(next, work, result, view);
-    next = applied.state;
-    if (applied.files) await files.writeMemoryFiles({ workflowId, files: applied.files });
   }
   return [next, failures];
 }

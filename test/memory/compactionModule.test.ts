@@ -19,10 +19,10 @@ const config = (over = {}) => resolveEpisodeConfig({ game: 'test', policy: 'full
 /** Plays `rooms` as consecutive turns, one room per turn, from a start room 'Hall'. */
 function play(state: CompactionState, rooms: string[], first = 1, score = 0): { state: CompactionState; view: TurnView } {
   let previous = truth('Hall', score);
-  let view: TurnView = { turn: 0, command: null, before: null, truth: previous, observation: '', worldHash: 'h', ending: false };
+  let view: TurnView = { turn: 0, command: null, before: null, truth: previous, observation: '', worldHash: 'h', snapshot: 's', storyMd5: '0'.repeat(32), goal: 'unknown', ending: false };
   rooms.forEach((room, i) => {
     const now = truth(room, score);
-    view = { turn: first + i, command: `go ${room}`, before: previous, truth: now, observation: `You are in ${room}.`, worldHash: `h${i}`, ending: false };
+    view = { turn: first + i, command: `go ${room}`, before: previous, truth: now, observation: `You are in ${room}.`, worldHash: `h${i}`, snapshot: 's', storyMd5: '0'.repeat(32), goal: 'unknown', ending: false };
     state = compactionModule.observe(state, view);
     previous = now;
   });
@@ -43,7 +43,9 @@ describe('the compaction module', () => {
     let { state, view } = play(compactionModule.initial(undefined, config()), ['Hall', 'Kitchen', 'Hall', 'Kitchen']);
     expect(compactionModule.due(state, view)).toBeNull();
     ({ state, view } = play(state, ['Attic'], 5));
-    const request = compactionModule.due(state, view)!;
+    const work = compactionModule.due(state, view)!;
+    expect(work.activity).toBe('compact');
+    const request = work.request;
     expect(request.turns.map((t) => t.turn)).toEqual([1, 2, 3, 4, 5]);
     expect(request.facts).toMatchObject({ turn: 5, location: 'Attic' });
     const result = {
@@ -55,35 +57,35 @@ describe('the compaction module', () => {
       invalid: [{ tool: 'update_quest', error: 'status: Invalid option' }],
       usage: { calls: 1, promptTokens: 10, completionTokens: 10 },
     };
-    const applied = compactionModule.apply(state, result, view);
+    const applied = compactionModule.apply(state, result, view, work);
     expect(applied.pending).toEqual([]);
     // The scene covers the turns read, whatever turn numbers the model wrote.
     expect(applied.model.scenes.map((s) => [s.from, s.to])).toEqual([[1, 5]]);
     // The engine says nothing is carried: the lamp claim is rejected.
     expect(applied.stats).toMatchObject({ compactions: 1, lastCompactedTurn: 5, rejectedUpdates: 1, invalidCalls: 1, calls: 4 });
-    expect(compactionModule.apply(state, result, view).model).toEqual(applied.model);
+    expect(compactionModule.apply(state, result, view, work).model).toEqual(applied.model);
     expect(compactionModule.due(applied, view)).toBeNull();
   });
 
   it('with the smart trigger, a new room or a score change makes it due early', () => {
     const smart = compactionModule.initial(undefined, config({ compactSmart: true }));
     const { state, view } = play(smart, ['Kitchen']);
-    expect(compactionModule.due(state, view)?.turns).toHaveLength(1);
+    expect(compactionModule.due(state, view)?.request.turns).toHaveLength(1);
     const plain = play(compactionModule.initial(undefined, config()), ['Kitchen']);
     expect(compactionModule.due(plain.state, plain.view)).toBeNull();
   });
 
   it('after a failure keeps its model and pending turns, and waits N turns before trying again', () => {
     let { state, view } = play(compactionModule.initial(undefined, config()), ['Hall', 'Hall', 'Hall', 'Hall', 'Hall']);
-    state = compactionModule.failed!(state, view);
+    state = compactionModule.failed!(state, view, compactionModule.due(state, { ...view, ending: true })!);
     expect(state.stats.failures).toBe(1);
     expect(state.pending).toHaveLength(5);
     ({ state, view } = play(state, ['Hall'], 6));
     expect(compactionModule.due(state, view)).toBeNull();
     ({ state, view } = play(state, ['Hall', 'Hall', 'Hall', 'Hall'], 7));
-    expect(compactionModule.due(state, view)?.turns).toHaveLength(10);
+    expect(compactionModule.due(state, view)?.request.turns).toHaveLength(10);
     // The episode's end is always a last chance.
-    expect(compactionModule.due(compactionModule.failed!(state, view), { ...view, ending: true })).not.toBeNull();
+    expect(compactionModule.due(compactionModule.failed!(state, view, compactionModule.due(state, { ...view, ending: true })!), { ...view, ending: true })).not.toBeNull();
   });
 
   it('keeps a bounded number of raw turns when compactions keep failing', () => {

@@ -158,11 +158,11 @@ export const compactionModule = defineMemoryModule<CompactionState, CompactReque
       : { settings, model: emptyWorldModel(), pending: [], rooms: [], exits: [], dueEarly: false, retryAfterTurn: 0, stats: freshStats() };
   },
   observe,
-  activity: 'compact',
+  activities: ['compact'],
   due(state, view) {
     if (state.settings.every === 0 || state.pending.length === 0) return null;
     const due = view.ending || (view.turn >= state.retryAfterTurn && (state.pending.length >= state.settings.every || (state.settings.smart && state.dueEarly)));
-    return due ? { model: state.model, turns: state.pending, facts: engineFacts(state, view), seed: view.turn } : null;
+    return due ? { activity: 'compact', request: { model: state.model, turns: state.pending, facts: engineFacts(state, view), seed: view.turn } } : null;
   },
   apply: (state, result, view) => mergeCompaction(state, result, view).state,
   failed: (state, view) => ({ ...state, retryAfterTurn: view.turn + Math.max(1, state.settings.every), stats: { ...state.stats, failures: state.stats.failures + 1 } }),

@@ -43,7 +43,7 @@ export const mapModule = defineMemoryModule<MapState, never, never>({
     if (view.command && there && here && there !== here) return recordExit(map, there, view.command, here);
     return withRoom(map, here);
   },
-  activity: null,
+  activities: [],
   due: () => null,
   apply: (map) => map,
   describe(map) {

@@ -1,0 +1,93 @@
+/**
+ * The knowledge activities (seeds 000 + 002). `updateKnowledge` and `synthesizeWisdom` each make
+ * one LLM call and only answer: the merge, the size limit and the files are pure code in the
+ * workflow (src/memory/knowledge), so a retried activity cannot apply anything twice.
+ * `verifyKnowledge` makes no LLM call: it replays each fact's commands in the engine from a
+ * snapshot of the room the fact is about and compares the response with the expected effect.
+ */
+import { z } from 'zod';
+import { GameOverError, InvalidCommandError } from '../engine/errors';
+import type { LlmProvider } from '../llm';
+import { KnowledgeAnswerSchema, ItemAnswerSchema, UpdateRequestSchema, UpdateResult, VerifyRequestSchema, VerifyResult, WisdomAnswerSchema, WisdomRequestSchema, WisdomResult } from '../memory/knowledge/schema';
+import { updatePrompt, wisdomPrompt } from '../memory/knowledge/prompt';
+import { effectHolds } from '../memory/knowledge/verify';
+import { classified, parseInput } from './failures';
+import { classifiedLlmCall, heartbeat } from './llmBoundary';
+import type { StorySessions } from './stories';
+
+const local = (provider: LlmProvider) => provider.name === 'local';
+
+/**
+ * The embedded model's 2,048 tokens hold a ~1,250-token prompt and four items; a remote model
+ * gets the whole window and up to eight.
+ */
+const LOCAL_ITEMS = 4;
+const UPDATE_BUDGET = { local: 1250, remote: 8000 };
+const UPDATE_MAX_TOKENS = { local: 700, remote: 2500 };
+
+export function createKnowledgeActivities(llm: () => LlmProvider, stories: StorySessions) {
+  return {
+    async updateKnowledge(raw: unknown): Promise<UpdateResult> {
+      const request = parseInput(UpdateRequestSchema, raw, 'updateKnowledge input');
+      const provider = llm();
+      const small = local(provider);
+      const schema = small ? KnowledgeAnswerSchema.extend({ items: z.array(ItemAnswerSchema).max(LOCAL_ITEMS) }) : KnowledgeAnswerSchema;
+      const started = Date.now();
+      const answer = await classifiedLlmCall(() =>
+        provider.complete({
+          schema,
+          schemaName: 'knowledge_update',
+          messages: updatePrompt(request, small ? UPDATE_BUDGET.local : UPDATE_BUDGET.remote),
+          maxTokens: small ? UPDATE_MAX_TOKENS.local : UPDATE_MAX_TOKENS.remote,
+          temperature: 0,
+          seed: request.seed,
+          onProgress: heartbeat(),
+        }),
+      );
+      return { answer: answer.value, usage: { calls: 1, ...answer.usage }, seconds: (Date.now() - started) / 1000 };
+    },
+
+    async synthesizeWisdom(raw: unknown): Promise<WisdomResult> {
+      const request = parseInput(WisdomRequestSchema, raw, 'synthesizeWisdom input');
+      const provider = llm();
+      const small = local(provider);
+      const started = Date.now();
+      const answer = await classifiedLlmCall(() =>
+        provider.complete({
+          schema: WisdomAnswerSchema,
+          schemaName: 'wisdom',
+          messages: wisdomPrompt(request, small ? UPDATE_BUDGET.local : UPDATE_BUDGET.remote),
+          maxTokens: small ? 600 : 1500,
+          temperature: 0,
+          seed: request.seed,
+          onProgress: heartbeat(),
+        }),
+      );
+      return { answer: answer.value, usage: { calls: 1, ...answer.usage }, seconds: (Date.now() - started) / 1000 };
+    },
+
+    async verifyKnowledge(raw: unknown): Promise<VerifyResult> {
+      const request = parseInput(VerifyRequestSchema, raw, 'verifyKnowledge input');
+      const beat = heartbeat();
+      return classified(() => {
+        const session = stories.session(request.game, request.storyMd5);
+        const results = request.checks.map((check) => {
+          beat();
+          session.restore(Buffer.from(check.snapshot, 'base64'));
+          let response = '';
+          try {
+            for (const command of check.verification.commands) response = session.step(command).observation;
+          } catch (err) {
+            // A command the engine refuses, or one after the game ended, cannot show the fact: the check fails, the activity does not.
+            if (!(err instanceof InvalidCommandError || err instanceof GameOverError)) throw err;
+            return { id: check.id, passed: false, response: `refused: ${err.message}`.slice(0, 300) };
+          }
+          return { id: check.id, passed: effectHolds(check.verification.expect, response), response: response.slice(0, 300) };
+        });
+        return { results };
+      });
+    },
+  };
+}
+
+export type KnowledgeActivities = ReturnType<typeof createKnowledgeActivities>;
