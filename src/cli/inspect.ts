@@ -8,7 +8,9 @@ import { ensureServer, ensureTemporalCli } from '../temporal/server';
 import type { TurnRecord } from '../schemas/episode';
 import { memoryQuery, pauseSignal, resumeSignal, statusQuery, stopSignal, thinkingQuery, transcriptQuery } from '../workflows/episode';
 import { MEMORY_MODULES } from '../memory';
-import type { EpisodeResult } from '../schemas/episode';
+import { KnowledgeStateSchema } from '../memory/knowledge/schema';
+import { knowledgeMarkdown, updatesTable, wisdomMarkdown } from '../memory/knowledge/render';
+import type { CampaignResult, EpisodeResult } from '../schemas/episode';
 import { progressQuery } from '../workflows/campaign';
 import { log, parseInteger, UsageError } from './args';
 import { connect } from './temporal';
@@ -89,21 +91,27 @@ export function registerInspectCommands(program: Command): void {
       if (turns.length === 0) log(`no turns recorded yet for ${id}`);
     });
 
+  /** An episode's memory: live while it runs, its final memory once finished; a finished campaign's, as it carries it to the next episode. */
+  async function memoryOf(id: string): Promise<Record<string, unknown>> {
+    const { handle, description } = await handleFor(id);
+    if (description.type === 'campaignWorkflow') {
+      if (description.status.name !== 'COMPLETED') throw new UsageError(`${id} is a campaign that is ${description.status.name}; ask its current episode (see \`grue status ${id}\`).`);
+      return ((await handle.result()) as CampaignResult).learned.memory;
+    }
+    if (description.type !== 'episodeWorkflow') throw new UsageError(`${id} is a ${description.type}, not an episode or a campaign.`);
+    const memory =
+      description.status.name === 'COMPLETED' ? ((await handle.result()) as EpisodeResult).learned.memory : await tryQuery(() => handle.query(memoryQuery));
+    if (!memory) throw new UsageError(`no worker answered for ${id} (${description.status.name}); start one with \`grue worker\`.`);
+    return memory;
+  }
+
   program
     .command('memory')
-    .description("Print an episode's memory modules (the map, the structured world model): live while it runs, its final memory once it has finished.")
+    .description("Print an episode's memory modules (the structured world model, the knowledge base, the map): live while it runs, its final memory once it has finished.")
     .argument('<workflowId>')
     .option('--json', 'print JSON')
     .action(async (id: string, opts: { json?: boolean }) => {
-      const { handle, description } = await handleFor(id);
-      if (description.type !== 'episodeWorkflow') throw new UsageError(`${id} is a ${description.type}; memory belongs to its episodes (see \`grue status ${id}\`).`);
-      const memory =
-        description.status.name === 'RUNNING'
-          ? await tryQuery(() => handle.query(memoryQuery))
-          : description.status.name === 'COMPLETED'
-            ? ((await handle.result()) as EpisodeResult).learned.memory
-            : await tryQuery(() => handle.query(memoryQuery));
-      if (!memory) throw new UsageError(`no worker answered for ${id} (${description.status.name}); start one with \`grue worker\`.`);
+      const memory = await memoryOf(id);
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(memory, null, 2)}\n`);
         return;
@@ -112,6 +120,24 @@ export function registerInspectCommands(program: Command): void {
         if (memory[module.name] === undefined) continue;
         process.stdout.write(`== ${module.name} ==\n${module.describe(memory[module.name])}\n\n`);
       }
+    });
+
+  program
+    .command('knowledge')
+    .description("Print the knowledge base of an episode (live while it runs) or of a finished campaign: knowledgebase.md as the workflow's state renders it.")
+    .argument('<workflowId>')
+    .option('--wisdom', 'print the persistent wisdom instead')
+    .option('--updates', "print each update decision with seed 000's metrics (seconds, turns processed, size, calls, skipped and why)")
+    .option('--json', 'print the knowledge state as JSON')
+    .action(async (id: string, opts: { wisdom?: boolean; updates?: boolean; json?: boolean }) => {
+      const parsed = KnowledgeStateSchema.safeParse((await memoryOf(id)).knowledge);
+      if (!parsed.success) throw new UsageError(`${id} has no knowledge base (it predates knowledge, or its policy has no LLM).`);
+      const knowledge = parsed.data;
+      if (knowledge.settings.every === 0 && !knowledge.items.length) log(`knowledge is off for ${id} (policy without an LLM, or --knowledge-every 0)`);
+      if (opts.json) process.stdout.write(`${JSON.stringify(knowledge, null, 2)}\n`);
+      else if (opts.wisdom) process.stdout.write(wisdomMarkdown(knowledge));
+      else if (opts.updates) process.stdout.write(updatesTable(knowledge));
+      else process.stdout.write(knowledgeMarkdown(knowledge));
     });
 
   program

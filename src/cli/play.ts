@@ -32,6 +32,9 @@ interface RunOptions {
   compactSmart?: boolean;
   thoughtbox?: string;
   maxThinkingIterations?: number;
+  knowledgeEvery?: number;
+  knowledgeKb?: number;
+  knowledgeVerifyAfter?: number;
   worker: boolean;
   wait: boolean;
   id?: string;
@@ -53,6 +56,9 @@ function addRunOptions(cmd: Command): Command {
     .option('--compact-smart', 'also compact early when a new room is entered or the score changes')
     .option('--thoughtbox <mode>', `think a turn through before acting: off | auto (offered on hard turns; the model may decline) | always (default: ${D.thoughtbox})`)
     .option('--max-thinking-iterations <n>', `model calls one thoughtbox session may make (default: ${D.maxThinkingIterations})`, parseInteger('--max-thinking-iterations', 1, 100))
+    .option('--knowledge-every <n>', `turns per knowledge window: every n turns a heuristic gate decides whether one LLM call updates the knowledge base, 0 = off (default: ${D.knowledgeEvery})`, parseInteger('--knowledge-every', 0, 1_000))
+    .option('--knowledge-kb <n>', `size limit of the knowledge base in KB, kept by priority compression (default: ${D.knowledgeKb})`, parseInteger('--knowledge-kb', 1, 256))
+    .option('--knowledge-verify-after <n>', `replay a fact in the engine when it has not been seen true for n turns (default: ${D.knowledgeVerifyAfter})`, parseInteger('--knowledge-verify-after', 1, 10_000))
     .option('--id <workflowId>', 'workflow id (default: generated)')
     .option('--no-worker', 'do not run an in-process worker (use when `grue worker` processes are running)')
     .option('--no-wait', 'start the workflow, print its id and return');
@@ -73,6 +79,9 @@ function episodeOptions(game: string, opts: RunOptions): EpisodeOptions {
     compactSmart: opts.compactSmart,
     thoughtbox: opts.thoughtbox as EpisodeOptions['thoughtbox'],
     maxThinkingIterations: opts.maxThinkingIterations,
+    knowledgeEvery: opts.knowledgeEvery,
+    knowledgeKb: opts.knowledgeKb,
+    knowledgeVerifyAfter: opts.knowledgeVerifyAfter,
   };
 }
 

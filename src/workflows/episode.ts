@@ -59,6 +59,8 @@ export const statusQuery = defineQuery<EpisodeStatus>('status');
 export const transcriptQuery = defineQuery<TurnRecord[]>('transcript');
 /** Every memory module's current state, by module name (`grue memory`). */
 export const memoryQuery = defineQuery<Record<string, unknown>>('memory');
+/** The knowledge base (seeds 000 + 002): items, wisdom, and each update decision with its metrics (null when the module is absent). */
+export const knowledgeQuery = defineQuery<unknown>('knowledge');
 /** This run's recent thoughtbox sessions, the one in progress last (all of them: thoughts.jsonl). */
 export const thinkingQuery = defineQuery<ThoughtboxSession[]>('thinking');
 
@@ -85,6 +87,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   setHandler(statusQuery, () => status(config, state, control));
   setHandler(transcriptQuery, () => [...recent, ...pending.filter((p) => !recent.includes(p))]);
   setHandler(memoryQuery, () => state?.memory ?? {});
+  setHandler(knowledgeQuery, () => state?.memory.knowledge ?? null);
   let sessions: ThoughtboxSession[] = [];
   let thinkingNow: ThoughtboxSession | null = null;
   setHandler(thinkingQuery, () => (thinkingNow ? [...sessions, thinkingNow] : sessions));

@@ -27,6 +27,8 @@ export interface ScriptedOptions {
   thinkingDelay?: { thought: number; ms: number };
   /** The blocking condition the oracle names every turn (default none). */
   blocker?: string;
+  /** Milliseconds each knowledge update takes (with markerDir: `updating-<last turn>` is written when it starts). */
+  knowledgeDelayMs?: number;
 }
 
 const USAGE = { promptTokens: 100, completionTokens: 20 };
@@ -40,8 +42,15 @@ export class ScriptedProvider implements LlmProvider {
 
   constructor(private readonly options: ScriptedOptions = {}) {}
 
+  /** Every knowledge update and wisdom prompt, in order (in-process workers only). */
+  readonly knowledgeRequests: CompletionRequest<z.ZodTypeAny>[] = [];
+  /** Every oracle turn prompt, in order (in-process workers only). */
+  readonly turnRequests: CompletionRequest<z.ZodTypeAny>[] = [];
+
   async complete<S extends z.ZodTypeAny>(request: CompletionRequest<S>): Promise<Completion<z.infer<S>>> {
     const user = request.messages.map((m) => m.content).join('\n');
+    if (request.schemaName === 'knowledge_update' || request.schemaName === 'wisdom') return this.knowledge(request, user);
+    if (request.schemaName === 'turn_analysis') this.turnRequests.push(request);
     const actions = JSON.parse(/VALID ACTIONS: (\[.*\])/.exec(user)?.[1] ?? '[]') as string[];
     const answer =
       request.schemaName === 'turn_analysis'
@@ -83,6 +92,38 @@ export class ScriptedProvider implements LlmProvider {
     const valid = parsed.filter((p) => p.schema).map((p) => ({ tool: p.call.tool, arguments: p.schema!.parse(p.call.arguments) }));
     const invalid = this.options.compactionFault === 'invalid' ? [{ tool: 'update_item', error: 'where_kind: Invalid option', raw: { name: 'lamp', where_kind: 'pocket' } }] : [];
     return { calls: this.options.compactionFault === 'invalid' ? [] : valid, invalid, usage: USAGE, model: this.model, raw: JSON.stringify(calls) };
+  }
+
+  /**
+   * Knowledge read off the prompt: an IMPL fact about the last action of the window (verified by
+   * replaying it, expecting the first words of its response), a PRINCIPLE and a META item; the
+   * wisdom names the episode it was written after.
+   */
+  private async knowledge<S extends z.ZodTypeAny>(request: CompletionRequest<S>, user: string): Promise<Completion<z.infer<S>>> {
+    this.knowledgeRequests.push(request);
+    const log = [...user.matchAll(/^Turn (\d+): (.*)\nResponse: (.*)$/gm)].map((m) => ({ turn: Number(m[1]), action: m[2], response: m[3] }));
+    const last = log[log.length - 1];
+    if (this.options.markerDir && request.schemaName === 'knowledge_update') {
+      mkdirSync(this.options.markerDir, { recursive: true });
+      writeFileSync(join(this.options.markerDir, `updating-${last?.turn ?? 0}`), String(process.pid));
+    }
+    if (this.options.knowledgeDelayMs) await new Promise((r) => setTimeout(r, this.options.knowledgeDelayMs));
+    const episode = /^EPISODE \d+|#(\d+)/m.exec(user)?.[1] ?? '?';
+    const words = (last?.response ?? '').toLowerCase().match(/[a-z]{4,}/g) ?? [];
+    const item = (layer: string, text: string, extra = {}) => ({ layer, text, confidence: 0.6, keywords: words.slice(0, 2), room: '', verify_commands: [], verify_expect: '', replaces: '', ...extra });
+    const answer =
+      request.schemaName === 'wisdom'
+        ? { insights: [{ layer: 'META', text: `lesson written after episode ${/EPISODE (\d+)/.exec(user)?.[1] ?? '?'}`, keywords: ['lesson'] }] }
+        : {
+            items: last
+              ? [
+                  item('IMPL', `"${last.action}" at turn ${last.turn} answers: ${last.response.slice(0, 60)}`, { verify_commands: [last.action], verify_expect: words.slice(0, 3).join(' ') || 'ok' }),
+                  item('PRINCIPLE', `rule seen in turns up to ${last.turn} of episode ${episode}`, { confidence: 0.8 }),
+                  item('META', 'read every response for new nouns', { confidence: 0.9, keywords: ['nouns'] }),
+                ]
+              : [],
+          };
+    return { value: request.schema.parse(answer), usage: USAGE, model: this.model, raw: JSON.stringify(answer) };
   }
 
   private async think(request: ToolCallRequest): Promise<ToolCallResult> {

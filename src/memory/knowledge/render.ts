@@ -98,3 +98,14 @@ export function describeKnowledge(state: KnowledgeState): string {
       (last ? `; last: turn ${last.turn}, ${last.skipped ? `skipped (${last.reason})` : `${last.seconds.toFixed(1)} s, ${last.size} bytes`}` : ''),
   ].join('\n');
 }
+
+/** One line per update decision, newest last (`grue knowledge --updates`). */
+export function updatesTable(state: KnowledgeState): string {
+  if (!state.updates.length) return 'No update decisions yet.\n';
+  const rows = state.updates.map((u) =>
+    u.skipped
+      ? `turn ${u.turn}: skipped after ${u.turnsProcessed} turns: ${u.reason}`
+      : `turn ${u.turn}: ${u.turnsProcessed} turns in ${u.seconds.toFixed(1)} s, ${u.calls} call, +${u.added} items, ${u.merged} merged, ${u.compressed} compressed away, base ${u.size} bytes (${u.reason})`,
+  );
+  return `${rows.join('\n')}\n`;
+}
