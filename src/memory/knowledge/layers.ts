@@ -14,10 +14,11 @@ export function words(text: string): string[] {
   return (text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).map((w) => w.replace(/'s$/, '')).filter((w) => w.length >= 3 && !STOP.has(w));
 }
 
+/** Shared content words over all content words (a text without any is only similar to itself). */
 export function similarity(a: string, b: string): number {
   const left = new Set(words(a));
   const right = new Set(words(b));
-  if (!left.size || !right.size) return 0;
+  if (!left.size || !right.size) return clean(a).toLowerCase() === clean(b).toLowerCase() ? 1 : 0;
   let shared = 0;
   for (const w of left) if (right.has(w)) shared++;
   return shared / (left.size + right.size - shared);
@@ -57,7 +58,7 @@ export interface MergeContext {
   source: KnowledgeItem['source'];
 }
 
-/** The room an IMPL fact holds in: the model's word if the engine knows that room, else where its commands were played, else a room its text names. */
+/** The room an IMPL fact holds in: the model's word if the engine knows that room, else where its first command was played in the window, else a room its text names. */
 function roomOf(answer: ItemAnswer, context: MergeContext): string | null {
   const known = (name: string) => context.rooms.find((r) => r.toLowerCase() === name.trim().toLowerCase()) ?? null;
   const named = answer.room ? known(answer.room) : null;
@@ -66,7 +67,11 @@ function roomOf(answer: ItemAnswer, context: MergeContext): string | null {
   const first = answer.verify_commands[0]?.toLowerCase();
   const actions = context.window.actions;
   const index = first ? actions.findIndex((a) => a.action.toLowerCase() === first) : -1;
-  if (index >= 0) return (index > 0 ? actions[index - 1].location : actions[index].location) || null;
+  if (index >= 0) {
+    // An action's location is where it left the player: a move was played where it started.
+    const moved = context.window.locationChanges.find((c) => c.turn === actions[index].turn);
+    return (moved ? moved.from : actions[index].location) || null;
+  }
   const text = answer.text.toLowerCase();
   return [...context.rooms].sort((a, b) => b.length - a.length).find((r) => r && text.includes(r.toLowerCase())) ?? null;
 }

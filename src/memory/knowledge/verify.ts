@@ -16,10 +16,18 @@ export const CHECKS_PER_TURN = 3;
 const MATCH_SHARE = 0.6;
 
 /**
+ * The parser saying an object is not in view or a word is unknown. Infocom games echo the noun
+ * ("You can't see any gold coins here!"), so the expected words appear although nothing was shown.
+ */
+const NOT_SHOWN = /\b(?:you can['’]t see any|i don['’]t know the word)\b/i;
+
+/**
  * The response shows the expected effect: most of its content words appear in it (a phrase
- * without content words, such as "Ok.", must appear as written).
+ * without content words, such as "Ok.", must appear as written). A refusal that only echoes the
+ * command's nouns shows nothing, unless that refusal is what is expected.
  */
 export function effectHolds(expect: string, response: string): boolean {
+  if (NOT_SHOWN.test(response) && !NOT_SHOWN.test(expect)) return false;
   const wanted = [...new Set(words(expect))];
   const text = response.toLowerCase();
   if (!wanted.length) return text.includes(expect.trim().toLowerCase());
