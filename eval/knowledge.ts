@@ -7,7 +7,8 @@
  * (assess → extract insights → create the base, eval/threeStage.ts) on the same recorded turn
  * windows: a fixed Zork I route, with a death, played in the real engine and cut into windows of
  * 10 turns (eval/knowledgeWindows.ts). Each pipeline carries its base from window to window,
- * merged with `mergeItems` and compressed to 8 KB with `compress`, as the knowledge module does.
+ * merged with `mergeItems` and compressed to 8 KB with `compress`, as the knowledge module does;
+ * the two run window by window in turn, with the model loaded before anything is timed.
  * After each window the IMPL items it wrote are replayed by the real `verifyKnowledge` activity
  * from the first snapshot of the window in the item's room (else the window's start).
  *
@@ -16,7 +17,7 @@
  *   seconds        wall seconds of those calls
  *   size           bytes of the final base (knowledgeBytes)
  *   specificity    share of the final items whose text or keywords name a real object or room
- *                  of the story (names from its object table)
+ *                  of the story (names from its object table; null for an empty base)
  *   verifiedShare  share of the final IMPL items whose check passes in the engine (an IMPL item
  *                  without a verification counts as not verified; null when there is no IMPL item)
  * plus items, implItems, verified, failures, tokens and the final items; `windows` has the
@@ -69,6 +70,7 @@ interface Verdict {
 
 interface PipelineRun {
   items: KnowledgeItem[];
+  nextId: number;
   calls: number;
   seconds: number;
   promptTokens: number;
@@ -137,36 +139,34 @@ async function verifyWritten(activities: Activities, recording: Recording, w: Re
   return checks.length;
 }
 
-async function run(pipeline: Pipeline, recording: Recording, windows: readonly RecordedWindow[], provider: LlmProvider, activities: Activities): Promise<PipelineRun> {
-  const state: PipelineRun = { items: [], calls: 0, seconds: 0, promptTokens: 0, completionTokens: 0, failures: 0, verdicts: new Map(), windows: [] };
-  let nextId = 1;
-  for (const w of windows) {
-    const request: UpdateRequest = { game: GAME, episode: 0, window: w.window, existing: state.items, wisdom: [], final: w.final, seed: w.window.endTurn };
-    const attempt = pipeline === 'singleStage' ? await singleStage(activities, request, w) : await threeStage(provider, request);
-    state.calls += attempt.calls;
-    state.seconds += attempt.seconds;
-    state.promptTokens += attempt.promptTokens;
-    state.completionTokens += attempt.completionTokens;
-    state.failures += attempt.failures;
-    let added = 0;
-    let merged = 0;
-    let removed = 0;
-    let checked = 0;
-    if (attempt.answer) {
-      const m = mergeItems(state.items, attempt.answer.items, nextId, { turn: w.window.endTurn, rooms: w.rooms, window: w.window, source: 'observation' });
-      const c = compress(m.items, LIMIT_BYTES);
-      state.items = c.items;
-      nextId = m.nextId;
-      added = m.added;
-      merged = m.merged;
-      removed = c.removed;
-      checked = await verifyWritten(activities, recording, w, state.items, state.verdicts);
-    }
-    const passed = [...state.verdicts.values()].filter((v) => v.window === w.index && v.passed).length;
-    state.windows.push({ calls: attempt.calls, seconds: round(attempt.seconds, 1), answered: attempt.answer?.items.length ?? 0, added, merged, compressed: removed, checked, passed, items: state.items.length, ...attempt.detail });
-    log(`${pipeline} window ${w.index + 1}/${windows.length} (turns ${w.window.startTurn}-${w.window.endTurn}): ${attempt.calls} call(s), ${round(attempt.seconds, 1)} s, ${attempt.answer ? `${attempt.answer.items.length} answered, +${added} new, ${merged} merged, ${checked} checked (${passed} passed)` : 'no update'}${attempt.failures ? `, ${attempt.failures} failed` : ''}`);
+const freshRun = (): PipelineRun => ({ items: [], nextId: 1, calls: 0, seconds: 0, promptTokens: 0, completionTokens: 0, failures: 0, verdicts: new Map(), windows: [] });
+
+/** One pipeline's update on one window: the call(s), the merge and compression, the checks of what it wrote. */
+async function step(pipeline: Pipeline, state: PipelineRun, w: RecordedWindow, total: number, recording: Recording, provider: LlmProvider, activities: Activities): Promise<void> {
+  const request: UpdateRequest = { game: GAME, episode: 0, window: w.window, existing: state.items, wisdom: [], final: w.final, seed: w.window.endTurn };
+  const attempt = pipeline === 'singleStage' ? await singleStage(activities, request, w) : await threeStage(provider, request);
+  state.calls += attempt.calls;
+  state.seconds += attempt.seconds;
+  state.promptTokens += attempt.promptTokens;
+  state.completionTokens += attempt.completionTokens;
+  state.failures += attempt.failures;
+  let added = 0;
+  let merged = 0;
+  let removed = 0;
+  let checked = 0;
+  if (attempt.answer) {
+    const m = mergeItems(state.items, attempt.answer.items, state.nextId, { turn: w.window.endTurn, rooms: w.rooms, window: w.window, source: 'observation' });
+    const c = compress(m.items, LIMIT_BYTES);
+    state.items = c.items;
+    state.nextId = m.nextId;
+    added = m.added;
+    merged = m.merged;
+    removed = c.removed;
+    checked = await verifyWritten(activities, recording, w, state.items, state.verdicts);
   }
-  return state;
+  const passed = [...state.verdicts.values()].filter((v) => v.window === w.index && v.passed).length;
+  state.windows.push({ calls: attempt.calls, seconds: round(attempt.seconds, 1), answered: attempt.answer?.items.length ?? 0, added, merged, compressed: removed, checked, passed, items: state.items.length, ...attempt.detail });
+  log(`${pipeline} window ${w.index + 1}/${total} (turns ${w.window.startTurn}-${w.window.endTurn}): ${attempt.calls} call(s), ${round(attempt.seconds, 1)} s, ${attempt.answer ? `${attempt.answer.items.length} answered, +${added} new, ${merged} merged, ${checked} checked (${passed} passed)` : 'no update'}${attempt.failures ? `, ${attempt.failures} failed` : ''}`);
 }
 
 function summary(state: PipelineRun, names: StoryNames) {
@@ -177,7 +177,7 @@ function summary(state: PipelineRun, names: StoryNames) {
     calls: state.calls,
     seconds: round(state.seconds, 1),
     size: knowledgeBytes(items),
-    specificity: round(specificity(items, names)),
+    specificity: items.length ? round(specificity(items, names)) : null,
     verifiedShare: impl.length ? round(verified / impl.length) : null,
     items: items.length,
     implItems: impl.length,
@@ -200,8 +200,13 @@ function summary(state: PipelineRun, names: StoryNames) {
 /** Both pipelines on `windows`, one after the other, with the same provider: the JSON the script prints. */
 export async function evaluate(provider: LlmProvider, recording: Recording, windows: readonly RecordedWindow[], names: StoryNames) {
   const activities = createKnowledgeActivities(() => provider, new StorySessions());
-  const single = await run('singleStage', recording, windows, provider, activities);
-  const three = await run('threeStage', recording, windows, provider, activities);
+  const single = freshRun();
+  const three = freshRun();
+  // Window by window, the two pipelines in turn: a machine that gets busier halfway through slows both alike.
+  for (const w of windows) {
+    await step('singleStage', single, w, windows.length, recording, provider, activities);
+    await step('threeStage', three, w, windows.length, recording, provider, activities);
+  }
   return {
     model: `${provider.name}:${provider.model}`,
     story: GAME,
