@@ -21,9 +21,9 @@ const local = (provider: LlmProvider) => provider.name === 'local';
  * The embedded model's 2,048 tokens hold a ~1,250-token prompt and four items; a remote model
  * gets the whole window and up to eight.
  */
-const LOCAL_ITEMS = 4;
-const UPDATE_BUDGET = { local: 1250, remote: 8000 };
-const UPDATE_MAX_TOKENS = { local: 700, remote: 2500 };
+export const LOCAL_ITEMS = 4;
+export const UPDATE_BUDGET = { local: 1250, remote: 8000 };
+export const UPDATE_MAX_TOKENS = { local: 700, remote: 2500 };
 
 export function createKnowledgeActivities(llm: () => LlmProvider, stories: StorySessions) {
   return {

@@ -13,7 +13,8 @@ export const UPDATE_SYSTEM =
   'You are creating a knowledge base for an AI agent playing a text adventure. Focus on preserving specific, actionable facts from the gameplay ' +
   'while also identifying strategic patterns. Never abstract specific discoveries into generic advice.';
 
-const LAYER_GUIDE = [
+/** The four layers as the model is told them (also used by eval/threeStage.ts, so both pipelines ask for the same items). */
+export const LAYER_GUIDE = [
   'Write each item in one of four layers:',
   '- META: how to learn this game (e.g. "examining objects reveals hidden exits")',
   '- PRINCIPLE: a stable rule of the world (e.g. "dark places kill without a light")',
