@@ -12,11 +12,11 @@
  * prompts of ~1,250 tokens, at most 4 items).
  */
 import { z } from 'zod';
-import { LOCAL_ITEMS, UPDATE_BUDGET, UPDATE_MAX_TOKENS } from '../src/activities/knowledge';
+import { localKnowledgeAnswerSchema, UPDATE_BUDGET, UPDATE_MAX_TOKENS } from '../src/activities/knowledge';
 import { approxTokens } from '../src/agent/prompts';
 import type { ChatMessage, LlmProvider, Usage } from '../src/llm';
 import { existingLines, LAYER_GUIDE } from '../src/memory/knowledge/prompt';
-import { ItemAnswerSchema, KnowledgeAnswer, KnowledgeAnswerSchema, KnowledgeItem, LIMITS, UpdateRequest } from '../src/memory/knowledge/schema';
+import { KnowledgeAnswer, KnowledgeAnswerSchema, KnowledgeItem, LIMITS, UpdateRequest } from '../src/memory/knowledge/schema';
 import { formatTurnData } from '../src/memory/knowledge/window';
 
 export const AssessSchema = z.object({
@@ -26,7 +26,8 @@ export const AssessSchema = z.object({
 export type Assessment = z.infer<typeof AssessSchema>;
 
 const INSIGHTS = { local: 6, remote: 10 };
-export const insightsSchema = (max: number) => z.object({ insights: z.array(z.string().min(3).max(LIMITS.text)).max(max) });
+/** At least one insight, as the single stage must write at least one item: neither pipeline may answer with nothing. */
+export const insightsSchema = (max: number) => z.object({ insights: z.array(z.string().min(3).max(LIMITS.text)).min(1).max(max) });
 
 /** Answer budgets per stage; the create stage gets exactly what `updateKnowledge` gets. */
 const MAX_TOKENS = {
@@ -172,7 +173,7 @@ export async function threeStageUpdate(provider: LlmProvider, request: UpdateReq
   if (!found) return { answer: null, assessment, insights: [], stages };
   const insights = found.insights.map((i: string) => i.replace(/\s+/g, ' ').trim()).filter(Boolean);
 
-  const schema = size === 'local' ? KnowledgeAnswerSchema.extend({ items: z.array(ItemAnswerSchema).max(LOCAL_ITEMS) }) : KnowledgeAnswerSchema;
+  const schema = size === 'local' ? localKnowledgeAnswerSchema : KnowledgeAnswerSchema;
   const answer = await call('create', schema, createBasePrompt(request.game, insights, request.existing, budget));
   return { answer, assessment, insights, stages };
 }

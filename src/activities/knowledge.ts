@@ -22,7 +22,13 @@ const local = (provider: LlmProvider) => provider.name === 'local';
  * gets the whole window and up to eight.
  */
 export const LOCAL_ITEMS = 4;
+/**
+ * The embedded model's answer must hold at least one item: offered an empty list, gemma3-270m
+ * takes it every time (eval:knowledge), so its grammar does not offer one.
+ */
+export const localKnowledgeAnswerSchema = KnowledgeAnswerSchema.extend({ items: z.array(ItemAnswerSchema).min(1).max(LOCAL_ITEMS) });
 export const UPDATE_BUDGET = { local: 1250, remote: 8000 };
+const localWisdomAnswerSchema = WisdomAnswerSchema.extend({ insights: WisdomAnswerSchema.shape.insights.min(1).max(6) });
 export const UPDATE_MAX_TOKENS = { local: 700, remote: 2500 };
 
 export function createKnowledgeActivities(llm: () => LlmProvider, stories: StorySessions) {
@@ -31,7 +37,7 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
       const request = parseInput(UpdateRequestSchema, raw, 'updateKnowledge input');
       const provider = llm();
       const small = local(provider);
-      const schema = small ? KnowledgeAnswerSchema.extend({ items: z.array(ItemAnswerSchema).max(LOCAL_ITEMS) }) : KnowledgeAnswerSchema;
+      const schema = small ? localKnowledgeAnswerSchema : KnowledgeAnswerSchema;
       const started = Date.now();
       const answer = await classifiedLlmCall(() =>
         provider.complete({
@@ -54,7 +60,7 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
       const started = Date.now();
       const answer = await classifiedLlmCall(() =>
         provider.complete({
-          schema: WisdomAnswerSchema,
+          schema: small ? localWisdomAnswerSchema : WisdomAnswerSchema,
           schemaName: 'wisdom',
           messages: wisdomPrompt(request, small ? UPDATE_BUDGET.local : UPDATE_BUDGET.remote),
           maxTokens: small ? 600 : 1500,

@@ -216,21 +216,25 @@ async function askOracle(deliberation: Extract<Deliberation, { kind: 'ask' }>): 
  * Every memory module's due work, module by module: each result is applied before the module is
  * asked again (an update, then engine checks of what it learned, then the wisdom), a bounded
  * number of rounds. A module whose work fails is named in the result and the episode plays on
- * with the state it had (DESIGN: memory never stops a game).
+ * with the state it had (DESIGN: memory never stops a game); a failed update does not cost the
+ * episode its wisdom.
  */
 async function maintain(workflowId: string, state: AgentState, before: AgentState | null, ending: boolean): Promise<[AgentState, string[]]> {
   const view = turnView(state, before, ending);
   const failures: string[] = [];
   let next = prepareMemory(state, view);
   for (const module of memoryModuleNames()) {
+    const failed = new Set<string>();
     for (let round = 0; round < MAX_WORK_ROUNDS; round++) {
       const work = nextWork(next, view, module);
-      if (!work) break;
+      // An activity that failed this turn is not tried again until the next one; the module's other work still runs.
+      if (!work || failed.has(work.activity)) break;
       const result = await unlessUnreachable(`memory module ${module} (${work.activity})`, () => memoryActivities[work.activity](work.request));
       if (result === 'unreachable') {
-        failures.push(module);
+        if (!failures.includes(module)) failures.push(module);
+        failed.add(work.activity);
         next = workFailed(next, work, view);
-        break;
+        continue;
       }
       const applied = applyWork(next, work, result, view);
       next = applied.state;

@@ -7,6 +7,9 @@ import type { MapState } from '../map';
 import { contextLine, fitLines, itemBlock, retrieve, Situation } from './layers';
 import type { DeathEvent, KnowledgeItem, KnowledgeState } from './schema';
 
+/** A story path as its file name without extension (the game ref may be a path on the worker). */
+const storyName = (game: string) => game.split(/[\\/]/).pop()!.replace(/\.(z[1-8]|zblorb|zlb|blb)$/i, '');
+
 export const MAP_HEADING = '## CURRENT WORLD MAP';
 
 const DANGER = /\b(die|died|dies|death|dead|deadly|kill|killed|kills|grue|danger|dangerous|fatal|eaten|avoid)\b/i;
@@ -44,7 +47,7 @@ export function knowledgeMarkdown(state: KnowledgeState): string {
   const dangers = state.items.filter(isDanger);
   return [
     versionLine(state),
-    `# Knowledge base: ${state.settings.game}`,
+    `# Knowledge base: ${storyName(state.settings.game)}`,
     '',
     '## WORLD KNOWLEDGE',
     block(byLayer('IMPL')),
@@ -72,7 +75,7 @@ export function knowledgeMarkdown(state: KnowledgeState): string {
 }
 
 export function wisdomMarkdown(state: KnowledgeState): string {
-  const lines = [`# Persistent wisdom: ${state.settings.game}`, '', `Synthesized after ${state.episode} episode(s).`, ''];
+  const lines = [`# Persistent wisdom: ${storyName(state.settings.game)}`, '', `Synthesized after ${state.episode} episode(s).`, ''];
   lines.push(state.wisdom.length ? state.wisdom.map((w) => `- [${w.layer}] ${w.text}`).join('\n') : 'Nothing yet.');
   return `${lines.join('\n')}\n`;
 }
