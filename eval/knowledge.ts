@@ -30,6 +30,7 @@ import { createProvider, LlmProvider } from '../src/llm';
 import { LocalProvider } from '../src/llm/localProvider';
 import { DEFAULT_EMBEDDED_MODEL, embeddedModel, ensureModel } from '../src/llm/models';
 import { compress, contextLine, knowledgeBytes, mergeItems } from '../src/memory/knowledge/layers';
+import { screenFor } from '../src/memory/knowledge/prompt';
 import type { KnowledgeAnswer, KnowledgeItem, UpdateRequest } from '../src/memory/knowledge/schema';
 import { checksFor, namesIn, recordWindows, RecordedWindow, Recording, requireZork, specificity, StoryNames, storyNames } from './knowledgeWindows';
 import { threeStageUpdate } from './threeStage';
@@ -155,7 +156,7 @@ async function step(pipeline: Pipeline, state: PipelineRun, w: RecordedWindow, t
   let removed = 0;
   let checked = 0;
   if (attempt.answer) {
-    const m = mergeItems(state.items, attempt.answer.items, state.nextId, { turn: w.window.endTurn, rooms: w.rooms, window: w.window, source: 'observation' });
+    const m = mergeItems(state.items, attempt.answer.items, state.nextId, { turn: w.window.endTurn, rooms: w.rooms, window: w.window, source: 'observation', accept: screenFor(w.window) });
     const c = compress(m.items, LIMIT_BYTES);
     state.items = c.items;
     state.nextId = m.nextId;

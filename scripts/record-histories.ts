@@ -45,8 +45,9 @@ async function main() {
       writeFileSync(join(out, `${workflowId}@run2.json`), historyToJSON(await handle.fetchHistory()));
     };
     // The full agent with the embedded model (its answers are in the history; replay needs no LLM).
-    // Every asked turn thinks (two rounds at most), so the replay covers the thoughtbox's activities too.
-    if (want('full')) await recordEpisode('history-full-episode', { game: 'lighthouse', seed: 2, maxTurns: 12, policy: 'full', continueAsNewEvery: 6, thoughtbox: 'always', maxThinkingIterations: 2 });
+    // Every asked turn thinks (two rounds at most) and knowledge windows are 5 turns, so the replay
+    // covers the thoughtbox's and the knowledge base's activities too.
+    if (want('full')) await recordEpisode('history-full-episode', { game: 'lighthouse', seed: 2, maxTurns: 12, policy: 'full', continueAsNewEvery: 6, thoughtbox: 'always', maxThinkingIterations: 2, knowledgeEvery: 5 });
     if (!want('oracle-free')) return;
     await recordEpisode('history-episode', { game: 'lighthouse', seed: 1, maxTurns: 16, policy: 'oracle-free', continueAsNewEvery: 10, transcriptFlushEvery: 3 });
 

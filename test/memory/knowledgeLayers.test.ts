@@ -1,5 +1,6 @@
 /** Seed 002's layered items: merging an answer into the base, priority compression under the size limit, retrieval for the situation. */
 import type { ItemAnswer, KnowledgeItem, TurnWindow } from '../../src/memory/knowledge';
+import { screenFor } from '../../src/memory/knowledge/prompt';
 import { CompressionStep, compress, itemBlock, knowledgeBytes, MergeContext, mergeItems, retrieve, Situation } from '../../src/memory/knowledge/layers';
 
 const answer = (over: Partial<ItemAnswer> = {}): ItemAnswer => ({
@@ -280,5 +281,37 @@ describe('knowledgeBytes', () => {
     expect(itemBlock(a)).toBe(
       ['[IMPL] North → North of House, café', 'metadata:', '  confidence: 0.90', '  source: observation', '  verification: north → "North of House"', '  keywords: [north]', '  room: West of House'].join('\n'),
     );
+  });
+});
+
+describe('the screen an answered item must pass (screenFor)', () => {
+  const window: TurnWindow = {
+    startTurn: 1,
+    endTurn: 2,
+    actions: [
+      { turn: 1, action: 'open mailbox', response: 'Opening the small mailbox reveals a leaflet.', location: 'West of House' },
+      { turn: 2, action: 'north', response: 'You are facing the north side of a white house.', location: 'North of House' },
+    ],
+    deaths: [],
+    scoreChanges: [],
+    locationChanges: [],
+  };
+  const accept = screenFor(window);
+  const item = (over: Partial<ItemAnswer>): ItemAnswer => ({ layer: 'IMPL', text: 'x', confidence: 0.5, keywords: [], room: '', verify_commands: [], verify_expect: '', replaces: '', ...over });
+
+  it('keeps an item that names what the turns showed, in its text or its keywords', () => {
+    expect(accept(item({ text: 'The mailbox at West of House holds a leaflet' }))).toBe(true);
+    expect(accept(item({ layer: 'META', text: 'Containers often hold papers', keywords: ['mailbox'] }))).toBe(true);
+  });
+
+  it('drops an item that names nothing the game said', () => {
+    expect(accept(item({ text: 'The dragon guards the golden hoard' }))).toBe(false);
+  });
+
+  it("drops a copy of the prompt's own guide, even when it shares a word with the turns", () => {
+    // gemma3-270m's answers when it has nothing to say, from eval:knowledge.
+    expect(accept(item({ layer: 'META', text: 'How to learn this game', keywords: ['mailbox'] }))).toBe(false);
+    expect(accept(item({ text: 'a concrete fact', keywords: ['leaflet'] }))).toBe(false);
+    expect(accept(item({ layer: 'PRINCIPLE', text: 'a stable rule of the world', keywords: ['house'] }))).toBe(false);
   });
 });

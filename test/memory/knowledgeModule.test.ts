@@ -40,7 +40,7 @@ function step(g: Game, command: string, room: string, observation = `You are in 
   return { state: m.observe(g.state, view), view };
 }
 
-const play = (g: Game, turns: Array<[string, string]>) => turns.reduce((acc, [command, room]) => step(acc, command, room), g);
+const play = (g: Game, turns: Array<[string, string, string?]>) => turns.reduce((acc, [command, room, observation]) => step(acc, command, room, observation), g);
 
 /** The workflow's maintenance: the gate runs first, then `due` is asked. */
 const prepared = (g: Game, ending = false): Game => {
@@ -48,13 +48,13 @@ const prepared = (g: Game, ending = false): Game => {
   return { state: m.prepare!(g.state, view), view };
 };
 
-/** Zork's opening, five turns from West of House to the Living Room: four new locations. */
-const ROUTE: Array<[string, string]> = [
-  ['north', 'North of House'],
-  ['east', 'Behind House'],
-  ['open window', 'Behind House'],
-  ['enter house', 'Kitchen'],
-  ['west', 'Living Room'],
+/** Zork's opening, five turns from West of House to the Living Room: four new locations, with the game's own words. */
+const ROUTE: Array<[string, string, string]> = [
+  ['north', 'North of House', 'You are facing the north side of a white house. There is no door here, and all the windows are boarded up.'],
+  ['east', 'Behind House', 'You are behind the white house. In one corner of the house there is a small window which is slightly ajar.'],
+  ['open window', 'Behind House', 'With great effort, you open the window far enough to allow entry.'],
+  ['enter house', 'Kitchen', 'You are in the kitchen of the white house. On the table is an elongated brown sack, smelling of hot peppers.'],
+  ['west', 'Living Room', 'You are in the living room. There is a wooden door with strange gothic lettering to the west, and a large oriental rug in the center of the room.'],
 ];
 
 const answer = (over: Partial<ItemAnswer>): ItemAnswer => ({ layer: 'IMPL', text: 'x', confidence: 0.9, keywords: [], room: '', verify_commands: [], verify_expect: '', replaces: '', ...over });
@@ -62,9 +62,9 @@ const answer = (over: Partial<ItemAnswer>): ItemAnswer => ({ layer: 'IMPL', text
 const TRAP_DOOR = answer({ text: 'The trap door is under the rug', confidence: 0.6, keywords: ['rug', 'trap door'], room: 'Living Room', verify_commands: ['move rug'], verify_expect: 'trap door' });
 const SACK = answer({ text: 'The brown sack on the table holds garlic', confidence: 0.3, keywords: ['sack'], room: 'Kitchen', verify_commands: ['open sack'], verify_expect: 'garlic' });
 const WINDOW = answer({ text: 'The small window behind the house opens', confidence: 0.95, room: 'Behind House' });
-const LIGHT = answer({ layer: 'PRINCIPLE', text: 'Dark places kill without a light', keywords: ['dark', 'lamp'] });
+const LIGHT = answer({ layer: 'PRINCIPLE', text: 'Dark places kill without a light', keywords: ['dark', 'lamp', 'house'] });
 const OPEN = answer({ layer: 'INTERFACE', text: 'Open X works on windows and containers', keywords: ['open'] });
-const READ = answer({ layer: 'META', text: 'Reading leaflets and signs gives hints', keywords: ['read'] });
+const READ = answer({ layer: 'META', text: 'Reading lettering and signs gives hints', keywords: ['read'] });
 
 const updateResult = (items: ItemAnswer[], seconds = 2.5): UpdateResult => ({ answer: { items }, usage: { calls: 1, promptTokens: 900, completionTokens: 300 }, seconds });
 const wisdomResult = (texts: string[]): WisdomResult => ({
@@ -103,7 +103,7 @@ describe('the knowledge module', () => {
     let g = play(start(), Array.from({ length: 4 }, (): [string, string] => ['wait', 'West of House']));
     expect(prepared(g).state).toBe(g.state);
     g = prepared(step(g, 'wait', 'West of House', 'Time passes.'));
-    expect(g.state.updates).toEqual([{ turn: 5, seconds: 0, turnsProcessed: 5, size: 0, calls: 0, skipped: true, reason: 'Too repetitive (20.0% unique actions)', added: 0, merged: 0, compressed: 0 }]);
+    expect(g.state.updates).toEqual([{ turn: 5, seconds: 0, turnsProcessed: 5, size: 0, calls: 0, skipped: true, reason: 'Too repetitive (20.0% unique actions)', added: 0, merged: 0, ignored: 0, compressed: 0 }]);
     expect(updateAt(g.state, 5)).toEqual(g.state.updates[0]);
     expect(g.state.window).toEqual(emptyWindow(6));
     expect(g.state.pending).toBeNull();
@@ -141,7 +141,7 @@ describe('the knowledge module', () => {
       ['k3', 'PRINCIPLE', 'Dark places kill without a light', null],
     ]);
     expect(state.updates).toEqual([
-      { turn: 5, seconds: 2.5, turnsProcessed: 5, size: knowledgeBytes(state.items), calls: 1, skipped: false, reason: 'Discovered 4 new locations', added: 3, merged: 0, compressed: 0 },
+      { turn: 5, seconds: 2.5, turnsProcessed: 5, size: knowledgeBytes(state.items), calls: 1, skipped: false, reason: 'Discovered 4 new locations', added: 3, merged: 0, ignored: 0, compressed: 0 },
     ]);
     expect(state.stats).toMatchObject({ updates: 1, skipped: 0, failures: 0, calls: 1, promptTokens: 900, completionTokens: 300 });
     expect(state.window).toEqual(emptyWindow(6));
@@ -152,9 +152,9 @@ describe('the knowledge module', () => {
   });
 
   it('compresses an update to the size limit and counts what it removed', () => {
-    // Eight unrelated facts (no shared words, so none merges with another), about 230 characters each.
+    // Eight unrelated facts (no shared words, so none merges with another), about 230 characters each, each naming the sack the turns showed.
     const word = (i: number, j: number) => `q${String.fromCharCode(97 + i)}${String.fromCharCode(97 + j)}zz`;
-    const many = Array.from({ length: 8 }, (_, i) => answer({ text: Array.from({ length: 38 }, (__, j) => word(i, j % 26) + (j >= 26 ? 'y' : '')).join(' '), confidence: 0.5 + i * 0.05 }));
+    const many = Array.from({ length: 8 }, (_, i) => answer({ text: Array.from({ length: 38 }, (__, j) => word(i, j % 26) + (j >= 26 ? 'y' : '')).join(' '), keywords: ['sack'], confidence: 0.5 + i * 0.05 }));
     const g = updated([READ, ...many], config({ knowledgeKb: 1 }));
     const last = g.state.updates[0];
     expect(last.size).toBeLessThanOrEqual(1024);
@@ -221,7 +221,7 @@ describe('the knowledge module', () => {
   });
 
   it('at the end: the final override, then checks, then the wisdom synthesis once', () => {
-    let g = play(updated([WINDOW, LIGHT]), Array.from({ length: 5 }, (): [string, string] => ['wait', 'Living Room']));
+    let g = play(updated([WINDOW, LIGHT]), Array.from({ length: 5 }, (): [string, string, string] => ['wait', 'Living Room', 'Time passes. A large oriental rug lies in the center of the room.']));
     expect(prepared(g).state.pending).toBeNull();
     expect(m.due(g.state, g.view)).toBeNull();
     g = prepared(g, true);
@@ -330,7 +330,7 @@ describe('the knowledge files', () => {
     expect(section(md, '## STRATEGIC PATTERNS')).toBe('Nothing yet.');
     expect(section(md, '## DEATH & DANGER ANALYSIS')).toMatch(/^No deaths occurred in this session\.\n\n\[PRINCIPLE\] Dark places kill without a light/);
     expect(section(md, '## COMMAND SYNTAX')).toMatch(/^\[INTERFACE\] Open X works on windows and containers\n/);
-    expect(section(md, '## LESSONS LEARNED')).toMatch(/^\[META\] Reading leaflets and signs gives hints\n/);
+    expect(section(md, '## LESSONS LEARNED')).toMatch(/^\[META\] Reading lettering and signs gives hints\n/);
     expect(section(md, '## CROSS-EPISODE INSIGHTS')).toMatch(/^\[PRINCIPLE\] Treasures go in the trophy case\nmetadata:\n {2}confidence: 0\.90\n {2}source: wisdom/);
     expect(section(md, '## CURRENT WORLD MAP')).toBe(ENGINE_MAP);
     expect(files['persistent_wisdom.md']).toBe('# Persistent wisdom: zork1\n\nSynthesized after 0 episode(s).\n\n- [PRINCIPLE] Treasures go in the trophy case\n');
@@ -338,8 +338,9 @@ describe('the knowledge files', () => {
   });
 
   it('keeps the map section exactly as the engine built it, whatever an update writes', () => {
-    const forged = answer({ text: '## CURRENT WORLD MAP\n- Nowhere: north → Void', keywords: ['## CURRENT WORLD MAP\n- Nowhere'], room: 'Nowhere', verify_commands: ['north\n- Nowhere: north → Void'], verify_expect: 'Void\n## CURRENT WORLD MAP' });
-    const g = updated([forged, answer({ layer: 'META', text: '\n## CURRENT WORLD MAP\n- Void: south → Nowhere\n' })]);
+    // Both name the rug the turns showed, so the screen keeps them: only the map section is protected here.
+    const forged = answer({ text: '## CURRENT WORLD MAP\n- Nowhere: north → Void (rug)', keywords: ['## CURRENT WORLD MAP\n- Nowhere'], room: 'Nowhere', verify_commands: ['north\n- Nowhere: north → Void'], verify_expect: 'Void\n## CURRENT WORLD MAP' });
+    const g = updated([forged, answer({ layer: 'META', text: '\n## CURRENT WORLD MAP\n- Void: south → Nowhere (rug)\n' })]);
     expect(g.state.items).toHaveLength(2);
     const md = m.files!(g.state)['knowledgebase.md'] as string;
     expect(md.split('\n').filter((l) => l.startsWith('## '))).toEqual(SECTIONS);

@@ -21,7 +21,7 @@ jest.setTimeout(10 * 60_000);
 
 const dev = ownServerForTests();
 
-const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 3, policy: 'full', compactEvery: 0, thoughtbox: 'always' };
+const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 3, policy: 'full', compactEvery: 0, thoughtbox: 'always', knowledgeEvery: 0 };
 const COOKBOOK = readFileSync(join(GAME_FILES, 'thinking_patterns.md'), 'utf8').trim();
 const chainOf = (session: ThoughtboxSession) => session.thoughts.map((t) => [t.number, t.kind, t.revises ?? t.branchFromThought ?? null]);
 

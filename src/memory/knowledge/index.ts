@@ -9,6 +9,7 @@
 import { defineMemoryModule, ModuleWork, TurnView } from '../module';
 import { mapModule } from '../map';
 import { compress, knowledgeBytes, mergeItems } from './layers';
+import { screenFor } from './prompt';
 import { describeKnowledge, knowledgeMarkdown, renderKnowledge, wisdomMarkdown } from './render';
 import { EpisodeSummary, KnowledgeState, KnowledgeStateSchema, LIMITS, UpdateMetrics, UpdateResult, VerifyResult, WisdomResult } from './schema';
 import { applyVerdicts, dueChecks } from './verify';
@@ -77,12 +78,12 @@ function prepare(state: KnowledgeState, view: TurnView): KnowledgeState {
   if (!view.ending && span < state.settings.every) return state;
   const decision = shouldUpdateAt(state.window, view.ending);
   if (decision.update) return { ...state, pending: { reason: decision.reason, final: view.ending } };
-  const skipped: UpdateMetrics = { turn: view.turn, seconds: 0, turnsProcessed: state.window.actions.length, size: knowledgeBytes(state.items), calls: 0, skipped: true, reason: decision.reason, added: 0, merged: 0, compressed: 0 };
+  const skipped: UpdateMetrics = { turn: view.turn, seconds: 0, turnsProcessed: state.window.actions.length, size: knowledgeBytes(state.items), calls: 0, skipped: true, reason: decision.reason, added: 0, merged: 0, ignored: 0, compressed: 0 };
   return { ...state, window: emptyWindow(view.turn + 1), updates: withMetrics(state, skipped), stats: { ...state.stats, skipped: state.stats.skipped + 1 } };
 }
 
 function applyUpdate(state: KnowledgeState, result: UpdateResult, view: TurnView): KnowledgeState {
-  const merged = mergeItems(state.items, result.answer.items, state.nextId, { turn: view.turn, rooms: Object.keys(state.map.rooms), window: state.window, source: 'observation' });
+  const merged = mergeItems(state.items, result.answer.items, state.nextId, { turn: view.turn, rooms: Object.keys(state.map.rooms), window: state.window, source: 'observation', accept: screenFor(state.window) });
   const compressed = compress(merged.items, state.settings.limitBytes);
   const metrics: UpdateMetrics = {
     turn: view.turn,
@@ -94,6 +95,7 @@ function applyUpdate(state: KnowledgeState, result: UpdateResult, view: TurnView
     reason: state.pending?.reason ?? 'update',
     added: merged.added,
     merged: merged.merged,
+    ignored: merged.ignored,
     compressed: compressed.removed,
   };
   return {
@@ -152,7 +154,7 @@ export const knowledgeModule = defineMemoryModule<KnowledgeState, unknown, Resul
   failed(state, view, work) {
     const stats = { ...state.stats, failures: state.stats.failures + 1 };
     if (work.activity === 'updateKnowledge') {
-      const metrics: UpdateMetrics = { turn: view.turn, seconds: 0, turnsProcessed: state.window.actions.length, size: knowledgeBytes(state.items), calls: 0, skipped: true, reason: 'the update failed after its retries', added: 0, merged: 0, compressed: 0 };
+      const metrics: UpdateMetrics = { turn: view.turn, seconds: 0, turnsProcessed: state.window.actions.length, size: knowledgeBytes(state.items), calls: 0, skipped: true, reason: 'the update failed after its retries', added: 0, merged: 0, ignored: 0, compressed: 0 };
       return { ...state, pending: null, window: emptyWindow(view.turn + 1), updates: withMetrics(state, metrics), stats };
     }
     if (work.activity === 'synthesizeWisdom') return { ...state, wisdomDone: true, stats };

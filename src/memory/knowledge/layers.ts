@@ -56,6 +56,8 @@ export interface MergeContext {
   rooms: readonly string[];
   window: TurnWindow;
   source: KnowledgeItem['source'];
+  /** Whether an answered item is knowledge of this game at all (see `screenFor` in prompt.ts); absent: every item is. */
+  accept?: (answer: ItemAnswer) => boolean;
 }
 
 /** The room an IMPL fact holds in: the model's word if the engine knows that room, else where its first command was played in the window, else a room its text names. */
@@ -102,8 +104,11 @@ export interface MergeOutcome {
   nextId: number;
   added: number;
   merged: number;
+  /** Answers dropped: placeholders, and items that name nothing the turns showed. */
   ignored: number;
 }
+
+
 
 /**
  * The answered items merged into the base: an item naming an existing id, or saying nearly the
@@ -117,7 +122,7 @@ export function mergeItems(items: readonly KnowledgeItem[], answers: readonly It
   let merged = 0;
   let ignored = 0;
   for (const answer of answers) {
-    if (clean(answer.text).length < 3 || PLACEHOLDER.test(clean(answer.text))) {
+    if (clean(answer.text).length < 3 || PLACEHOLDER.test(clean(answer.text)) || (context.accept && !context.accept(answer))) {
       ignored++;
       continue;
     }

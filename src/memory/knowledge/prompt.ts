@@ -6,7 +6,8 @@
  */
 import { approxTokens } from '../../agent/prompts';
 import type { ChatMessage } from '../../llm/types';
-import type { KnowledgeItem, UpdateRequest, WisdomRequest } from './schema';
+import { words } from './layers';
+import type { ItemAnswer, KnowledgeItem, TurnWindow, UpdateRequest, WisdomRequest } from './schema';
 import { formatTurnData } from './window';
 
 export const UPDATE_SYSTEM =
@@ -16,10 +17,10 @@ export const UPDATE_SYSTEM =
 /** The four layers as the model is told them (also used by eval/threeStage.ts, so both pipelines ask for the same items). */
 export const LAYER_GUIDE = [
   'Write each item in one of four layers:',
-  '- META: how to learn this game (e.g. "examining objects reveals hidden exits")',
-  '- PRINCIPLE: a stable rule of the world (e.g. "dark places kill without a light")',
+  '- META: how to learn this game (e.g. "examining things reveals hidden exits")',
+  '- PRINCIPLE: a stable rule of the world (e.g. "the guard only lets a uniformed visitor pass")',
   '- INTERFACE: a command form the parser accepts (e.g. "put X in Y works")',
-  '- IMPL: a concrete fact (e.g. "the trap door is under the rug in the Living Room"), with room, verify_commands (e.g. ["move rug"]) and verify_expect (e.g. "trap door")',
+  '- IMPL: a concrete fact (e.g. "the bronze key is under the doormat at the Cottage"), with room, verify_commands (e.g. ["lift doormat"]) and verify_expect (e.g. "bronze key")',
 ].join('\n');
 
 const RULES = [
@@ -29,6 +30,22 @@ const RULES = [
   '3. To update an existing item, put its id in replaces; never repeat an item unchanged.',
   '4. At most 8 items, the most useful first.',
 ].join('\n');
+
+/**
+ * The screen an answered item must pass to be kept: it names something the turns showed (a word
+ * of a command, a response, a room or a death), and it is not a copy of the prompt's own
+ * guide — gemma3-270m answers "[IMPL] a concrete fact" and "[META] how to learn this game"
+ * when it has nothing to say.
+ */
+export function screenFor(window: TurnWindow): (answer: ItemAnswer) => boolean {
+  const seen = new Set(words(window.actions.flatMap((a) => [a.action, a.response, a.location]).concat(window.deaths.flatMap((d) => [d.reason, ...d.messages])).join(' ')));
+  const guide = [UPDATE_SYSTEM, ...LAYER_GUIDE.split('\n'), ...RULES.split('\n')].map((line) => new Set(words(line)));
+  return (answer) => {
+    const own = words(answer.text);
+    const copied = own.length > 0 && guide.some((line) => own.filter((w) => line.has(w)).length >= 0.8 * own.length);
+    return !copied && [...own, ...answer.keywords.flatMap(words)].some((w) => seen.has(w));
+  };
+}
 
 export const existingLines = (items: readonly KnowledgeItem[]) =>
   items.map((i) => `${i.id} [${i.layer} ${i.confidence.toFixed(1)}] ${i.text}${i.room ? ` (${i.room})` : ''}`);

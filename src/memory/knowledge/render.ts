@@ -108,7 +108,7 @@ export function updatesTable(state: KnowledgeState): string {
   const rows = state.updates.map((u) =>
     u.skipped
       ? `turn ${u.turn}: skipped after ${u.turnsProcessed} turns: ${u.reason}`
-      : `turn ${u.turn}: ${u.turnsProcessed} turns in ${u.seconds.toFixed(1)} s, ${u.calls} call, +${u.added} items, ${u.merged} merged, ${u.compressed} compressed away, base ${u.size} bytes (${u.reason})`,
+      : `turn ${u.turn}: ${u.turnsProcessed} turns in ${u.seconds.toFixed(1)} s, ${u.calls} call, +${u.added} items, ${u.merged} merged, ${u.ignored} ignored, ${u.compressed} compressed away, base ${u.size} bytes (${u.reason})`,
   );
   return `${rows.join('\n')}\n`;
 }

@@ -184,6 +184,8 @@ export const UpdateMetricsSchema = z.object({
   reason: z.string(),
   added: z.number().int(),
   merged: z.number().int(),
+  /** Answered items dropped: placeholders, or naming nothing the turns showed. */
+  ignored: z.number().int(),
   compressed: z.number().int(),
 });
 export type UpdateMetrics = z.infer<typeof UpdateMetricsSchema>;
