@@ -77,11 +77,14 @@ export const EpisodeConfigSchema = z
     /**
      * Turns in one knowledge window (seeds 000 + 002): every this many turns the heuristic gate
      * decides whether the window is worth one `updateKnowledge` call; 0 turns knowledge off.
-     * Only the full policy keeps knowledge.
+     * Only the full policy keeps knowledge. At most 20: the window travels in the carried state.
      */
-    knowledgeEvery: z.number().int().min(0).max(1_000),
-    /** Size limit of the knowledge base in KB, enforced by seed 002's priority compression. */
-    knowledgeKb: z.number().int().min(1).max(256),
+    knowledgeEvery: z.number().int().min(0).max(20),
+    /**
+     * Size limit of the knowledge base in KB, enforced by seed 002's priority compression. The
+     * base travels in the carried state (64 KB in all), hence at most 8 (the seed's default).
+     */
+    knowledgeKb: z.number().int().min(1).max(8),
     /** An IMPL fact not seen true for this many turns is replayed in the engine again. */
     knowledgeVerifyAfter: z.number().int().min(1).max(10_000),
   })

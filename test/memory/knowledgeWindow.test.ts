@@ -1,7 +1,8 @@
 /** Seed 000's turn window: the quality gate branch by branch, the final override, the prompt formatter, and the window built from the engine's turns. */
 import type { TurnView } from '../../src/memory';
+import { LIMITS } from '../../src/memory/knowledge';
 import type { DeathEvent, TurnWindow } from '../../src/memory/knowledge';
-import { deathMessages, emptyWindow, extendWindow, formatTurnData, shouldUpdate, shouldUpdateAt } from '../../src/memory/knowledge/window';
+import { deathMessages, emptyWindow, extendWindow, formatTurnData, shouldUpdate, shouldUpdateAt, truncatedResponse } from '../../src/memory/knowledge/window';
 import type { GroundTruthData } from '../../src/schemas/game';
 
 type Action = TurnWindow['actions'][number];
@@ -221,11 +222,13 @@ describe('extendWindow', () => {
     expect(w.startTurn).toBe(12);
     w = extendWindow(w, view(12, 'wait', hall, hall, 'x'.repeat(1000)));
     expect(w.actions).toHaveLength(1);
-    expect(w.actions[0].response).toBe('x'.repeat(400));
+    expect(w.actions[0].response).toBe('x'.repeat(LIMITS.windowResponse));
+    // Kept one past the formatter's 300, so its truncation still applies to what is kept.
+    expect(truncatedResponse(w.actions[0].response)).toBe(`${'x'.repeat(250)}... [truncated]`);
     for (let t = 13; t < 80; t++) w = extendWindow(w, view(t, `cmd ${t}`, hall, hall));
-    expect(w.actions).toHaveLength(50);
-    expect(w.actions[0].turn).toBe(30);
-    expect(w.actions[49].turn).toBe(79);
+    expect(w.actions).toHaveLength(LIMITS.windowActions);
+    expect(w.actions[0].turn).toBe(80 - LIMITS.windowActions);
+    expect(w.actions[LIMITS.windowActions - 1].turn).toBe(79);
   });
 });
 

@@ -26,14 +26,14 @@ export const LIMITS = {
   itemsPerUpdate: 8,
   /** Items the base holds before the size limit is even looked at. */
   items: 120,
-  wisdom: 10,
-  /** Actions in a turn window (seed 000's max_actions_per_prompt). */
-  windowActions: 50,
-  /** Characters of a response kept in the window: enough for the formatter's 300-character rule to apply. */
-  windowResponse: 400,
+  wisdom: 8,
+  /** Actions in a turn window (seed 000's max_actions_per_prompt is 50; the window travels in the carry). */
+  windowActions: 20,
+  /** Characters of a response kept in the window: one more than the formatter's 300, so its rule applies unchanged. */
+  windowResponse: 301,
   deathsPerWindow: 5,
-  anchors: 8,
-  updates: 20,
+  anchors: 6,
+  updates: 10,
 } as const;
 
 export const VerificationSchema = z.object({
