@@ -8,7 +8,9 @@
 import { z } from 'zod';
 import { GameOverError, InvalidCommandError } from '../engine/errors';
 import type { LlmProvider } from '../llm';
-import { KnowledgeAnswerSchema, ItemAnswerSchema, UpdateRequestSchema, UpdateResult, VerifyRequestSchema, VerifyResult, WisdomAnswerSchema, WisdomRequestSchema, WisdomResult } from '../memory/knowledge/schema';
+import type { ChatMessage } from '../llm/types';
+import type { OracleUsage } from '../schemas/oracle';
+import { KnowledgeAnswer, KnowledgeAnswerSchema, ItemAnswerSchema, UpdateRequestSchema, UpdateResult, VerifyRequestSchema, VerifyResult, WisdomAnswer, WisdomAnswerSchema, WisdomRequestSchema, WisdomResult } from '../memory/knowledge/schema';
 import { updatePrompt, wisdomPrompt } from '../memory/knowledge/prompt';
 import { effectHolds } from '../memory/knowledge/verify';
 import { classified, parseInput } from './failures';
@@ -38,44 +40,34 @@ const localWisdomAnswerSchema = WisdomAnswerSchema.extend({ insights: WisdomAnsw
 export const UPDATE_MAX_TOKENS = { local: 700, remote: 2500 };
 
 export function createKnowledgeActivities(llm: () => LlmProvider, stories: StorySessions) {
+  /** One timed LLM call: the schema, prompt budget and answer length by provider size. */
+  async function timedCall<S extends z.ZodTypeAny>(
+    name: string,
+    schemas: { local: S; remote: S },
+    prompt: (budgetTokens: number) => ChatMessage[],
+    maxTokens: { local: number; remote: number },
+    seed: number,
+  ): Promise<{ answer: z.infer<S>; usage: OracleUsage; seconds: number }> {
+    const provider = llm();
+    const size = local(provider) ? 'local' : 'remote';
+    const started = Date.now();
+    const answer = await classifiedLlmCall(() =>
+      provider.complete({ schema: schemas[size], schemaName: name, messages: prompt(UPDATE_BUDGET[size]), maxTokens: maxTokens[size], temperature: 0, seed, onProgress: heartbeat() }),
+    );
+    return { answer: answer.value, usage: { calls: 1, ...answer.usage }, seconds: (Date.now() - started) / 1000 };
+  }
+
   return {
     async updateKnowledge(raw: unknown): Promise<UpdateResult> {
       const request = parseInput(UpdateRequestSchema, raw, 'updateKnowledge input');
-      const provider = llm();
-      const small = local(provider);
-      const schema = small ? localKnowledgeAnswerSchema : KnowledgeAnswerSchema;
-      const started = Date.now();
-      const answer = await classifiedLlmCall(() =>
-        provider.complete({
-          schema,
-          schemaName: 'knowledge_update',
-          messages: updatePrompt(request, small ? UPDATE_BUDGET.local : UPDATE_BUDGET.remote),
-          maxTokens: small ? UPDATE_MAX_TOKENS.local : UPDATE_MAX_TOKENS.remote,
-          temperature: 0,
-          seed: request.seed,
-          onProgress: heartbeat(),
-        }),
-      );
-      return { answer: answer.value, usage: { calls: 1, ...answer.usage }, seconds: (Date.now() - started) / 1000 };
+      const schemas = { local: localKnowledgeAnswerSchema as z.ZodType<KnowledgeAnswer>, remote: KnowledgeAnswerSchema };
+      return timedCall('knowledge_update', schemas, (budget) => updatePrompt(request, budget), UPDATE_MAX_TOKENS, request.seed);
     },
 
     async synthesizeWisdom(raw: unknown): Promise<WisdomResult> {
       const request = parseInput(WisdomRequestSchema, raw, 'synthesizeWisdom input');
-      const provider = llm();
-      const small = local(provider);
-      const started = Date.now();
-      const answer = await classifiedLlmCall(() =>
-        provider.complete({
-          schema: small ? localWisdomAnswerSchema : WisdomAnswerSchema,
-          schemaName: 'wisdom',
-          messages: wisdomPrompt(request, small ? UPDATE_BUDGET.local : UPDATE_BUDGET.remote),
-          maxTokens: small ? 600 : 1500,
-          temperature: 0,
-          seed: request.seed,
-          onProgress: heartbeat(),
-        }),
-      );
-      return { answer: answer.value, usage: { calls: 1, ...answer.usage }, seconds: (Date.now() - started) / 1000 };
+      const schemas = { local: localWisdomAnswerSchema as z.ZodType<WisdomAnswer>, remote: WisdomAnswerSchema };
+      return timedCall('wisdom', schemas, (budget) => wisdomPrompt(request, budget), { local: 600, remote: 1500 }, request.seed);
     },
 
     async verifyKnowledge(raw: unknown): Promise<VerifyResult> {
