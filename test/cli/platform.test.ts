@@ -26,6 +26,8 @@ describe('grue play: bad input fails before any workflow starts', () => {
     [['play', 'lighthouse', '--max-turns', '0'], /--max-turns must be between 1 and 100000/],
     [['play', 'lighthouse', '--seed', '-1'], /--seed must be between 0/],
     [['play', 'lighthouse', '--policy', 'telepathy'], /policy: Invalid option/],
+    [['play', 'lighthouse', '--knowledge-kb', '9'], /--knowledge-kb must be between 1 and 8/],
+    [['play', 'lighthouse', '--knowledge-every', '21'], /--knowledge-every must be between 0 and 20/],
     [['campaign', 'lighthouse', '--episodes', 'many'], /--episodes must be a whole number/],
   ])('%j', (args, message) => {
     const r = grue(args as string[], env);
@@ -120,7 +122,14 @@ describe('grue play, status, transcript, list against a dev server', () => {
     expect(memory.stdout).toMatch(/== compaction ==\n[\s\S]*compaction: every off/);
     expect(memory.stdout).toMatch(/== map ==\n.+/);
     const memoryJson = JSON.parse(grue(['memory', `cli-episode-${process.pid}`, '--json'], env).stdout);
-    expect(Object.keys(memoryJson).sort()).toEqual(['compaction', 'map']);
+    expect(Object.keys(memoryJson).sort()).toEqual(['compaction', 'knowledge', 'map']);
+    // An oracle-free episode keeps no knowledge: said plainly, with the base's sections empty.
+    expect(memory.stdout).toMatch(/== knowledge ==\n[\s\S]*knowledge: off, limit 8 KB; 0 updates/);
+    const knowledge = grue(['knowledge', `cli-episode-${process.pid}`], env);
+    expect(knowledge.code).toBe(0);
+    expect(knowledge.stderr).toMatch(new RegExp(`knowledge is off for cli-episode-${process.pid}`));
+    expect(knowledge.stdout).toMatch(/^<!-- grue knowledge base: episode 1, update 0, 0 items -->\n# Knowledge base: ferry\n\n## WORLD KNOWLEDGE\nNothing yet\./);
+    expect(grue(['knowledge', `cli-episode-${process.pid}`, '--updates'], env).stdout).toBe('No update decisions yet.\n');
 
     const list = grue(['list'], env);
     expect(list.stdout).toMatch(new RegExp(`cli-episode-${process.pid}\\s+episodeWorkflow\\s+COMPLETED`));

@@ -96,7 +96,7 @@ export function describeKnowledge(state: KnowledgeState): string {
   const last = state.updates[state.updates.length - 1];
   return [
     knowledgeMarkdown(state),
-    `knowledge: update every ${state.settings.every || 'off'} turns, limit ${Math.round(state.settings.limitBytes / 1024)} KB; ${s.updates} updates (${s.skipped} skipped, ${s.failures} failed), ` +
+    `knowledge: ${state.settings.every ? `update every ${state.settings.every} turns` : 'off'}, limit ${Math.round(state.settings.limitBytes / 1024)} KB; ${s.updates} updates (${s.skipped} skipped, ${s.failures} failed), ` +
       `${s.verified} facts verified and ${s.refuted} refuted by the engine, ${s.wisdomSyntheses} wisdom syntheses, ${s.calls} LLM calls` +
       (last ? `; last: turn ${last.turn}, ${last.skipped ? `skipped (${last.reason})` : `${last.seconds.toFixed(1)} s, ${last.size} bytes`}` : ''),
   ].join('\n');
