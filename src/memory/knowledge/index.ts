@@ -13,7 +13,7 @@ import { screenFor } from './prompt';
 import { describeKnowledge, knowledgeMarkdown, renderKnowledge, wisdomMarkdown } from './render';
 import { EpisodeSummary, KnowledgeState, KnowledgeStateSchema, LIMITS, UpdateMetrics, UpdateResult, VerifyResult, WisdomResult } from './schema';
 import { applyVerdicts, dueChecks } from './verify';
-import { deathEvent, emptyWindow, extendWindow, shouldUpdateAt } from './window';
+import { deathThisTurn, emptyWindow, extendWindow, scoreChangeThisTurn, shouldUpdateAt } from './window';
 
 export * from './schema';
 
@@ -27,6 +27,11 @@ const carriedItem = <T extends { lastSeenTrue: number; lastVerifiedTurn: number 
 
 function withMetrics(state: KnowledgeState, metrics: UpdateMetrics): KnowledgeState['updates'] {
   return [...state.updates, metrics].slice(-LIMITS.updates);
+}
+
+/** The record of a window that made no LLM call: the gate skipped it, or its update failed. */
+function notUpdated(state: KnowledgeState, view: TurnView, reason: string): UpdateMetrics {
+  return { turn: view.turn, seconds: 0, turnsProcessed: state.window.actions.length, size: knowledgeBytes(state.items), calls: 0, skipped: true, reason, added: 0, merged: 0, ignored: 0, compressed: 0 };
 }
 
 /** The turn's record of an update decision made this turn (the transcript shows it). */
@@ -51,19 +56,17 @@ function summary(state: KnowledgeState, view: TurnView): EpisodeSummary {
 function observe(state: KnowledgeState, view: TurnView): KnowledgeState {
   if (state.settings.every === 0) return state;
   const room = view.truth.location.name;
-  const names = Object.keys(state.anchors);
-  const anchors =
-    room && !state.anchors[room] ? Object.fromEntries([...names.map((n) => [n, state.anchors[n]] as const), [room, { turn: view.turn, snapshot: view.snapshot }] as const].slice(-LIMITS.anchors)) : state.anchors;
+  const anchors = room && !state.anchors[room] ? Object.fromEntries([...Object.entries(state.anchors), [room, { turn: view.turn, snapshot: view.snapshot }]].slice(-LIMITS.anchors)) : state.anchors;
   if (!view.command) return { ...state, anchors, map: mapModule.observe(state.map, view) };
-  const died = view.truth.died && !(view.before?.died ?? false);
-  const scored = view.before !== null && view.before.score !== view.truth.score;
+  const death = deathThisTurn(view);
+  const scored = scoreChangeThisTurn(view);
   return {
     ...state,
     map: mapModule.observe(state.map, view),
     anchors,
     window: extendWindow(state.window, view),
-    deaths: died ? [...state.deaths, deathEvent(view)].slice(-LIMITS.deathsPerWindow) : state.deaths,
-    scoreChanges: scored ? [...state.scoreChanges, { turn: view.turn, from: view.before!.score, to: view.truth.score }].slice(-20) : state.scoreChanges,
+    deaths: death ? [...state.deaths, death].slice(-LIMITS.deathsPerWindow) : state.deaths,
+    scoreChanges: scored ? [...state.scoreChanges, scored].slice(-LIMITS.scoreChanges) : state.scoreChanges,
   };
 }
 
@@ -78,8 +81,7 @@ function prepare(state: KnowledgeState, view: TurnView): KnowledgeState {
   if (!view.ending && span < state.settings.every) return state;
   const decision = shouldUpdateAt(state.window, view.ending);
   if (decision.update) return { ...state, pending: { reason: decision.reason, final: view.ending } };
-  const skipped: UpdateMetrics = { turn: view.turn, seconds: 0, turnsProcessed: state.window.actions.length, size: knowledgeBytes(state.items), calls: 0, skipped: true, reason: decision.reason, added: 0, merged: 0, ignored: 0, compressed: 0 };
-  return { ...state, window: emptyWindow(view.turn + 1), updates: withMetrics(state, skipped), stats: { ...state.stats, skipped: state.stats.skipped + 1 } };
+  return { ...state, window: emptyWindow(view.turn + 1), updates: withMetrics(state, notUpdated(state, view, decision.reason)), stats: { ...state.stats, skipped: state.stats.skipped + 1 } };
 }
 
 function applyUpdate(state: KnowledgeState, result: UpdateResult, view: TurnView): KnowledgeState {
@@ -154,8 +156,7 @@ export const knowledgeModule = defineMemoryModule<KnowledgeState, unknown, Resul
   failed(state, view, work) {
     const stats = { ...state.stats, failures: state.stats.failures + 1 };
     if (work.activity === 'updateKnowledge') {
-      const metrics: UpdateMetrics = { turn: view.turn, seconds: 0, turnsProcessed: state.window.actions.length, size: knowledgeBytes(state.items), calls: 0, skipped: true, reason: 'the update failed after its retries', added: 0, merged: 0, ignored: 0, compressed: 0 };
-      return { ...state, pending: null, window: emptyWindow(view.turn + 1), updates: withMetrics(state, metrics), stats };
+      return { ...state, pending: null, window: emptyWindow(view.turn + 1), updates: withMetrics(state, notUpdated(state, view, 'the update failed after its retries')), stats };
     }
     if (work.activity === 'synthesizeWisdom') return { ...state, wisdomDone: true, stats };
     const checked = new Set(((work.request as { checks: Array<{ id: string }> }).checks ?? []).map((c) => c.id));

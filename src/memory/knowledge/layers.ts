@@ -27,7 +27,8 @@ export function similarity(a: string, b: string): number {
 /** Two items say the same thing: merged, not kept twice. */
 export const SIMILAR = 0.6;
 
-const layerRank = (layer: Layer) => LAYERS.indexOf(layer);
+/** 0 for META … 3 for IMPL: the order retrieval sorts by and compression protects. */
+export const layerRank = (layer: Layer) => LAYERS.indexOf(layer);
 const clean = (text: string) => text.replace(/\s+/g, ' ').trim();
 const PLACEHOLDER = /^(none|n\/a|unknown|nothing|null|empty|-+|\.+)$/i;
 
@@ -107,8 +108,6 @@ export interface MergeOutcome {
   /** Answers dropped: placeholders, and items that name nothing the turns showed. */
   ignored: number;
 }
-
-
 
 /**
  * The answered items merged into the base: an item naming an existing id, or saying nearly the

@@ -6,7 +6,7 @@
  */
 import { approxTokens } from '../../agent/prompts';
 import type { ChatMessage } from '../../llm/types';
-import { words } from './layers';
+import { layerRank, words } from './layers';
 import type { ItemAnswer, KnowledgeItem, TurnWindow, UpdateRequest, WisdomRequest } from './schema';
 import { formatTurnData } from './window';
 
@@ -55,8 +55,7 @@ function section(title: string, lines: readonly string[], empty: string): string
 }
 
 /** Most useful first when the base must be cut: higher layers, then more confident. */
-const RANK = { META: 0, PRINCIPLE: 1, INTERFACE: 2, IMPL: 3 } as const;
-const byUse = (items: readonly KnowledgeItem[]) => [...items].sort((a, b) => RANK[a.layer] - RANK[b.layer] || b.confidence - a.confidence);
+const byUse = (items: readonly KnowledgeItem[]) => [...items].sort((a, b) => layerRank(a.layer) - layerRank(b.layer) || b.confidence - a.confidence);
 
 export function updatePrompt(request: UpdateRequest, budgetTokens: number): ChatMessage[] {
   const existing = existingLines(byUse(request.existing));

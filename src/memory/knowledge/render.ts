@@ -37,7 +37,7 @@ export function renderMap(map: MapState): string {
   return rooms.map(([room, exits]) => `- ${room}: ${Object.entries(exits).map(([command, to]) => `${command} → ${to}`).join('; ') || 'no exits taken yet'}`).join('\n');
 }
 
-/** The first line of knowledgebase.md: which update wrote it (the file writer keys its backups on it). */
+/** The first line of knowledgebase.md: which episode and update wrote it, so a backup says what it was. */
 export function versionLine(state: KnowledgeState): string {
   return `<!-- grue knowledge base: episode ${state.episode + 1}, update ${state.stats.updates}, ${state.items.length} items -->`;
 }

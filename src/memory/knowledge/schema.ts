@@ -32,6 +32,8 @@ export const LIMITS = {
   /** Characters of a response kept in the window: one more than the formatter's 300, so its rule applies unchanged. */
   windowResponse: 301,
   deathsPerWindow: 5,
+  /** Score changes an episode remembers for its wisdom. */
+  scoreChanges: 20,
   anchors: 6,
   updates: 10,
 } as const;
@@ -81,6 +83,7 @@ export const TurnWindowSchema = z.object({
 });
 export type TurnWindow = z.infer<typeof TurnWindowSchema>;
 export type DeathEvent = z.infer<typeof DeathEventSchema>;
+export type ScoreChange = z.infer<typeof ScoreChangeSchema>;
 
 // ── what the model answers ─────────────────────────────────────────────────────────────────
 
@@ -147,7 +150,7 @@ export const EpisodeSummarySchema = z.object({
   victory: z.boolean(),
   deaths: z.array(DeathEventSchema).max(LIMITS.deathsPerWindow),
   rooms: z.number().int(),
-  scoreChanges: z.array(ScoreChangeSchema).max(20),
+  scoreChanges: z.array(ScoreChangeSchema).max(LIMITS.scoreChanges),
 });
 export type EpisodeSummary = z.infer<typeof EpisodeSummarySchema>;
 
@@ -228,7 +231,7 @@ export const KnowledgeStateSchema = z.object({
   wisdomDone: z.boolean(),
   /** Deaths this episode, for the wisdom synthesis. */
   deaths: z.array(DeathEventSchema).max(LIMITS.deathsPerWindow),
-  scoreChanges: z.array(ScoreChangeSchema).max(20),
+  scoreChanges: z.array(ScoreChangeSchema).max(LIMITS.scoreChanges),
   updates: z.array(UpdateMetricsSchema).max(LIMITS.updates),
   stats: KnowledgeStatsSchema,
 });

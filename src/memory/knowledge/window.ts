@@ -4,7 +4,7 @@
  * formatter. All pure.
  */
 import type { TurnView } from '../module';
-import { DeathEvent, LIMITS, TurnWindow } from './schema';
+import { DeathEvent, LIMITS, ScoreChange, TurnWindow } from './schema';
 
 export const emptyWindow = (startTurn: number): TurnWindow => ({ startTurn, endTurn: startTurn, actions: [], deaths: [], scoreChanges: [], locationChanges: [] });
 
@@ -32,19 +32,30 @@ export function deathEvent(view: TurnView): DeathEvent {
   };
 }
 
+/** The death this turn brought, if the engine says the player has just died. */
+export function deathThisTurn(view: TurnView): DeathEvent | null {
+  return view.truth.died && !(view.before?.died ?? false) ? deathEvent(view) : null;
+}
+
+/** The score change this turn brought, if any. */
+export function scoreChangeThisTurn(view: TurnView): ScoreChange | null {
+  return view.before && view.before.score !== view.truth.score ? { turn: view.turn, from: view.before.score, to: view.truth.score } : null;
+}
+
 /** The window after the turn `view` shows (bounded: the oldest actions go first). */
 export function extendWindow(window: TurnWindow, view: TurnView): TurnWindow {
   if (!view.command) return window;
   const location = view.truth.location.name;
   const actions = [...window.actions.filter((a) => a.turn !== view.turn), { turn: view.turn, action: view.command, response: view.observation.slice(0, LIMITS.windowResponse), location }].slice(-LIMITS.windowActions);
   const before = view.before;
-  const died = view.truth.died && !(before?.died ?? false);
+  const death = deathThisTurn(view);
+  const scored = scoreChangeThisTurn(view);
   return {
     startTurn: window.actions.length ? window.startTurn : view.turn,
     endTurn: view.turn,
     actions,
-    deaths: died ? [...window.deaths, deathEvent(view)].slice(-LIMITS.deathsPerWindow) : window.deaths,
-    scoreChanges: before && before.score !== view.truth.score ? [...window.scoreChanges, { turn: view.turn, from: before.score, to: view.truth.score }].slice(-LIMITS.windowActions) : window.scoreChanges,
+    deaths: death ? [...window.deaths, death].slice(-LIMITS.deathsPerWindow) : window.deaths,
+    scoreChanges: scored ? [...window.scoreChanges, scored].slice(-LIMITS.windowActions) : window.scoreChanges,
     locationChanges:
       before && before.location.name && location && before.location.name !== location
         ? [...window.locationChanges, { turn: view.turn, from: before.location.name, to: location }].slice(-LIMITS.windowActions)
