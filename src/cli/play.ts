@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { loadStoryFile } from '../engine/story';
 import { resolveStory } from '../engine/resolveStory';
 import { webUiUrl } from '../config';
-import { CAMPAIGN_DEFAULTS, CampaignResult, EPISODE_DEFAULTS, EpisodeOptions, EpisodeResult, PolicyNameSchema, resolveCampaignConfig, resolveEpisodeConfig } from '../schemas/episode';
+import { AssistSchema, CAMPAIGN_DEFAULTS, CampaignResult, EPISODE_DEFAULTS, EpisodeOptions, EpisodeResult, PolicyNameSchema, resolveCampaignConfig, resolveEpisodeConfig } from '../schemas/episode';
 import { campaignWorkflow, progressQuery } from '../workflows/campaign';
 import { episodeWorkflow, statusQuery } from '../workflows/episode';
 import { GAME_KEY } from '../workflows/searchAttributes';
@@ -35,6 +35,8 @@ interface RunOptions {
   knowledgeEvery?: number;
   knowledgeKb?: number;
   knowledgeVerifyAfter?: number;
+  assist?: string;
+  model?: string;
   worker: boolean;
   wait: boolean;
   id?: string;
@@ -59,6 +61,8 @@ function addRunOptions(cmd: Command): Command {
     .option('--knowledge-every <n>', `turns per knowledge window: every n turns a heuristic gate decides whether one LLM call updates the knowledge base, 0 = off (default: ${D.knowledgeEvery})`, parseInteger('--knowledge-every', 0, 20))
     .option('--knowledge-kb <n>', `size limit of the knowledge base in KB, kept by priority compression (default: ${D.knowledgeKb})`, parseInteger('--knowledge-kb', 1, 8))
     .option('--knowledge-verify-after <n>', `replay a fact in the engine when it has not been seen true for n turns (default: ${D.knowledgeVerifyAfter})`, parseInteger('--knowledge-verify-after', 1, 10_000))
+    .option('--assist <level>', `what the engine tells the agent about the valid actions: ${AssistSchema.options.join(' | ')} (probe = each action's outcome; valid = the list only, as Jericho's agents get; none = nothing, the agent writes commands; default: ${D.assist})`)
+    .option('--model <id>', 'the model the LLM activities use: an embedded model id or the OpenAI-compatible endpoint\'s model name (default: the worker\'s GRUE_LLM_MODEL)')
     .option('--id <workflowId>', 'workflow id (default: generated)')
     .option('--no-worker', 'do not run an in-process worker (use when `grue worker` processes are running)')
     .option('--no-wait', 'start the workflow, print its id and return');
@@ -82,6 +86,8 @@ function episodeOptions(game: string, opts: RunOptions): EpisodeOptions {
     knowledgeEvery: opts.knowledgeEvery,
     knowledgeKb: opts.knowledgeKb,
     knowledgeVerifyAfter: opts.knowledgeVerifyAfter,
+    assist: opts.assist as EpisodeOptions['assist'],
+    model: opts.model,
   };
 }
 

@@ -7,6 +7,15 @@ import { GameRefSchema, GroundTruthSchema } from './game';
 
 /** random: uniform over valid actions; oracle-free: novelty and reward, no LLM; full: the Bayesian oracle agent (seed 004). */
 export const PolicyNameSchema = z.enum(['full', 'oracle-free', 'random']);
+
+/**
+ * How much the engine tells the agent before it acts, as research tools state it: `probe` — every
+ * valid action with what it would do (score change, death, victory, the state it leads to);
+ * `valid` — Jericho's handicap, the valid-action list without outcomes; `none` — the player's
+ * view, as in TALES and ZorkGPT: no list, the agent writes commands and reads the parser's reply.
+ */
+export const AssistSchema = z.enum(['probe', 'valid', 'none']);
+export type Assist = z.infer<typeof AssistSchema>;
 export type PolicyName = z.infer<typeof PolicyNameSchema>;
 
 /**
@@ -87,6 +96,14 @@ export const EpisodeConfigSchema = z
     knowledgeKb: z.number().int().min(1).max(8),
     /** An IMPL fact not seen true for this many turns is replayed in the engine again. */
     knowledgeVerifyAfter: z.number().int().min(1).max(10_000),
+    /** What the engine reveals about the valid actions (see AssistSchema). */
+    assist: AssistSchema,
+    /**
+     * The model the LLM activities use: an embedded model id (gemma3-270m, qwen2.5-coder-1.5b, ...)
+     * or, on a worker configured for an OpenAI-compatible endpoint, that endpoint's model name;
+     * null = the worker's configured model. A name only: secrets stay in the worker's environment.
+     */
+    model: z.string().min(1).max(200).nullable(),
   })
   .strict();
 export type EpisodeConfig = z.infer<typeof EpisodeConfigSchema>;
@@ -107,6 +124,8 @@ export const EPISODE_DEFAULTS: Omit<EpisodeConfig, 'game'> = {
   knowledgeEvery: 10,
   knowledgeKb: 8,
   knowledgeVerifyAfter: 20,
+  assist: 'probe',
+  model: null,
 };
 
 /** What a caller may give: the game, and any option it wants to set. */
