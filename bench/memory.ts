@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   const engine = createGameActivities();
   const truthSession = GameSession.fromFile(resolveStory(game));
 
-  const start = await engine.startGame({ game, seed, validActions: true });
+  const start = await engine.startGame({ game, seed, assist: 'probe' });
   const learned = freshLearned();
   let state: AgentState = initialState(start, learned, seedFor(seed, 'policy'), initialMemory(learned, memoryConfig));
   let rawTokens = 0;
@@ -116,8 +116,8 @@ async function main(): Promise<void> {
   log(`${which}: ${turns} turns of ${game.split('/').pop()}, compaction every ${every}`);
   while (state.turn < turns) {
     const rng = createRng(state.rngState);
-    const decision = decide(state, rng, deliberate(state, moves, rng), null);
-    const step = await engine.stepGame({ game, storyMd5: state.story.md5, snapshot: state.snapshot, command: decision.command, validActions: true });
+    const decision = decide(state, moves, rng, deliberate(state, moves, rng), null);
+    const step = await engine.stepGame({ game, storyMd5: state.story.md5, snapshot: state.snapshot, command: decision.command, assist: 'probe' });
     const before = state;
     state = learn(before, decision, step, rng);
     rawTokens += approxTokens(`> ${step.command}\n${step.observation}`);

@@ -56,15 +56,15 @@ function overheads(events: HistoryEvent[]): number[] {
  */
 async function inProcessTurns(config: EpisodeConfig, turns: number): Promise<number[]> {
   const game = createGameActivities();
-  const start = await game.startGame({ game: config.game, seed: config.seed, validActions: true });
+  const start = await game.startGame({ game: config.game, seed: config.seed, assist: 'probe' });
   const learned = freshLearned();
   let state = initialState(start, learned, seedFor(config.seed, 'policy'), initialMemory(learned, config));
   const times: number[] = [];
   while (state.turn < turns && !isOver(state.truth, config)) {
     const t0 = performance.now();
     const rng = createRng(state.rngState);
-    const decision = decide(state, rng, deliberate(state, config, rng), null);
-    const step = await game.stepGame({ game: config.game, storyMd5: state.story.md5, snapshot: state.snapshot, command: decision.command, validActions: true });
+    const decision = decide(state, config, rng, deliberate(state, config, rng), null);
+    const step = await game.stepGame({ game: config.game, storyMd5: state.story.md5, snapshot: state.snapshot, command: decision.command, assist: 'probe' });
     state = learn(state, decision, step, rng);
     times.push(performance.now() - t0);
   }

@@ -37,16 +37,16 @@ const game = createGameActivities();
 
 /** The agent's state at the puzzle: the prefix played through the pipeline's perceive and learn stages. */
 async function reach(state: PuzzleState, story: string, config: EpisodeConfig): Promise<AgentState> {
-  const start = await game.startGame({ game: story, seed: 1, validActions: true });
+  const start = await game.startGame({ game: story, seed: 1, assist: 'probe' });
   let agent = initialState(start, freshLearned(), seedFor(config.seed, 'policy'), initialMemory(freshLearned(), config));
   for (const command of state.prefix) {
     const rng = createRng(agent.rngState);
-    const decision = decide(agent, rng, { kind: 'decided', choice: { command, reason: 'novel' } }, null);
-    const step = await game.stepGame({ game: story, storyMd5: agent.story.md5, snapshot: agent.snapshot, command, validActions: false });
+    const decision = decide(agent, config, rng, { kind: 'decided', choice: { command, reason: 'novel', why: 'the puzzle prefix' } }, null);
+    const step = await game.stepGame({ game: story, storyMd5: agent.story.md5, snapshot: agent.snapshot, command, assist: 'none' });
     agent = learn(agent, decision, { ...step, options: [] }, rng);
   }
   // The last step's valid actions, with their probes, as the agent sees them at the puzzle.
-  const here = await game.stepGame({ game: story, storyMd5: agent.story.md5, snapshot: agent.snapshot, command: 'look', validActions: true });
+  const here = await game.stepGame({ game: story, storyMd5: agent.story.md5, snapshot: agent.snapshot, command: 'look', assist: 'probe' });
   return { ...agent, options: here.options };
 }
 
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
         const deliberation = deliberate(agent, config, createRng(agent.rngState));
         const answers = deliberation.kind === 'ask' ? await ask(oracle, deliberation) : null;
         const solves = (command: string) => prepared.usefulEffects.has(effect(prepared.session, command));
-        const without = decide(agent, createRng(agent.rngState), deliberation, answers, null);
+        const without = decide(agent, config, createRng(agent.rngState), deliberation, answers, null);
 
         let session: (ThoughtboxSession & { seconds: number }) | null = null;
         if (deliberation.kind === 'ask' && answers && answers !== 'unreachable') {
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
           sessions.push(session);
           if (session.action && solves(session.action)) conclusionSolved++;
         }
-        const withThinking = decide(agent, createRng(agent.rngState), deliberation, answers, session);
+        const withThinking = decide(agent, config, createRng(agent.rngState), deliberation, answers, session);
         const trial = {
           state: puzzle.name,
           seed,

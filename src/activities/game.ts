@@ -7,7 +7,7 @@ import { resolveStory } from '../engine/resolveStory';
 import { GameSession } from '../engine/session';
 import { StorySessions } from './stories';
 import { findValidActions } from '../engine/validActions';
-import { GameState, StartGameInputSchema, StartGameResult, StepGameInputSchema, StepGameResult } from '../schemas/game';
+import { Assist, GameState, StartGameInputSchema, StartGameResult, StepGameInputSchema, StepGameResult } from '../schemas/game';
 import { classified, parseInput } from './failures';
 
 /** Observations are bounded so history stays small whatever a game prints. */
@@ -19,20 +19,22 @@ function bounded(text: string): string {
   return text.length > MAX_OBSERVATION_CHARS ? `${text.slice(0, MAX_OBSERVATION_CHARS)}\n[... truncated]` : text;
 }
 
-function stateOf(session: GameSession, observation: string, withOptions: boolean): GameState {
+/**
+ * The state the agent perceives, with as much about the valid actions as its assist level allows:
+ * the search runs for `probe` and `valid`, and `valid` keeps only the commands. Under `none` it
+ * does not run at all: the agent gets the parser's reply and nothing else.
+ */
+function stateOf(session: GameSession, observation: string, assist: Assist): GameState {
   // After a win or a quit there is nothing to try (and a quit game cannot be rewound). After a
   // death some games go on (Zork), so the search still runs.
-  const options = withOptions && !session.groundTruth().victory && !session.isOver
-    ? findValidActions(session)
-        .slice(0, MAX_OPTIONS)
-        .map((a) => ({ command: a.command, resultHash: a.resultHash, scoreDelta: a.scoreDelta, outcome: a.outcome }))
-    : [];
+  const found = assist !== 'none' && !session.groundTruth().victory && !session.isOver ? findValidActions(session).slice(0, MAX_OPTIONS) : [];
   return {
     observation: bounded(observation),
     truth: session.groundTruth(),
     worldHash: session.worldHash(),
     snapshot: Buffer.from(session.snapshot()).toString('base64'),
-    options,
+    options: assist === 'probe' ? found.map((a) => ({ command: a.command, resultHash: a.resultHash, scoreDelta: a.scoreDelta, outcome: a.outcome, resultCell: a.resultCell })) : [],
+    commands: assist === 'valid' ? found.map((a) => a.command) : [],
   };
 }
 
@@ -45,7 +47,7 @@ export function createGameActivities(stories: StorySessions = new StorySessions(
         const session = GameSession.fromFile(path, { seed: input.seed });
         stories.remember(path, session);
         return {
-          ...stateOf(session, session.intro, input.validActions),
+          ...stateOf(session, session.intro, input.assist),
           storyMd5: session.story.md5,
           storyName: session.binding?.name ?? path.split('/').pop()!,
           maxScore: session.maxScore ?? null,
@@ -59,7 +61,7 @@ export function createGameActivities(stories: StorySessions = new StorySessions(
         const session = stories.session(input.game, input.storyMd5);
         session.restore(Buffer.from(input.snapshot, 'base64'));
         const result = session.step(input.command);
-        return { command: result.command, ...stateOf(session, result.observation, input.validActions) };
+        return { command: result.command, ...stateOf(session, result.observation, input.assist) };
       });
     },
   };

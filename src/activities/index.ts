@@ -1,4 +1,6 @@
-import { createProvider } from '../llm';
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { createProvider, loadLlmConfig } from '../llm';
 import type { LlmProvider } from '../llm/types';
 import { createCompactionActivities } from './compaction';
 import { createFileActivities } from './files';
@@ -8,22 +10,74 @@ import { createOracleActivities } from './oracle';
 import { StorySessions } from './stories';
 import { createThoughtboxActivities } from './thoughtbox';
 
+/** Makes a model's provider; `null` is the worker's configured model. */
+export type ProviderFactory = (model: string | null) => LlmProvider;
+
+/** The worker's configured LLM, with the model replaced when an episode names one (secrets stay in the environment). */
+export function providerFor(model: string | null): LlmProvider {
+  return createProvider(loadLlmConfig(model ? { ...process.env, GRUE_LLM_MODEL: model } : process.env));
+}
+
 /**
- * Every activity the worker registers. Names are what the Web UI shows for each step. All LLM
- * activities share one provider: one embedded model loaded per worker, so its threads never
- * compete with a second copy for the cores.
+ * The episode's choice of model travels beside an LLM activity's input as `model` (see the
+ * episode config); it is taken off here, so each activity validates only its own input.
  */
-export function createActivities(options: { dataDir: string; llm?: () => LlmProvider }) {
-  let provider: LlmProvider | null = null;
-  const llm = () => (provider ??= (options.llm ?? createProvider)());
+const ModelEnvelopeSchema = z.object({ model: z.string().min(1).max(200).optional() });
+
+type ActivitySet = Record<string, (raw: unknown) => Promise<unknown>>;
+
+function routedByModel<A extends ActivitySet>(make: (llm: () => LlmProvider) => A, provider: (model: string | null) => LlmProvider): A {
+  const sets = new Map<string, A>();
+  const setFor = (model: string | null) => {
+    const key = model ?? '';
+    let set = sets.get(key);
+    if (!set) sets.set(key, (set = make(() => provider(model))));
+    return set;
+  };
+  const names = Object.keys(setFor(null)) as Array<keyof A & string>;
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      async (raw: unknown) => {
+        if (raw === null || typeof raw !== 'object') return setFor(null)[name](raw);
+        const { model, ...request } = raw as Record<string, unknown>;
+        const envelope = ModelEnvelopeSchema.safeParse({ model });
+        if (!envelope.success) throw ApplicationFailure.nonRetryable(`Invalid ${name} input: model must be a model name of 1-200 characters`, 'InvalidInput');
+        return setFor(envelope.data.model ?? null)[name](request);
+      },
+    ]),
+  ) as A;
+}
+
+/**
+ * Every activity the worker registers. Names are what the Web UI shows for each step. The LLM
+ * activities share one provider per model: one copy of an embedded model per worker, so its
+ * threads never compete with a second copy of it for the cores.
+ */
+export function createActivities(options: { dataDir: string; llm?: ProviderFactory }) {
+  const providers = new Map<string, LlmProvider>();
+  const provider = (model: string | null) => {
+    const key = model ?? '';
+    let p = providers.get(key);
+    if (!p) {
+      try {
+        p = (options.llm ?? providerFor)(model);
+      } catch (err) {
+        // A model this worker cannot serve is a configuration error: no retry can fix it.
+        throw ApplicationFailure.nonRetryable(`The episode asks for model "${model}": ${(err as Error).message}`, 'LLM_CONFIG');
+      }
+      providers.set(key, p);
+    }
+    return p;
+  };
   const stories = new StorySessions();
   return {
     ...createGameActivities(stories),
     ...createFileActivities(options.dataDir),
-    ...createOracleActivities(llm),
-    ...createCompactionActivities(llm),
-    ...createThoughtboxActivities(llm),
-    ...createKnowledgeActivities(llm, stories),
+    ...routedByModel(createOracleActivities, provider),
+    ...routedByModel(createCompactionActivities, provider),
+    ...routedByModel(createThoughtboxActivities, provider),
+    ...routedByModel((llm) => createKnowledgeActivities(llm, stories), provider),
   };
 }
 

@@ -1,12 +1,16 @@
 /**
- * Oracle-free policies: they choose among the valid actions the engine found, using only what
- * those probes revealed (the world hash each action leads to, its score change, whether it ends
- * the game), the learned dynamics model and a seeded RNG. The LLM agent builds on them; they
- * stay as baselines and as the fallback when the LLM is unreachable.
+ * Oracle-free policies, and the parts of every policy that need no oracle. What they may use
+ * depends on the assist level (see AssistSchema): under `probe` each valid action says what it
+ * would do (world state, cell, score change, death, victory); under `valid` only the list of valid
+ * commands is known; under `none` the agent has the parser's reply and types what a player would.
+ * Everything else is the agent's own experience: the learned dynamics model, the states and cells
+ * it has been in, and a seeded RNG. The LLM agent builds on these; they stay as baselines and as
+ * the fallback when the LLM is unreachable.
  */
-import type { ActionOption } from '../schemas/game';
+import type { ActionOption, Assist } from '../schemas/game';
 import type { LearnedState, PolicyName } from '../schemas/episode';
-import { knownStates, shortState } from './dynamics';
+import { CellMemory, frontier, placeOf, TIER_REASONS } from './cells';
+import { shortState } from './dynamics';
 import { planToReward } from './planner';
 import type { Rng } from './rng';
 
@@ -16,10 +20,18 @@ export interface StateSet {
 }
 
 export interface PolicyContext {
+  assist: Assist;
+  /** The probed valid actions (`probe`). */
   options: ActionOption[];
+  /** The valid commands without outcomes (`valid`). */
+  commands: string[];
+  /** The game's last reply: under `none`, where a player finds what to type. */
+  observation: string;
   worldHash: string;
   /** World states this episode has already been in. */
   visited: StateSet;
+  /** Cells this episode and earlier ones reached, and where earlier ones died. */
+  cells: CellMemory;
   learned: LearnedState;
   rng: Rng;
   /**
@@ -31,7 +43,9 @@ export interface PolicyContext {
 
 export interface PolicyChoice {
   command: string;
-  reason: 'won' | 'reward' | 'planned' | 'remembered' | 'novel' | 'random' | 'fallback';
+  reason: 'won' | 'reward' | 'planned' | 'remembered' | 'novel' | 'untried' | 'random' | 'fallback';
+  /** Why, in a few words a person reads in the transcript and the progress line. */
+  why: string;
 }
 
 /** How often a planned or recommended step may be retried from the same state in one episode. */
@@ -44,55 +58,97 @@ export const timesTried = (tried: Readonly<Record<string, number>>, worldHash: s
 /** When the engine finds nothing that changes the world, let time pass and look again. */
 export const FALLBACK_COMMANDS = ['wait', 'look'];
 
+const DIRECTIONS = ['north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out'];
+const NOT_NOUNS = new Set(['way', 'end', 'side', 'rest', 'top', 'bottom', 'middle', 'distance', 'moment', 'time', 'game', 'story', 'lot', 'few', 'little', 'bit']);
+
+/**
+ * What a player would try with nothing but the game's reply (the `none` assist): the compass, a
+ * look and the inventory, and the things the reply names ("a wooden chest" → examine, take and
+ * open the chest).
+ */
+export function playerCommands(observation: string): string[] {
+  const nouns = new Set<string>();
+  for (const match of observation.toLowerCase().matchAll(/\b(?:a|an|the|some|your)\s+(?:[a-z]+\s+)?([a-z]{3,})\b/g)) {
+    if (!NOT_NOUNS.has(match[1])) nouns.add(match[1]);
+  }
+  const things = [...nouns].slice(0, 8).flatMap((noun) => [`take ${noun}`, `open ${noun}`, `examine ${noun}`]);
+  return [...DIRECTIONS, 'take all', ...things, 'look', 'inventory'];
+}
+
+/** The commands this policy may consider now. */
+export function candidates(ctx: PolicyContext): string[] {
+  if (ctx.assist === 'probe') return ctx.options.map((o) => o.command);
+  if (ctx.assist === 'valid') return ctx.commands;
+  return playerCommands(ctx.observation);
+}
+
 export function randomPolicy(ctx: PolicyContext): PolicyChoice {
-  if (ctx.options.length === 0) return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback' };
-  return { command: ctx.rng.pick(ctx.options).command, reason: 'random' };
+  const commands = candidates(ctx);
+  if (commands.length === 0) return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
+  return { command: ctx.rng.pick(commands), reason: 'random', why: 'random' };
 }
 
 /**
  * What the engine's probes make certain, for every policy that uses them: a winning move, else the
- * best immediate score gain; and the pool of options that neither kill the player nor end the
- * game without a win (all of them if every option does).
+ * best immediate score gain; and the pool of options that neither kill the player, end the game
+ * without a win nor lead where an earlier episode died (all of them if every option does).
  */
-export function probedMove(options: ActionOption[], rng: Rng): { pool: ActionOption[]; choice: { command: string; reason: 'won' | 'reward' } | null } {
+export type KnownChoice = PolicyChoice & { reason: 'won' | 'reward' | 'planned' };
+
+export function probedMove(options: ActionOption[], rng: Rng, deadly: ReadonlySet<string> = new Set()): { pool: ActionOption[]; choice: KnownChoice | null } {
   const won = options.find((o) => o.outcome === 'won');
-  if (won) return { pool: options, choice: { command: won.command, reason: 'won' } };
-  const safe = options.filter((o) => o.outcome !== 'died' && o.outcome !== 'ended');
-  const pool = safe.length ? safe : options;
+  if (won) return { pool: options, choice: { command: won.command, reason: 'won', why: 'the probe shows it wins' } };
+  const alive = options.filter((o) => o.outcome !== 'died' && o.outcome !== 'ended');
+  const safe = alive.filter((o) => !deadly.has(placeOf(o.resultCell)));
+  const pool = safe.length ? safe : alive.length ? alive : options;
   const best = Math.max(...pool.map((o) => o.scoreDelta));
-  if (best > 0) return { pool, choice: { command: rng.pick(pool.filter((o) => o.scoreDelta === best)).command, reason: 'reward' } };
+  if (best > 0) return { pool, choice: { command: rng.pick(pool.filter((o) => o.scoreDelta === best)).command, reason: 'reward', why: `the probe shows +${best} points` } };
   return { pool, choice: null };
 }
 
 /**
- * The moves that need no oracle: what the probes make certain, else the first step of the
- * shortest learned path to a reward. The full agent skips its oracle query when there is one.
+ * The moves that need no oracle: under `probe`, what the probes make certain; under any assist,
+ * the first step of the shortest learned path to a reward (the agent's own experience). The full
+ * agent skips its oracle query when there is one. `pool` is what may be chosen from (probe only).
  */
-export function knownMove(ctx: PolicyContext): { pool: ActionOption[]; choice: { command: string; reason: 'won' | 'reward' | 'planned' } | null } {
-  const { pool, choice } = probedMove(ctx.options, ctx.rng);
-  if (choice) return { pool, choice };
-  const usable = (command: string) => pool.some((o) => o.command === command) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_TRIES;
+export function knownMove(ctx: PolicyContext): { pool: ActionOption[]; choice: KnownChoice | null } {
+  let pool: ActionOption[] = [];
+  if (ctx.assist === 'probe') {
+    const probed = probedMove(ctx.options, ctx.rng, ctx.cells.deadly);
+    if (probed.choice) return probed;
+    pool = probed.pool;
+  }
+  const listed = ctx.assist === 'probe' ? new Set(pool.map((o) => o.command)) : ctx.assist === 'valid' ? new Set(ctx.commands) : null;
+  const usable = (command: string) => (listed === null || listed.has(command)) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_TRIES;
   const plan = planToReward(ctx.learned.dynamics, ctx.worldHash, usable);
-  return { pool, choice: plan ? { command: plan.action, reason: 'planned' } : null };
+  return { pool, choice: plan ? { command: plan.action, reason: 'planned', why: `a learned path to +${plan.reward} in ${plan.steps} step${plan.steps === 1 ? "" : "s"}` } : null };
 }
 
-/** Exploration order: states never seen in any episode, then states not seen in this one, then anything. */
-export function explore(pool: ActionOption[], ctx: PolicyContext): PolicyChoice {
-  const known = knownStates(ctx.learned.dynamics);
-  const unseen = pool.filter((o) => !ctx.visited.has(o.resultHash) && !known.has(shortState(o.resultHash)));
-  if (unseen.length) return { command: ctx.rng.pick(unseen).command, reason: 'novel' };
-  const novel = pool.filter((o) => !ctx.visited.has(o.resultHash));
-  if (novel.length) return { command: ctx.rng.pick(novel).command, reason: 'novel' };
-  return { command: ctx.rng.pick(pool).command, reason: 'random' };
+/**
+ * Exploration. Under `probe`: the best novelty tier of the cells the options lead to (see
+ * cells.ts). Otherwise: a command not yet tried from this state, else any.
+ */
+export type ExploreChoice = PolicyChoice & { reason: 'novel' | 'untried' | 'random' | 'fallback' };
+
+export function explore(pool: ActionOption[], ctx: PolicyContext): ExploreChoice {
+  if (ctx.assist === 'probe') {
+    const best = frontier(pool, { ...ctx.cells, visited: ctx.visited });
+    if (best) return { command: ctx.rng.pick(best.options).command, reason: best.tier === 'seen' ? 'random' : 'novel', why: TIER_REASONS[best.tier] };
+    return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
+  }
+  const commands = candidates(ctx);
+  if (commands.length === 0) return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
+  const untried = commands.filter((c) => timesTried(ctx.tried, ctx.worldHash, c) === 0);
+  if (untried.length) return { command: ctx.rng.pick(untried), reason: 'untried', why: 'not yet tried here' };
+  return { command: ctx.rng.pick(commands), reason: 'random', why: 'everything here has been tried' };
 }
 
 export function oracleFreePolicy(ctx: PolicyContext): PolicyChoice {
-  const { options, rng } = ctx;
-  if (options.length === 0) return { command: rng.pick(FALLBACK_COMMANDS), reason: 'fallback' };
   const { pool, choice } = knownMove(ctx);
   if (choice) return choice;
-  const remembered = ctx.learned.rewarding[shortState(ctx.worldHash)]?.filter((c) => pool.some((o) => o.command === c)) ?? [];
-  if (remembered.length) return { command: remembered[0], reason: 'remembered' };
+  const usable = ctx.assist === 'probe' ? pool.map((o) => o.command) : candidates(ctx);
+  const remembered = ctx.learned.rewarding[shortState(ctx.worldHash)]?.filter((c) => ctx.assist === 'none' || usable.includes(c)) ?? [];
+  if (remembered.length) return { command: remembered[0], reason: 'remembered', why: 'it scored here in an earlier episode' };
   return explore(pool, ctx);
 }
 

@@ -18,10 +18,13 @@ const SYSTEM = 'You help an agent play a text adventure game. You answer questio
 /** Valid actions shown to the model (and allowed in its answer), at most. */
 export const PROMPT_ACTIONS = 30;
 
-const QUESTIONS =
+const questions = (listed: boolean) =>
   'Answer these: Did the last action make progress (new place, new item, story moved on)? If it failed, why, and what must happen first? ' +
-  'What is the overall goal of the game, and the immediate goal? What blocks progress? Which ONE action from VALID ACTIONS should be taken now, and why? ' +
-  'Give up to 3 alternative actions from the list. How confident are you (low, medium, high)? Use "" for anything unknown.';
+  'What is the overall goal of the game, and the immediate goal? What blocks progress? ' +
+  (listed
+    ? 'Which ONE action from VALID ACTIONS should be taken now, and why? Give up to 3 alternative actions from the list. '
+    : 'Which ONE command should be typed now (a short command such as "open door", "take lamp" or "north"), and why? Give up to 3 alternative commands. ') +
+  'How confident are you (low, medium, high)? Use "" for anything unknown.';
 
 /**
  * The merged per-turn query: how did the last action go, and what now? The observation appears
@@ -34,8 +37,9 @@ export function turnAnalysisPrompt(request: TurnRequest, budgetTokens: number): 
       request.lastAction ? `LAST ACTION: ${request.lastAction}` : 'LAST ACTION: none (the game just started)',
       `${request.lastAction ? "GAME'S RESPONSE" : 'OPENING'}:\n${clip(request.observation, obsChars)}`,
       ...request.context.slice(0, sections).map((s) => `${s.title}:\n${s.text}`),
-      `VALID ACTIONS: ${JSON.stringify(actions)}`,
-      QUESTIONS,
+      // Without a list (the `none` assist) the model writes the command itself.
+      ...(actions.length ? [`VALID ACTIONS: ${JSON.stringify(actions)}`] : []),
+      questions(actions.length > 0),
     ].join('\n\n');
   let obsChars = 1500;
   let sections = request.context.length;

@@ -11,32 +11,25 @@
  * nearly every move a failure with reason "unknown"; the engine's probes are the better judge.
  */
 import type { ActionOption } from '../schemas/game';
-import type { LearnedState } from '../schemas/episode';
 import type { TurnAnalysis } from '../schemas/oracle';
+import { frontier, TIER_REASONS } from './cells';
 import { accuracy, Reliability } from './reliability';
-import { explore, knownMove, MAX_TRIES, StateSet, timesTried } from './policy';
-import type { Rng } from './rng';
+import { candidates, explore, knownMove, MAX_TRIES, PolicyContext, StateSet, timesTried } from './policy';
 
-export type SelectionReason = 'won' | 'reward' | 'planned' | 'thought' | 'recommended' | 'blocker' | 'alternative' | 'novel' | 'random' | 'fallback';
+export type SelectionReason = 'won' | 'reward' | 'planned' | 'thought' | 'recommended' | 'blocker' | 'alternative' | 'novel' | 'untried' | 'random' | 'fallback';
 
 export interface Selection {
   command: string;
   reason: SelectionReason;
+  /** Why, in a few words (the oracle's own reasoning when its advice was taken). */
+  why: string;
   /** The oracle's recommendation matched a valid action and was taken. */
   followedRecommendation: boolean;
 }
 
-export interface SelectorInput {
+export interface SelectorInput extends PolicyContext {
   analysis: TurnAnalysis | null;
-  options: ActionOption[];
   reliability: Reliability;
-  worldHash: string;
-  visited: StateSet;
-  rng: Rng;
-  /** This episode's state-action counts (see `PolicyContext.tried`). */
-  tried: Readonly<Record<string, number>>;
-  /** The learned state, for planning and cross-episode novelty. */
-  learned: LearnedState;
   /** A thoughtbox session's concluded action (a valid command), if the turn was thought through. */
   conclusion?: string | null;
 }
@@ -44,7 +37,7 @@ export interface SelectorInput {
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9 ]+/g, ' ').replace(/\s+/g, ' ').trim();
 
 /** The valid action a free-text suggestion refers to: exact, then containment either way, then shared words. */
-export function matchAction(suggestion: string, options: ActionOption[]): ActionOption | null {
+export function matchAction<T extends { command: string }>(suggestion: string, options: readonly T[]): T | null {
   const s = norm(suggestion);
   if (!s) return null;
   const exact = options.find((o) => norm(o.command) === s);
@@ -52,7 +45,7 @@ export function matchAction(suggestion: string, options: ActionOption[]): Action
   const contained = options.find((o) => norm(o.command).includes(s) || s.includes(norm(o.command)));
   if (contained) return contained;
   const words = new Set(s.split(' ').filter((w) => w.length > 2));
-  let best: ActionOption | null = null;
+  let best: T | null = null;
   let bestScore = 0;
   for (const o of options) {
     const ow = norm(o.command).split(' ');
@@ -77,35 +70,65 @@ export function addressesBlocker(action: string, blocker: string): boolean {
   return false;
 }
 
-const pick = (command: string, reason: SelectionReason, followedRecommendation = false): Selection => ({ command, reason, followedRecommendation });
+const pick = (command: string, reason: SelectionReason, why: string, followedRecommendation = false): Selection => ({ command, reason, why, followedRecommendation });
+
+/** What a player would type, from free text: lower case, plain words, a few of them (the `none` assist). */
+export function asCommand(text: string): string | null {
+  const command = text.toLowerCase().replace(/[^a-z0-9 ,'-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return command && command.length <= 60 && command.split(' ').length <= 8 ? command : null;
+}
+
+/**
+ * The moves advice may pick from, as commands: under `probe` the options of the best novelty tier
+ * (advice steers within what the probes say is most promising, never back to where the episode
+ * has been); under `valid` the listed commands; under `none` whatever the advice says, as typed.
+ */
+function advisable(input: SelectorInput, pool: ActionOption[]): { match: (advice: string) => string | null; tierWhy: string | null } {
+  const untriedHere = (command: string) => timesTried(input.tried, input.worldHash, command) < MAX_TRIES;
+  if (input.assist === 'probe') {
+    const best = frontier(pool, { ...input.cells, visited: input.visited });
+    const choices = (best?.options ?? []).filter((o) => untriedHere(o.command));
+    return { match: (advice) => matchAction(advice, choices)?.command ?? null, tierWhy: best ? TIER_REASONS[best.tier] : null };
+  }
+  if (input.assist === 'valid') {
+    const choices = candidates(input).filter(untriedHere).map((command) => ({ command }));
+    return { match: (advice) => matchAction(advice, choices)?.command ?? null, tierWhy: null };
+  }
+  return {
+    match: (advice) => {
+      const command = asCommand(advice);
+      return command && untriedHere(command) ? command : null;
+    },
+    tierWhy: null,
+  };
+}
 
 export function selectAction(input: SelectorInput): Selection {
-  const { analysis, options, reliability, worldHash, visited, rng, tried, learned } = input;
-  if (options.length === 0) return pick(rng.pick(['look', 'wait']), 'fallback');
+  const { analysis, reliability, rng } = input;
+  const { pool, choice } = knownMove(input);
+  if (choice) return pick(choice.command, choice.reason, choice.why);
+  if (input.assist === 'probe' && pool.length === 0) return pick(rng.pick(['look', 'wait']), 'fallback', 'no valid action found');
 
-  const ctx = { options, worldHash, visited, learned, rng, tried };
-  const { pool, choice } = knownMove(ctx);
-  if (choice) return pick(choice.command, choice.reason);
-
-  const worthTrying = (o: ActionOption) => !visited.has(o.resultHash) && timesTried(tried, worldHash, o.command) < MAX_TRIES;
+  const { match, tierWhy } = advisable(input, pool);
+  const because = (own: string) => (tierWhy ? `${own} (${tierWhy})` : own) || 'the oracle advised it';
   // A concluded thought is the oracle thinking longer: trusted by its own learned reliability.
-  const concluded = input.conclusion ? pool.find((o) => o.command === input.conclusion) : undefined;
-  if (concluded && worthTrying(concluded) && rng.next() < accuracy(reliability, 'thought')) return pick(concluded.command, 'thought');
+  const concluded = input.conclusion ? match(input.conclusion) : null;
+  if (concluded && rng.next() < accuracy(reliability, 'thought')) return pick(concluded, 'thought', because('thought through'));
   if (analysis) {
-    const rec = matchAction(analysis.recommended_action, pool);
-    if (rec && worthTrying(rec) && rng.next() < accuracy(reliability, 'recommendation')) return pick(rec.command, 'recommended', true);
+    const rec = match(analysis.recommended_action);
+    if (rec && rng.next() < accuracy(reliability, 'recommendation')) return pick(rec, 'recommended', because(analysis.action_reasoning.trim()), true);
     const blocker = analysis.blocking_condition || analysis.prerequisite;
     if (blocker) {
-      const fix = pool.find((o) => worthTrying(o) && addressesBlocker(o.command, blocker));
-      if (fix) return pick(fix.command, 'blocker', rec?.command === fix.command);
+      const fix = candidates(input).map((command) => match(command)).find((c): c is string => c !== null && addressesBlocker(c, blocker));
+      if (fix) return pick(fix, 'blocker', because(`addresses: ${blocker}`), rec === fix);
     }
     for (const alt of analysis.alternative_actions) {
-      const m = matchAction(alt, pool);
-      if (m && worthTrying(m)) return pick(m.command, 'alternative');
+      const m = match(alt);
+      if (m) return pick(m, 'alternative', because('the oracle\'s alternative'));
     }
   }
-  const move = explore(pool, ctx);
-  return pick(move.command, move.reason === 'novel' ? 'novel' : 'random');
+  const move = explore(pool, input);
+  return pick(move.command, move.reason, move.why);
 }
 
 /**

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { utf8Bytes } from '../utf8';
 import { LearnedState, LearnedStateSchema, LlmUsageSchema, MAX_LEARNED_STATES } from '../schemas/episode';
-import { ActionOptionSchema, GroundTruthData, GroundTruthSchema, StartGameResult } from '../schemas/game';
+import { ActionOptionSchema, cellOf, GroundTruthData, GroundTruthSchema, StartGameResult } from '../schemas/game';
 import { BeliefsSchema, freshBeliefs, Beliefs } from './beliefs';
 import { shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
@@ -21,7 +21,10 @@ export const AgentStateSchema = z.object({
   truth: GroundTruthSchema,
   worldHash: z.string(),
   observation: z.string(),
+  /** The valid actions with their probed outcomes (`probe` assist only). */
   options: z.array(ActionOptionSchema),
+  /** The valid-action list without outcomes (`valid` assist only). */
+  commands: z.array(z.string()),
   lastCommand: z.string().nullable(),
   /** What the engine saw the last command do (null before the first turn). */
   lastOutcome: StepOutcomeSchema.nullable(),
@@ -36,6 +39,8 @@ export const AgentStateSchema = z.object({
   llm: LlmUsageSchema,
   /** Each memory module's state, by module name. */
   memory: z.record(z.string(), z.unknown()),
+  /** Go-Explore cells (see cellOf) this episode has been in, oldest first. */
+  cells: z.array(z.string()),
   /** Locations this episode has been in, oldest first: a new one counts as progress. */
   places: z.array(z.string()),
   /** Turns since the score rose or a new location was reached. */
@@ -46,7 +51,7 @@ export const AgentStateSchema = z.object({
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
 /** ~12 KB and ~9 KB of JSON: with the dynamics model (~32 KB) the carry stays near 55 KB. */
-export const LIMITS = { visited: 800, tried: 300, places: 200, deaths: 100 } as const;
+export const LIMITS = { visited: 800, tried: 300, places: 200, deaths: 100, cells: 300, learnedCells: 400, deadlyPlaces: 100 } as const;
 /** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
 export const MAX_CARRY_BYTES = 60 * 1024;
 
@@ -59,6 +64,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     worldHash: start.worldHash,
     observation: start.observation,
     options: start.options,
+    commands: start.commands,
     lastCommand: null,
     lastOutcome: null,
     rngState,
@@ -68,6 +74,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     beliefs: withTruth(freshBeliefs(learned.overallGoal), start.truth),
     llm: { calls: 0, promptTokens: 0, completionTokens: 0, fallbackTurns: 0 },
     memory,
+    cells: [cellOf(start.truth)],
     places: start.truth.location.name ? [start.truth.location.name] : [],
     stalledTurns: 0,
     lastThoughtboxTurn: null,
@@ -98,10 +105,24 @@ export function keepNewest<T>(record: Record<string, T>, max: number): Record<st
 }
 
 /** The state a fatal move was made from, remembered for later episodes (the thoughtbox's "an earlier episode died here"). */
-export function rememberDeath(learned: LearnedState, worldHash: string): LearnedState {
-  const state = shortState(worldHash);
-  if (learned.deaths.includes(state)) return learned;
-  return { ...learned, deaths: [...learned.deaths, state].slice(-LIMITS.deaths) };
+export function rememberDeath(learned: LearnedState, worldHash: string, deadlyPlace: string): LearnedState {
+  return {
+    ...learned,
+    deaths: pushOnce(learned.deaths, shortState(worldHash), LIMITS.deaths),
+    deadlyPlaces: pushOnce(learned.deadlyPlaces, deadlyPlace, LIMITS.deadlyPlaces),
+  };
+}
+
+/** A new item at the end of a bounded list (kept once, newest last). */
+export function pushOnce(list: readonly string[], item: string, max: number): string[] {
+  return list.includes(item) ? [...list] : [...list, item].slice(-max);
+}
+
+/** The cells of this episode join those of earlier ones, for the next episode's novelty. */
+export function rememberCells(learned: LearnedState, cells: readonly string[]): LearnedState {
+  let known = learned.cells;
+  for (const cell of cells) known = pushOnce(known, cell, LIMITS.learnedCells);
+  return { ...learned, cells: known };
 }
 
 export function rememberReward(learned: LearnedState, worldHash: string, command: string): LearnedState {
@@ -128,6 +149,7 @@ export function fitCarry(state: AgentState, maxBytes = MAX_CARRY_BYTES): AgentSt
     s = {
       ...s,
       visited: s.visited.slice(Math.ceil(s.visited.length / 10)),
+      cells: s.cells.slice(Math.ceil(s.cells.length / 10)),
       tried: drop(s.tried),
       learned: { ...s.learned, dynamics: { entries: drop(s.learned.dynamics.entries) } },
     };

@@ -14,16 +14,17 @@ import { MEMORY_MODULES } from '../memory';
 import type { AnyMemoryModule, ModuleWork, TurnView } from '../memory';
 import { KnowledgeState, updateAt } from '../memory/knowledge';
 import type { EpisodeConfig, EpisodeResult, LearnedState, TurnRecord } from '../schemas/episode';
-import type { GameState, GroundTruthData } from '../schemas/game';
+import { ActionOption, cellOf, GameState, GroundTruthData } from '../schemas/game';
 import { addUsage, NO_USAGE } from '../schemas/oracle';
 import type { ContextSection, FailureAnswer, FailureRequest, OracleUsage, TurnAnalysis, TurnAnswer, TurnRequest } from '../schemas/oracle';
 import { Beliefs, beliefsContext, LIMITS as BELIEF_LIMITS, pushBounded } from './beliefs';
-import { observe as observeDynamics } from './dynamics';
-import { choose, knownMove, PolicyContext, triedKey } from './policy';
+import { knownStates, observe as observeDynamics, shortState } from './dynamics';
+import { CellMemory, frontier, placeOf } from './cells';
+import { choose, knownMove, MAX_TRIES, PolicyContext, timesTried, triedKey } from './policy';
 import { accuracy } from './reliability';
 import type { Rng } from './rng';
 import { actionWouldHelp, selectAction, SelectionReason } from './selector';
-import { AgentState, keepNewest, LIMITS, markVisited, rememberDeath, rememberReward, visitedSet, withTruth } from './state';
+import { AgentState, keepNewest, LIMITS, markVisited, pushOnce, rememberCells, rememberDeath, rememberReward, visitedSet, withTruth } from './state';
 import type { ThoughtboxSession } from './thoughtbox/schema';
 import { updateFromAnalysis, updateReliability } from './updater';
 
@@ -34,8 +35,32 @@ export function isOver(truth: GroundTruthData, config: EpisodeConfig): boolean {
   return truth.victory || (truth.done && !truth.died) || (truth.died && config.stopOnDeath);
 }
 
-function policyContext(state: AgentState, rng: Rng): PolicyContext {
-  return { options: state.options, worldHash: state.worldHash, visited: visitedSet(state), learned: state.learned, rng, tried: state.tried };
+function policyContext(state: AgentState, config: EpisodeConfig, rng: Rng): PolicyContext {
+  return {
+    assist: config.assist,
+    options: state.options,
+    commands: state.commands,
+    observation: state.observation,
+    worldHash: state.worldHash,
+    visited: visitedSet(state),
+    cells: cellMemory(state),
+    learned: state.learned,
+    rng,
+    tried: state.tried,
+  };
+}
+
+/** The cells this episode and earlier ones reached (see cells.ts). */
+function cellMemory(state: AgentState): CellMemory {
+  const known = knownStates(state.learned.dynamics);
+  return {
+    here: cellOf(state.truth),
+    seen: new Set(state.cells),
+    seenBefore: new Set(state.learned.cells),
+    deadly: new Set(state.learned.deadlyPlaces),
+    visited: visitedSet(state),
+    known: { has: (hash) => known.has(shortState(hash)) },
+  };
 }
 
 /** What a memory module sees; `before` is the state the last command was run from. */
@@ -71,6 +96,7 @@ export function recall(state: AgentState, modules: readonly AnyMemoryModule[] = 
 export interface Choice {
   command: string;
   reason: SelectionReason | 'remembered';
+  why: string;
 }
 
 /**
@@ -86,23 +112,37 @@ export interface OracleAnswers {
 }
 
 export function deliberate(state: AgentState, config: EpisodeConfig, rng: Rng, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): Deliberation {
-  const ctx = policyContext(state, rng);
+  const ctx = policyContext(state, config, rng);
   if (config.policy !== 'full') return { kind: 'decided', choice: choose(config.policy, ctx) };
   // A move the probes or a learned path already decide needs no oracle call.
-  const known = knownMove(ctx).choice;
-  if (known) return { kind: 'decided', choice: known };
-  if (state.options.length === 0) {
-    const move = selectAction({ ...selectorBase(state, rng), analysis: null });
-    return { kind: 'decided', choice: { command: move.command, reason: move.reason } };
+  const known = knownMove(ctx);
+  if (known.choice) return { kind: 'decided', choice: known.choice };
+  const listed = advisedCommands(state, config, known.pool, ctx);
+  // Nothing to choose between: no valid action at all, or one move alone opens something new.
+  if (listed.length <= 1 && config.assist !== 'none') {
+    const move = selectAction({ ...ctx, reliability: state.learned.reliability, analysis: null });
+    return { kind: 'decided', choice: { command: move.command, reason: move.reason, why: move.why } };
   }
   const context = recall(state, modules);
   const seed = (config.seed + state.turn) | 0;
   const failed = state.lastCommand !== null && state.lastOutcome !== null && !state.lastOutcome.worldChanged;
   return {
     kind: 'ask',
-    request: { observation: state.observation, lastAction: state.lastCommand, validActions: state.options.map((o) => o.command), context, seed },
+    request: { observation: state.observation, lastAction: state.lastCommand, validActions: listed, context, seed },
     failure: failed ? { situation: context[0].text, failedAction: state.lastCommand!, response: state.observation, seed } : null,
   };
+}
+
+/**
+ * The actions the oracle is asked to choose from. Under `probe`, the best novelty tier's, when it
+ * has any worth a choice (the selector takes advice only from there, and a short list is a
+ * short prompt); under `valid`, the list; under `none`, nothing: the model writes the command.
+ */
+function advisedCommands(state: AgentState, config: EpisodeConfig, pool: ActionOption[], ctx: PolicyContext): string[] {
+  if (config.assist === 'none') return [];
+  if (config.assist === 'valid') return state.commands;
+  const best = frontier(pool, ctx.cells);
+  return (best?.options ?? []).filter((o) => timesTried(state.tried, state.worldHash, o.command) < MAX_TRIES).map((o) => o.command);
 }
 
 /** The oracle's answers as one analysis: the failure analysis is the better judge of why the last action failed. */
@@ -122,11 +162,14 @@ function withFailure(analysis: TurnAnalysis, failure: FailureAnswer | null): Tur
 export interface Decision {
   command: string;
   reason: Choice['reason'];
+  why: string;
   analysis: TurnAnalysis | null;
   /** The beliefs after taking the analysis in (unchanged without one). */
   beliefs: Beliefs;
   /** The oracle was asked and stayed unreachable: the oracle-free policy chose. */
   fallback: boolean;
+  /** The model that answered (provider:model), when one did. */
+  model?: string;
   usage: OracleUsage;
   /** What the engine's probe says the recommendation would have done (null: no answer). */
   recommendationProbe: boolean | null;
@@ -134,10 +177,6 @@ export interface Decision {
   thinking: ThoughtboxSession | null;
   /** What the engine's probe says the session's concluded action would have done (null: no conclusion). */
   conclusionProbe: boolean | null;
-}
-
-function selectorBase(state: AgentState, rng: Rng) {
-  return { options: state.options, reliability: state.learned.reliability, worldHash: state.worldHash, visited: visitedSet(state), rng, tried: state.tried, learned: state.learned };
 }
 
 const NO_ADVICE = { analysis: null, fallback: false, usage: NO_USAGE, recommendationProbe: null, thinking: null, conclusionProbe: null } as const;
@@ -148,29 +187,31 @@ const NO_ADVICE = { analysis: null, fallback: false, usage: NO_USAGE, recommenda
  * turn's thoughtbox session: a concluded one offers its action to the selector; any other
  * outcome (declined, iteration limit, ...) leaves the choice to the oracle and the selector.
  */
-export function decide(state: AgentState, rng: Rng, deliberation: Deliberation, answer: OracleAnswers | 'unreachable' | null, thinking: ThoughtboxSession | null = null): Decision {
+export function decide(state: AgentState, config: EpisodeConfig, rng: Rng, deliberation: Deliberation, answer: OracleAnswers | 'unreachable' | null, thinking: ThoughtboxSession | null = null): Decision {
   if (deliberation.kind === 'decided') return { ...deliberation.choice, ...NO_ADVICE, beliefs: state.beliefs };
   if (answer === null) throw new Error('decide: the oracle was to be asked, but no answer was given');
+  const ctx = policyContext(state, config, rng);
   if (answer === 'unreachable') {
-    const choice = choose('oracle-free', policyContext(state, rng));
-    return { ...choice, ...NO_ADVICE, beliefs: state.beliefs, fallback: true };
+    const choice = choose('oracle-free', ctx);
+    return { ...choice, why: `LLM unreachable; ${choice.why}`, ...NO_ADVICE, beliefs: state.beliefs, fallback: true };
   }
-  const base = selectorBase(state, rng);
   const analysis = analysisOf(answer);
   const beliefs = updateFromAnalysis(state.beliefs, analysis, state.learned.reliability, state.lastCommand, state.lastOutcome);
   const conclusion = thinking?.outcome === 'concluded' ? thinking.action : null;
-  const selection = selectAction({ ...base, analysis, conclusion });
+  const selection = selectAction({ ...ctx, reliability: state.learned.reliability, analysis, conclusion });
   const oracleUsage = answer.failure ? addUsage(answer.turn.usage, answer.failure.usage) : answer.turn.usage;
   return {
     command: selection.command,
     reason: selection.reason,
+    why: selection.why,
+    ...(answer.turn.model ? { model: answer.turn.model } : {}),
     analysis,
     beliefs,
     fallback: false,
     usage: thinking ? addUsage(oracleUsage, thinking.usage) : oracleUsage,
-    recommendationProbe: actionWouldHelp(analysis.recommended_action, state.options, base.visited),
+    recommendationProbe: config.assist === 'probe' ? actionWouldHelp(analysis.recommended_action, state.options, ctx.visited) : null,
     thinking,
-    conclusionProbe: conclusion ? actionWouldHelp(conclusion, state.options, base.visited) : null,
+    conclusionProbe: conclusion && config.assist === 'probe' ? actionWouldHelp(conclusion, state.options, ctx.visited) : null,
   };
 }
 
@@ -198,7 +239,7 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
     dynamics: observeDynamics(state.learned.dynamics, state.worldHash, command, step.worldHash, scoreDelta),
   };
   if (scoreDelta > 0) learned = rememberReward(learned, state.worldHash, command);
-  if (step.truth.died) learned = rememberDeath(learned, state.worldHash);
+  if (step.truth.died) learned = rememberDeath(learned, state.worldHash, placeOf(cellOf(state.truth)));
   const place = step.truth.location.name;
   const newPlace = place !== '' && !state.places.includes(place);
   const key = triedKey(state.worldHash, command);
@@ -210,6 +251,7 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
     worldHash: step.worldHash,
     observation: step.observation,
     options: step.options,
+    commands: step.commands,
     lastCommand: command,
     lastOutcome: outcome,
     rngState: rng.state,
@@ -222,7 +264,9 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
       promptTokens: state.llm.promptTokens + decision.usage.promptTokens,
       completionTokens: state.llm.completionTokens + decision.usage.completionTokens,
       fallbackTurns: state.llm.fallbackTurns + (decision.fallback ? 1 : 0),
+      ...(decision.model ?? state.llm.model ? { model: decision.model ?? state.llm.model } : {}),
     },
+    cells: pushOnce(state.cells, cellOf(step.truth), LIMITS.cells),
     places: newPlace ? [...state.places, place].slice(-LIMITS.places) : state.places,
     stalledTurns: scoreDelta > 0 || newPlace ? 0 : state.stalledTurns + 1,
     lastThoughtboxTurn: decision.thinking ? state.turn : state.lastThoughtboxTurn,
@@ -309,6 +353,7 @@ export function turnRecord(state: AgentState, decision: Decision, config: Episod
     worldHash: state.worldHash,
     validActions: state.options.length,
     reason: decision.reason,
+    why: decision.why,
     ...(config.policy === 'full'
       ? {
           fallback: decision.fallback,
@@ -343,7 +388,7 @@ const usedThoughtbox = (session: ThoughtboxSession | null) => session !== null &
 /** What this episode passes on to the next one of a campaign. */
 export function learnedAfter(state: AgentState): LearnedState {
   return {
-    ...state.learned,
+    ...rememberCells(state.learned, state.cells),
     episodes: state.learned.episodes + 1,
     bestScore: Math.max(state.learned.bestScore, state.truth.score),
     overallGoal: state.beliefs.overallGoal,
@@ -357,6 +402,7 @@ export function episodeResult(state: AgentState, config: EpisodeConfig, stopped:
     storyMd5: state.story.md5,
     seed: config.seed,
     policy: config.policy,
+    assist: config.assist,
     score: state.truth.score,
     maxScore: state.story.maxScore,
     moves: state.truth.moves,

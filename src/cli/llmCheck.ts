@@ -4,10 +4,10 @@ import { DEFAULT_EMBEDDED_MODEL, ensureModel } from '../llm/models';
 import { log, UsageError } from './args';
 
 /** Fetch the embedded model if needed, then ask the provider to prove it works. Returns "provider:model". */
-export async function preflightLlm(): Promise<string> {
+export async function preflightLlm(model: string | null = null): Promise<string> {
   let config;
   try {
-    config = loadLlmConfig();
+    config = loadLlmConfig(model ? { ...process.env, GRUE_LLM_MODEL: model } : process.env);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

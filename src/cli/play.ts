@@ -4,14 +4,14 @@
  * with cli-progress, print the result and the workflow's Web UI address.
  */
 import { Client, WorkflowHandle } from '@temporalio/client';
-import { SingleBar } from 'cli-progress';
+import { MultiBar, SingleBar } from 'cli-progress';
 import { Command } from 'commander';
 import { loadStoryFile } from '../engine/story';
 import { resolveStory } from '../engine/resolveStory';
 import { webUiUrl } from '../config';
-import { AssistSchema, CAMPAIGN_DEFAULTS, CampaignResult, EPISODE_DEFAULTS, EpisodeOptions, EpisodeResult, PolicyNameSchema, resolveCampaignConfig, resolveEpisodeConfig } from '../schemas/episode';
+import { AssistSchema, CAMPAIGN_DEFAULTS, CampaignResult, EPISODE_DEFAULTS, EpisodeOptions, EpisodeResult, PolicyNameSchema, TurnRecord, resolveCampaignConfig, resolveEpisodeConfig } from '../schemas/episode';
 import { campaignWorkflow, progressQuery } from '../workflows/campaign';
-import { episodeWorkflow, statusQuery } from '../workflows/episode';
+import { episodeWorkflow, statusQuery, transcriptQuery } from '../workflows/episode';
 import { GAME_KEY } from '../workflows/searchAttributes';
 import { log, parseInteger, resolved } from './args';
 import { preflightLlm } from './llmCheck';
@@ -106,7 +106,7 @@ export function registerPlayCommands(program: Command): void {
       .argument('[game]', 'story path or bundled game name', DEFAULT_GAME),
   ).action(async (game: string, opts: RunOptions) => {
     const input = resolved(() => resolveEpisodeConfig(episodeOptions(game, opts)), 'episode options');
-    if (input.policy === 'full') log(`LLM: ${await preflightLlm()}`);
+    if (input.policy === 'full') log(`LLM: ${await preflightLlm(input.model)}`);
     const { config, client } = await connect();
     const workflowId = opts.id ?? newWorkflowId('episode', game, input.seed);
     const handle = await client.workflow.start(episodeWorkflow, {
@@ -131,7 +131,7 @@ export function registerPlayCommands(program: Command): void {
       .option('--episodes <n>', `number of episodes (default: ${CAMPAIGN_DEFAULTS.episodes})`, parseInteger('--episodes', 1, 10_000)),
   ).action(async (game: string, opts: RunOptions & { episodes?: number }) => {
     const input = resolved(() => resolveCampaignConfig({ ...episodeOptions(game, opts), episodes: opts.episodes }), 'campaign options');
-    if (input.policy === 'full') log(`LLM: ${await preflightLlm()}`);
+    if (input.policy === 'full') log(`LLM: ${await preflightLlm(input.model)}`);
     const { config, client } = await connect();
     const workflowId = opts.id ?? newWorkflowId('campaign', game, input.seed);
     const handle = await client.workflow.start(campaignWorkflow, {
@@ -165,18 +165,40 @@ async function pollUntil<T>(result: Promise<T>, poll: () => Promise<void>, every
   return result;
 }
 
+/** One line per move: what was played, what it scored, and why it was chosen. */
+export function moveLine(record: TurnRecord): string {
+  const why = record.why ? ` — ${record.reason ?? ''}${record.reason ? ': ' : ''}${record.why}` : record.reason ? ` — ${record.reason}` : '';
+  return `${String(record.turn).padStart(3)} > ${record.command}  [${record.location || '?'}, score ${record.score}]${why}`;
+}
+
+/**
+ * The episode's progress: a bar on a terminal, and one line per move saying why it was chosen
+ * (above the bar on a terminal; on stdout otherwise, where a redrawn bar would only repeat itself).
+ */
 async function watchEpisode(handle: WorkflowHandle<typeof episodeWorkflow>, maxTurns: number): Promise<EpisodeResult> {
-  const bar = progressBar('turn {value}/{total} {bar} score {score}{max} | {location} | > {command}');
-  bar.start(maxTurns, 0, { score: 0, max: '', location: '', command: '' });
+  const tty = process.stderr.isTTY === true;
+  const bars = new MultiBar({ format: 'turn {value}/{total} {bar} score {score}{max} | {location}', hideCursor: true, clearOnComplete: false, noTTYOutput: false, stream: process.stderr });
+  const bar = bars.create(maxTurns, 0, { score: 0, max: '', location: '' });
+  const say = (line: string) => (tty ? bars.log(`${line}\n`) : process.stdout.write(`${line}\n`));
+  let shown = 0;
+  const showMoves = (records: TurnRecord[]) => {
+    for (const record of [...records].sort((a, b) => a.turn - b.turn)) {
+      if (record.turn <= shown) continue;
+      say(moveLine(record));
+      shown = record.turn;
+    }
+  };
   try {
     const result = await pollUntil(handle.result(), async () => {
       const s = await handle.query(statusQuery);
-      bar.update(s.turn, { score: s.score, max: s.maxScore !== null ? `/${s.maxScore}` : '', location: s.location, command: s.lastCommand ?? '' });
+      if (s.turn > shown) showMoves(await handle.query(transcriptQuery));
+      bar.update(s.turn, { score: s.score, max: s.maxScore !== null ? `/${s.maxScore}` : '', location: s.location });
     });
+    showMoves(await handle.query(transcriptQuery).catch(() => []));
     bar.update(result.turns, { score: result.score });
     return result;
   } finally {
-    bar.stop();
+    bars.stop();
   }
 }
 
@@ -203,7 +225,7 @@ async function watchCampaign(client: Client, handle: WorkflowHandle<typeof campa
 export function printEpisode(r: EpisodeResult): void {
   const ending = r.victory ? 'won' : r.died ? 'died' : r.stopped ? 'stopped' : 'out of turns';
   process.stdout.write(
-    `result: ${ending}; score ${r.score}${r.maxScore !== null ? `/${r.maxScore}` : ''} in ${r.turns} turns (${r.moves} moves), policy ${r.policy}, seed ${r.seed}\n` +
+    `result: ${ending}; score ${r.score}${r.maxScore !== null ? `/${r.maxScore}` : ''} in ${r.turns} turns (${r.moves} moves), policy ${r.policy}, assist ${r.assist}${r.llm?.model ? `, model ${r.llm.model}` : ''}, seed ${r.seed}\n` +
       `transcript: ${r.transcriptPath}\n`,
   );
 }

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import type { Grammar, GrammarLine, Token } from './grammar';
 import { diffKey, isEmptyDiff, WorldDiff, worldDiff, worldHash } from './objects';
 import type { GameSession } from './session';
+import { cellOf } from '../schemas/game';
 
 export interface ValidAction {
   command: string;
@@ -24,6 +25,8 @@ export interface ValidAction {
   /** World hash after the command. */
   resultHash: string;
   outcome: 'continue' | 'died' | 'won' | 'ended';
+  /** The Go-Explore cell the command leads to (see cellOf). */
+  resultCell: string;
 }
 
 export interface CandidateOptions {
@@ -251,7 +254,7 @@ export function findValidActions(session: GameSession, candidates: string[] = ca
       const group = groups.get(key);
       if (group) group.equivalents.push(command);
       else {
-        groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame, resultHash: worldHash(after), outcome: outcomeOf(session) });
+        groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame, resultHash: worldHash(after), outcome: outcomeOf(session), resultCell: cellOf(session.groundTruth()) });
       }
     }
     if (groups.size === 0) findSceneActions(session, start, before, groups);
@@ -304,7 +307,7 @@ function findSceneActions(session: GameSession, start: ReturnType<GameSession['c
     const world = session.worldState();
     // Told apart from the unchanged world by the globals they set, so a scene's moves read as new states.
     const resultHash = createHash('md5').update(worldHash(world)).update(after).digest('hex');
-    groups.set(key, { command, equivalents: [], diff: worldDiff(before, world), scoreDelta: world.score - before.score, endsGame, resultHash, outcome: outcomeOf(session) });
+    groups.set(key, { command, equivalents: [], diff: worldDiff(before, world), scoreDelta: world.score - before.score, endsGame, resultHash, outcome: outcomeOf(session), resultCell: cellOf(session.groundTruth()) });
   }
 }
 

@@ -3,7 +3,7 @@ import { BeliefsSchema } from '../agent/beliefs';
 import { DynamicsSchema } from '../agent/dynamics';
 import { ReliabilitySchema } from '../agent/reliability';
 import { UpdateMetricsSchema } from '../memory/knowledge/schema';
-import { GameRefSchema, GroundTruthSchema } from './game';
+import { AssistSchema, GameRefSchema, GroundTruthSchema, type Assist } from './game';
 
 /** random: uniform over valid actions; oracle-free: novelty and reward, no LLM; full: the Bayesian oracle agent (seed 004). */
 export const PolicyNameSchema = z.enum(['full', 'oracle-free', 'random']);
@@ -14,8 +14,7 @@ export const PolicyNameSchema = z.enum(['full', 'oracle-free', 'random']);
  * `valid` — Jericho's handicap, the valid-action list without outcomes; `none` — the player's
  * view, as in TALES and ZorkGPT: no list, the agent writes commands and reads the parser's reply.
  */
-export const AssistSchema = z.enum(['probe', 'valid', 'none']);
-export type Assist = z.infer<typeof AssistSchema>;
+export { AssistSchema, type Assist };
 export type PolicyName = z.infer<typeof PolicyNameSchema>;
 
 /**
@@ -36,12 +35,16 @@ export const LearnedStateSchema = z.object({
   memory: z.record(z.string(), z.unknown()),
   /** Short world hashes of states from which a move killed the player, newest last. */
   deaths: z.array(z.string()).max(100),
+  /** Go-Explore cells (see cellOf) earlier episodes reached, newest last. */
+  cells: z.array(z.string()).max(400),
+  /** Places (location and inventory, see placeOf) the player died in, newest last: later episodes keep out. */
+  deadlyPlaces: z.array(z.string()).max(100),
 });
 export type LearnedState = z.infer<typeof LearnedStateSchema>;
 export const MAX_LEARNED_STATES = 300;
 
 export function freshLearned(): LearnedState {
-  return { episodes: 0, bestScore: 0, rewarding: {}, dynamics: { entries: {} }, reliability: ReliabilitySchema.parse({}), overallGoal: 'unknown', memory: {}, deaths: [] };
+  return { episodes: 0, bestScore: 0, rewarding: {}, dynamics: { entries: {} }, reliability: ReliabilitySchema.parse({}), overallGoal: 'unknown', memory: {}, deaths: [], cells: [], deadlyPlaces: [] };
 }
 
 /**
@@ -156,6 +159,8 @@ export const TurnRecordSchema = z.object({
   validActions: z.number().int(),
   /** Why the policy chose the command (full agent: recommended, blocker, planned, ...). */
   reason: z.string().optional(),
+  /** Why the command was chosen, in a few words (the oracle's reasoning when its advice was taken). */
+  why: z.string().optional(),
   /** The LLM was unreachable after retries and the oracle-free policy chose instead. */
   fallback: z.boolean().optional(),
   llmCalls: z.number().int().optional(),
@@ -177,6 +182,8 @@ export const LlmUsageSchema = z.object({
   promptTokens: z.number().int(),
   completionTokens: z.number().int(),
   fallbackTurns: z.number().int(),
+  /** The model that answered the oracle (provider:model), once one has. */
+  model: z.string().optional(),
 });
 export type LlmUsage = z.infer<typeof LlmUsageSchema>;
 
@@ -185,6 +192,8 @@ export const EpisodeResultSchema = z.object({
   storyMd5: z.string(),
   seed: z.number().int(),
   policy: PolicyNameSchema,
+  /** What the engine told the agent (see AssistSchema): scores are only comparable at the same level. */
+  assist: AssistSchema,
   score: z.number().int(),
   maxScore: z.number().int().nullable(),
   moves: z.number().int(),

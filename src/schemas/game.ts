@@ -4,6 +4,10 @@
  */
 import { z } from 'zod';
 
+/** What the engine tells the agent about the valid actions (see the episode config's `assist`). */
+export const AssistSchema = z.enum(['probe', 'valid', 'none']);
+export type Assist = z.infer<typeof AssistSchema>;
+
 export const PlaceSchema = z.object({ id: z.number().int(), name: z.string() });
 
 export const GroundTruthSchema = z.object({
@@ -17,6 +21,15 @@ export const GroundTruthSchema = z.object({
 });
 export type GroundTruthData = z.infer<typeof GroundTruthSchema>;
 
+/**
+ * A Go-Explore cell: where the player is, what they carry and the score. Coarser than the world
+ * hash on purpose: opening and closing a door makes new world states but never a new cell, so
+ * novelty counted in cells does not chase toggles.
+ */
+export function cellOf(truth: Pick<GroundTruthData, 'location' | 'inventory' | 'score'>): string {
+  return `${truth.location.id}/${truth.inventory.map((i) => i.id).sort((a, b) => a - b).join(',')}/${truth.score}`;
+}
+
 /** A valid action as the policy sees it: what it does, found by trying it (Jericho's method). */
 export const ActionOptionSchema = z.object({
   command: z.string(),
@@ -24,6 +37,8 @@ export const ActionOptionSchema = z.object({
   resultHash: z.string(),
   scoreDelta: z.number().int(),
   outcome: z.enum(['continue', 'died', 'won', 'ended']),
+  /** The cell (see cellOf) the command leads to. */
+  resultCell: z.string(),
 });
 export type ActionOption = z.infer<typeof ActionOptionSchema>;
 
@@ -33,7 +48,7 @@ export const GameRefSchema = z.string().min(1, 'game must name a story file or a
 export const StartGameInputSchema = z.object({
   game: GameRefSchema,
   seed: z.number().int(),
-  validActions: z.boolean().default(true),
+  assist: AssistSchema.default('probe'),
 });
 export type StartGameInput = z.input<typeof StartGameInputSchema>;
 
@@ -44,7 +59,7 @@ export const StepGameInputSchema = z.object({
   /** Compressed engine snapshot, base64. */
   snapshot: z.string().min(1),
   command: z.string(),
-  validActions: z.boolean().default(true),
+  assist: AssistSchema.default('probe'),
 });
 export type StepGameInput = z.input<typeof StepGameInputSchema>;
 
@@ -53,7 +68,10 @@ export const GameStateSchema = z.object({
   truth: GroundTruthSchema,
   worldHash: z.string(),
   snapshot: z.string(),
+  /** The valid actions with what each would do: only under the `probe` assist. */
   options: z.array(ActionOptionSchema),
+  /** The valid-action list without outcomes: only under the `valid` assist (Jericho's handicap). */
+  commands: z.array(z.string()),
 });
 export type GameState = z.infer<typeof GameStateSchema>;
 

@@ -66,7 +66,8 @@ export const TurnRequestSchema = z.object({
 });
 export type TurnRequest = z.infer<typeof TurnRequestSchema>;
 
-export const TurnAnswerSchema = z.object({ answer: TurnAnalysisSchema, usage: OracleUsageSchema });
+/** `model` names the model that answered (provider:model), for the episode's result. */
+export const TurnAnswerSchema = z.object({ answer: TurnAnalysisSchema, usage: OracleUsageSchema, model: z.string().optional() });
 export type TurnAnswer = z.infer<typeof TurnAnswerSchema>;
 
 export const FailureRequestSchema = z.object({

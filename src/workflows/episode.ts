@@ -75,6 +75,8 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const { config, learned } = validatedInput(EpisodeInputSchema, input, 'episode input');
   const { workflowId } = workflowInfo();
   const game = gameActivities(config.turnTimeoutSeconds);
+  /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise). */
+  const withModel = <T extends object>(request: T): T => (config.model ? { ...request, model: config.model } : request);
 
   // Handlers first: queries and signals must work while the first activity is still running.
   let state: AgentState | null = carried ?? null;
@@ -106,7 +108,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   };
 
   if (!state) {
-    const start = await game.startGame({ game: config.game, seed: config.seed, validActions: true });
+    const start = await game.startGame({ game: config.game, seed: config.seed, assist: config.assist });
     const known = learned ?? freshLearned();
     state = initialState(start, known, seedFor(config.seed, 'policy'), initialMemory(known, config));
     upsertSearchAttributes([{ key: GAME_KEY, value: config.game }]);
@@ -126,8 +128,9 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
       thinkingNow,
       deliberation.request,
       analysisOf(answers),
-      before.options,
-      (request) => unlessUnreachable('thoughtbox', () => thinker.think(request)),
+      // A conclusion is one of the actions the oracle was asked about (any command under the `none` assist).
+      deliberation.request.validActions.map((command) => ({ command })),
+      (request) => unlessUnreachable('thoughtbox', () => thinker.think(withModel(request))),
       (round) => void (thinkingNow = round),
     );
     if (session.outcome === 'limit') log.warn('thoughtbox reached maxThinkingIterations without a conclusion; the oracle and selector decide', { turn: session.turn, iterations: session.iterations });
@@ -141,11 +144,11 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const playTurn = async (before: AgentState): Promise<[AgentState, TurnRecord]> => {
     const rng = createRng(before.rngState);
     const deliberation = deliberate(before, config, rng);
-    const answer = deliberation.kind === 'ask' ? await askOracle(deliberation) : null;
+    const answer = deliberation.kind === 'ask' ? await askOracle(deliberation, withModel) : null;
     const thinking = deliberation.kind === 'ask' && answer ? await thinkThrough(before, deliberation, answer) : null;
-    const decision = decide(before, rng, deliberation, answer, thinking);
-    const step = await game.stepGame({ game: config.game, storyMd5: before.story.md5, snapshot: before.snapshot, command: decision.command, validActions: true });
-    const [after, failures] = await maintain(workflowId, learn(before, decision, step, rng), before, false);
+    const decision = decide(before, config, rng, deliberation, answer, thinking);
+    const step = await game.stepGame({ game: config.game, storyMd5: before.story.md5, snapshot: before.snapshot, command: decision.command, assist: config.assist });
+    const [after, failures] = await maintain(workflowId, learn(before, decision, step, rng), before, false, withModel);
     return [after, turnRecord(after, decision, config, failures)];
   };
 
@@ -164,7 +167,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
       if (pending.length >= config.transcriptFlushEvery) await flush();
     }
     if (!more(state)) {
-      [state] = await maintain(workflowId, state, null, true);
+      [state] = await maintain(workflowId, state, null, true, withModel);
       // The end-of-episode maintenance (the final knowledge update) belongs to the last turn's record.
       const last = recent[recent.length - 1];
       const amended = last ? withEndingMaintenance(last, state) : null;
@@ -205,10 +208,12 @@ async function unlessUnreachable<T>(what: string, call: () => Promise<T>): Promi
 }
 
 /** The oracle's answers, or 'unreachable' when the turn query failed (a failed failure analysis is just left out). */
-async function askOracle(deliberation: Extract<Deliberation, { kind: 'ask' }>): Promise<OracleAnswers | 'unreachable'> {
-  const turn = await unlessUnreachable('oracle', () => oracle.analyseTurn(deliberation.request));
+type WithModel = <T extends object>(request: T) => T;
+
+async function askOracle(deliberation: Extract<Deliberation, { kind: 'ask' }>, withModel: WithModel): Promise<OracleAnswers | 'unreachable'> {
+  const turn = await unlessUnreachable('oracle', () => oracle.analyseTurn(withModel(deliberation.request)));
   if (turn === 'unreachable') return turn;
-  const failure = deliberation.failure ? await unlessUnreachable('failure analysis', () => oracle.analyseFailure(deliberation.failure!)) : null;
+  const failure = deliberation.failure ? await unlessUnreachable('failure analysis', () => oracle.analyseFailure(withModel(deliberation.failure!))) : null;
   return { turn, failure: failure === 'unreachable' ? null : failure };
 }
 
@@ -219,7 +224,7 @@ async function askOracle(deliberation: Extract<Deliberation, { kind: 'ask' }>): 
  * with the state it had (DESIGN: memory never stops a game); a failed update does not cost the
  * episode its wisdom.
  */
-async function maintain(workflowId: string, state: AgentState, before: AgentState | null, ending: boolean): Promise<[AgentState, string[]]> {
+async function maintain(workflowId: string, state: AgentState, before: AgentState | null, ending: boolean, withModel: WithModel): Promise<[AgentState, string[]]> {
   const view = turnView(state, before, ending);
   const failures: string[] = [];
   let next = prepareMemory(state, view);
@@ -229,7 +234,7 @@ async function maintain(workflowId: string, state: AgentState, before: AgentStat
       const work = nextWork(next, view, module);
       // An activity that failed this turn is not tried again until the next one; the module's other work still runs.
       if (!work || failed.has(work.activity)) break;
-      const result = await unlessUnreachable(`memory module ${module} (${work.activity})`, () => memoryActivities[work.activity](work.request));
+      const result = await unlessUnreachable(`memory module ${module} (${work.activity})`, () => memoryActivities[work.activity](withModel(work.request as object)));
       if (result === 'unreachable') {
         if (!failures.includes(module)) failures.push(module);
         failed.add(work.activity);

@@ -5,7 +5,7 @@ import { accuracy, freshReliability, recordOutcome } from '../../src/agent/relia
 import { createRng } from '../../src/agent/rng';
 import { addressesBlocker, matchAction, selectAction } from '../../src/agent/selector';
 import { updateFromAnalysis, updateReliability } from '../../src/agent/updater';
-import { analysis, opt } from './fixtures';
+import { analysis, opt, probeContext } from './fixtures';
 
 describe('oracle reliability (seed test 3)', () => {
   it('learns a simulated 70% oracle to within 0.6-0.8', () => {
@@ -67,14 +67,14 @@ describe('dynamics model P(s\', r | s, a)', () => {
 
 describe('informed action selection (deterministic under a seeded RNG)', () => {
   const learned = freshLearned();
-  const base = { reliability: freshReliability(), worldHash: 's', visited: new Set<string>(), learned, tried: {} };
+  const base = { ...probeContext(), reliability: freshReliability(), worldHash: 's', visited: new Set<string>(), learned, tried: {} };
   let sure = freshReliability();
   for (let i = 0; i < 50; i++) sure = recordOutcome(sure, 'recommendation', true);
 
   it('follows a recommendation from a reliable oracle when it matches a valid action', () => {
     const options = [opt('answer phone'), opt('stand up'), opt('take wallet')];
     const s = selectAction({ ...base, reliability: sure, analysis: analysis(), options, rng: createRng(1) });
-    expect(s).toEqual({ command: 'stand up', reason: 'recommended', followedRecommendation: true });
+    expect(s).toEqual({ command: 'stand up', reason: 'recommended', why: 'you are in bed (changes the world in a way no episode has seen)', followedRecommendation: true });
   });
 
   it('addresses the blocker when there is no usable recommendation', () => {

@@ -3,7 +3,18 @@ import type { ActionOption } from '../../src/schemas/game';
 import type { TurnAnalysis } from '../../src/schemas/oracle';
 
 /** A valid action whose probe leads to `h-<command>` and changes nothing else. */
-export const opt = (command: string, extra: Partial<ActionOption> = {}): ActionOption => ({ command, resultHash: `h-${command}`, scoreDelta: 0, outcome: 'continue', ...extra });
+export const opt = (command: string, extra: Partial<ActionOption> = {}): ActionOption => ({ command, resultHash: `h-${command}`, scoreDelta: 0, outcome: 'continue', resultCell: HERE, ...extra });
+
+/** The cell the fixtures' player is in: location 1, nothing carried, no score. */
+export const HERE = '1//0';
+
+/** A policy context's assist-dependent part under `probe`, with nothing seen yet but `HERE`. */
+export const probeContext = (visited: { has(hash: string): boolean } = new Set<string>()) => ({
+  assist: 'probe' as const,
+  commands: [],
+  observation: '',
+  cells: { here: HERE, seen: new Set([HERE]), seenBefore: new Set<string>(), deadly: new Set<string>(), visited },
+});
 
 /** An oracle answer at 9:05's opening, recommending "stand up" with high confidence. */
 export const analysis = (over: Partial<TurnAnalysis> = {}): TurnAnalysis => ({

@@ -16,7 +16,7 @@ import { analysis, opt } from './fixtures';
 const truth = (location: string, score = 0): GroundTruthData => ({ score, moves: 0, location: { id: 1, name: location }, inventory: [], done: false, victory: false, died: false });
 
 function startOf(options = [opt('north'), opt('open door'), opt('take lamp')]): StartGameResult {
-  return { observation: 'You are in a hall.', truth: truth('Hall'), worldHash: 'h-start', snapshot: 'snap0', options, storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 };
+  return { observation: 'You are in a hall.', truth: truth('Hall'), worldHash: 'h-start', snapshot: 'snap0', options, commands: [], storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 };
 }
 
 const stateOf = (start = startOf()) => initialState(start, freshLearned(), 1, initialMemory(freshLearned(), config('full')));
@@ -28,6 +28,7 @@ const step = (command: string, over: Partial<GameState> = {}): GameState & { com
   worldHash: `h-${command}`,
   snapshot: 'snap1',
   options: [opt('south')],
+  commands: [],
   ...over,
 });
 const answered = (over = {}) => ({ turn: { answer: analysis({ recommended_action: 'open door', ...over }), usage: { calls: 1, promptTokens: 100, completionTokens: 20 } }, failure: null });
@@ -43,12 +44,12 @@ describe('the turn pipeline', () => {
   it('the full agent asks the oracle with the observation once and every memory module in the context', () => {
     let state = stateOf();
     const play = (command: string, over: Partial<GameState> = {}) =>
-      (state = learn(state, decide(state, createRng(1), { kind: 'decided', choice: { command, reason: 'novel' } }, null), step(command, over), createRng(1)));
+      (state = learn(state, decide(state, config('full'), createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null), step(command, over), createRng(1)));
     play('north');
-    play('south', { truth: truth('Hall'), options: [opt('north'), opt('wait')] });
+    play('south', { truth: truth('Hall'), options: [opt('north'), opt('wait'), opt('sing')] });
     const d = deliberate(state, config('full'), createRng(2));
     if (d.kind !== 'ask') throw new Error('expected an oracle query');
-    expect(d.request).toMatchObject({ observation: 'You south.', lastAction: 'south', validActions: ['north', 'wait'] });
+    expect(d.request).toMatchObject({ observation: 'You south.', lastAction: 'south', validActions: ['wait', 'sing'] });
     expect(d.request.context.map((s) => s.title)).toEqual(["AGENT'S BELIEFS", 'COMPACTION', 'MAP']);
     expect(d.failure).toBeNull(); // the world changed: nothing failed
     const prompt = turnAnalysisPrompt(d.request, 1500)[1].content;
@@ -58,14 +59,14 @@ describe('the turn pipeline', () => {
 
   it('asks for a failure analysis when the last action changed nothing', () => {
     let state = stateOf();
-    state = learn(state, decide(state, createRng(1), { kind: 'decided', choice: { command: 'open door', reason: 'novel' } }, null), step('open door', { worldHash: 'h-start', truth: truth('Hall'), observation: 'It is locked.' }), createRng(1));
+    state = learn(state, decide(state, config('full'), createRng(1), { kind: 'decided', choice: { command: 'open door', reason: 'novel', why: 'test' } }, null), step('open door', { worldHash: 'h-start', truth: truth('Hall'), observation: 'It is locked.', options: [opt('south'), opt('wait')] }), createRng(1));
     const d = deliberate(state, config('full'), createRng(2));
     expect(d.kind === 'ask' && d.failure).toMatchObject({ failedAction: 'open door', response: 'It is locked.' });
   });
 
   it('a known reward is taken without the oracle', () => {
     const d = deliberate(stateOf(startOf([opt('north'), opt('take coin', { scoreDelta: 5 })])), config('full'), createRng(1));
-    expect(d).toEqual({ kind: 'decided', choice: { command: 'take coin', reason: 'reward' } });
+    expect(d).toEqual({ kind: 'decided', choice: { command: 'take coin', reason: 'reward', why: 'the probe shows +5 points' } });
   });
 
   it('decides from the oracle answer, or plays oracle-free when the oracle is unreachable', () => {
@@ -73,15 +74,15 @@ describe('the turn pipeline', () => {
     const d = deliberate(state, config('full'), createRng(1));
     let sure = state;
     for (let i = 0; i < 30; i++) sure = { ...sure, learned: { ...sure.learned, reliability: { ...sure.learned.reliability, recommendation: { tried: 30, helped: 30 } } } };
-    const decision = decide(sure, createRng(1), d, answered());
+    const decision = decide(sure, config('full'), createRng(1), d, answered());
     expect(decision).toMatchObject({ command: 'open door', reason: 'recommended', fallback: false, recommendationProbe: true });
-    expect(decide(state, createRng(1), d, 'unreachable')).toMatchObject({ fallback: true, analysis: null });
-    expect(() => decide(state, createRng(1), d, null)).toThrow(/no answer/);
+    expect(decide(state, config('full'), createRng(1), d, 'unreachable')).toMatchObject({ fallback: true, analysis: null });
+    expect(() => decide(state, config('full'), createRng(1), d, null)).toThrow(/no answer/);
   });
 
   it('learns from the command the engine ran, not the one it was asked to run', () => {
     const state = stateOf();
-    const decision = decide(state, createRng(1), { kind: 'decided', choice: { command: 'north', reason: 'novel' } }, null);
+    const decision = decide(state, config('full'), createRng(1), { kind: 'decided', choice: { command: 'north', reason: 'novel', why: 'test' } }, null);
     const next = learn(state, decision, step('go north', { truth: truth('Kitchen', 5) }), createRng(1));
     expect(next.lastCommand).toBe('go north');
     expect(Object.keys(next.learned.dynamics.entries)).toEqual(['h-start|go north']);
@@ -114,7 +115,7 @@ describe('memory modules plug into the pipeline', () => {
     let state: AgentState = initialState(startOf(), freshLearned(), 1, initialMemory(freshLearned(), config('full'), modules));
     const play = (command: string) => {
       const before = state;
-      state = learn(before, decide(before, createRng(1), { kind: 'decided', choice: { command, reason: 'novel' } }, null), step(command), createRng(1), modules);
+      state = learn(before, decide(before, config('full'), createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null), step(command), createRng(1), modules);
       return turnView(state, before);
     };
     expect(dueWork(state, play('north'), modules)).toEqual([]);

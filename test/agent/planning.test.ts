@@ -1,5 +1,5 @@
 import { freshBeliefs } from '../../src/agent/beliefs';
-import { freshDynamics, observe } from '../../src/agent/dynamics';
+import { freshDynamics, knownStates, observe } from '../../src/agent/dynamics';
 import { planToReward } from '../../src/agent/planner';
 import { explore, knownMove, MAX_TRIES, oracleFreePolicy, triedKey } from '../../src/agent/policy';
 import { freshReliability, recordOutcome } from '../../src/agent/reliability';
@@ -8,7 +8,7 @@ import { actionWouldHelp, selectAction } from '../../src/agent/selector';
 import { updateFromAnalysis, updateReliability } from '../../src/agent/updater';
 import { freshLearned } from '../../src/schemas/episode';
 import type { TurnAnalysis } from '../../src/schemas/oracle';
-import { analysis as highConfidence, opt } from './fixtures';
+import { analysis as highConfidence, opt, probeContext } from './fixtures';
 
 /** The small model's usual answer: whatever it says, its confidence is "low". */
 const analysis = (over: Partial<TurnAnalysis> = {}): TurnAnalysis => highConfidence({ confidence: 'low', ...over });
@@ -52,8 +52,8 @@ describe('planning on the dynamics model', () => {
   it('drives the oracle-free policy, which stops retrying a step that does not work', () => {
     const learned = { ...freshLearned(), dynamics: zorkLike() };
     const options = [opt('north'), opt('south'), opt('wait')];
-    const ctx = { options, worldHash: 'start', visited: new Set(['start']), learned, rng: createRng(1), tried: {} };
-    expect(oracleFreePolicy(ctx)).toEqual({ command: 'north', reason: 'planned' });
+    const ctx = { ...probeContext(), options, worldHash: 'start', visited: new Set(['start']), learned, rng: createRng(1), tried: {} };
+    expect(oracleFreePolicy(ctx)).toEqual({ command: 'north', reason: 'planned', why: 'a learned path to +10 in 3 steps' });
     const worn = { ...ctx, tried: { [triedKey('start', 'north')]: MAX_TRIES } };
     expect(knownMove(worn).choice).toBeNull();
   });
@@ -62,14 +62,16 @@ describe('planning on the dynamics model', () => {
     const learned = { ...freshLearned(), dynamics: observe(freshDynamics(), 'start', 'north', 'h-north', 0) };
     const options = [opt('north'), opt('east')];
     for (let seed = 1; seed <= 20; seed++) {
-      expect(explore(options, { options, worldHash: 'start', visited: new Set(), learned, rng: createRng(seed), tried: {} }).command).toBe('east');
+      const context = probeContext();
+      const cells = { ...context.cells, known: knownStates(learned.dynamics) };
+      expect(explore(options, { ...context, cells, options, worldHash: 'start', visited: new Set(), learned, rng: createRng(seed), tried: {} }).command).toBe('east');
     }
   });
 });
 
 describe('the informed selector: trust by learned reliability, advice vetted by the engine', () => {
   const learned = freshLearned();
-  const base = { reliability: freshReliability(), worldHash: 's', visited: new Set<string>(), learned, tried: {} };
+  const base = { ...probeContext(), reliability: freshReliability(), worldHash: 's', visited: new Set<string>(), learned, tried: {} };
   const options = [opt('answer phone'), opt('stand up'), opt('take wallet'), opt('sleep')];
 
   it('trusts a recommendation by learned reliability, not by the confidence the model reports', () => {
@@ -98,7 +100,7 @@ describe('the informed selector: trust by learned reliability, advice vetted by 
   it('plans before asking: a learned path to a reward beats the recommendation', () => {
     const withPath = { ...freshLearned(), dynamics: observe(freshDynamics(), 's', 'take wallet', 's2', 1) };
     const s = selectAction({ ...base, learned: withPath, analysis: analysis(), options, rng: createRng(3) });
-    expect(s).toEqual({ command: 'take wallet', reason: 'planned', followedRecommendation: false });
+    expect(s).toEqual({ command: 'take wallet', reason: 'planned', why: 'a learned path to +1 in 1 step', followedRecommendation: false });
   });
 
   it('scores every recommendation by what the probe says it would do, taken or not', () => {

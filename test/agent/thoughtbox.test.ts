@@ -138,7 +138,7 @@ describe('a thoughtbox session', () => {
 });
 
 const truth = (location: string): GroundTruthData => ({ score: 0, moves: 0, location: { id: 1, name: location }, inventory: [], done: false, victory: false, died: false });
-const start: StartGameResult = { observation: 'A locked door.', truth: truth('Hall'), worldHash: 'h-start', snapshot: 's', options: OPTIONS, storyMd5: '0'.repeat(32), storyName: 't', maxScore: 1 };
+const start: StartGameResult = { observation: 'A locked door.', truth: truth('Hall'), worldHash: 'h-start', snapshot: 's', options: OPTIONS, commands: [], storyMd5: '0'.repeat(32), storyName: 't', maxScore: 1 };
 const config = (thoughtbox: 'off' | 'auto' | 'always') => resolveEpisodeConfig({ game: 't', thoughtbox });
 const stateOf = () => initialState(start, freshLearned(), 1, initialMemory(freshLearned(), config('auto')));
 const answers = (over = {}) => ({ turn: { answer: analysis({ recommended_action: 'north', ...over }), usage: NO_USAGE }, failure: null });
@@ -206,10 +206,10 @@ describe('a conclusion in the decide stage', () => {
     const deliberation = deliberate(state, config('auto'), createRng(1));
     expect(deliberation.kind).toBe('ask');
     const trusted = { ...state, learned: { ...state.learned, reliability: { ...state.learned.reliability, thought: { tried: 50, helped: 50 } } } };
-    const decision = decide(trusted, createRng(1), deliberation, answers(), concluded('take lamp'));
+    const decision = decide(trusted, config('auto'), createRng(1), deliberation, answers(), concluded('take lamp'));
     expect(decision).toMatchObject({ command: 'take lamp', reason: 'thought', conclusionProbe: true });
     expect(decision.usage.calls).toBe(2);
-    const after = learn(trusted, decision, { command: 'take lamp', observation: 'Taken.', truth: truth('Hall'), worldHash: 'h-take lamp', snapshot: 's2', options: OPTIONS }, createRng(1));
+    const after = learn(trusted, decision, { command: 'take lamp', observation: 'Taken.', truth: truth('Hall'), worldHash: 'h-take lamp', snapshot: 's2', options: OPTIONS, commands: [] }, createRng(1));
     expect(after.lastThoughtboxTurn).toBe(0);
     expect(after.learned.reliability.thought).toEqual({ tried: 51, helped: 51 });
     expect(turnRecord(after, decision, config('auto'), [])).toMatchObject({ usedThoughtbox: true, thinkingSteps: 1, reason: 'thought' });
@@ -219,7 +219,7 @@ describe('a conclusion in the decide stage', () => {
     const state = stateOf();
     const deliberation = deliberate(state, config('auto'), createRng(1));
     const limited = run([step(1)], openSession(0, 'always', true, 1));
-    const decision = decide(state, createRng(1), deliberation, answers({ recommended_action: 'north' }), limited);
+    const decision = decide(state, config('auto'), createRng(1), deliberation, answers({ recommended_action: 'north' }), limited);
     expect(decision.reason).not.toBe('thought');
     expect(decision.conclusionProbe).toBeNull();
     expect(turnRecord(state, decision, config('auto'), [])).toMatchObject({ usedThoughtbox: true, thinkingSteps: 1 });

@@ -4,7 +4,6 @@
  * `thinkRequest`, folding each answer in with `applyAnswer` until the session is over; a
  * concluded session's action goes to the decide stage.
  */
-import type { ActionOption } from '../../schemas/game';
 import type { TurnAnalysis, TurnRequest } from '../../schemas/oracle';
 import type { OracleReading, ThinkRequest, ThinkResult, ThoughtboxSession } from './schema';
 import { applyAnswer, isOpen, unreachable } from './session';
@@ -39,7 +38,7 @@ export async function runSession(
   session: ThoughtboxSession,
   turn: TurnRequest,
   analysis: TurnAnalysis | null,
-  options: readonly ActionOption[],
+  options: readonly { command: string }[],
   think: (request: ThinkRequest) => Promise<ThinkResult | 'unreachable'>,
   onRound: (session: ThoughtboxSession) => void = () => undefined,
 ): Promise<ThoughtboxSession> {

@@ -6,8 +6,7 @@
  * exists and keeps its id, and the concluding thought names a valid action.
  */
 import { addUsage, NO_USAGE, OracleUsage } from '../../schemas/oracle';
-import { matchAction } from '../selector';
-import type { ActionOption } from '../../schemas/game';
+import { asCommand, matchAction } from '../selector';
 import { Exchange, ThinkAnswer, ThinkingStep, Thought, ThoughtboxSession, ToolResult } from './schema';
 
 export const DEFAULT_MAX_THINKING_ITERATIONS = 20;
@@ -47,7 +46,7 @@ const given = <T>(value: T | null | undefined): value is T => value !== null && 
 const branchName = (id: string | null | undefined) => (id ?? '').trim();
 
 /** What is wrong with this step in this session, or null when it can be accepted. */
-export function stepError(session: ThoughtboxSession, step: ThinkingStep, options: readonly ActionOption[]): string | null {
+export function stepError(session: ThoughtboxSession, step: ThinkingStep, options: readonly { command: string }[]): string | null {
   const expected = session.thoughts.length + 1;
   if (step.thoughtNumber !== expected) {
     return `thoughtNumber must be ${expected}: thoughts are numbered 1, 2, 3, ... in order, and this session has ${expected - 1} so far`;
@@ -70,14 +69,17 @@ export function stepError(session: ThoughtboxSession, step: ThinkingStep, option
     return `branch "${id}" is new: say which thought it branches from (branchFromThought)`;
   }
   if (!step.nextThoughtNeeded && !conclusion(step, options)) {
+    if (options.length === 0) return 'your last thought (nextThoughtNeeded false) must name the command to type now in action (a short command such as "open door" or "north")';
     const some = options.slice(0, 8).map((o) => JSON.stringify(o.command)).join(', ');
     return `your last thought (nextThoughtNeeded false) must name the command to play now in action, one of the valid actions (e.g. ${some})`;
   }
   return null;
 }
 
-function conclusion(step: ThinkingStep, options: readonly ActionOption[]): string | null {
-  return step.action ? (matchAction(step.action, [...options])?.command ?? null) : null;
+/** The concluded command: one of the listed actions, or (no list: the `none` assist) the command as typed. */
+function conclusion(step: ThinkingStep, options: readonly { command: string }[]): string | null {
+  if (!step.action) return null;
+  return options.length ? (matchAction(step.action, options)?.command ?? null) : asCommand(step.action);
 }
 
 function thoughtOf(step: ThinkingStep, session: ThoughtboxSession): Thought {
@@ -94,7 +96,7 @@ const withCookbook = (result: ToolResult, first: boolean, asked: boolean): ToolR
  * The session after the model's answer to one `think` call. An answer with no call ends the
  * session: declined before any thought when the model was free to, abandoned otherwise.
  */
-export function applyAnswer(session: ThoughtboxSession, answer: ThinkAnswer, usage: OracleUsage, options: readonly ActionOption[]): ThoughtboxSession {
+export function applyAnswer(session: ThoughtboxSession, answer: ThinkAnswer, usage: OracleUsage, options: readonly { command: string }[]): ThoughtboxSession {
   if (!isOpen(session)) throw new Error(`the thoughtbox session of turn ${session.turn} is over (${session.outcome})`);
   const counted = { ...session, iterations: session.iterations + 1, usage: addUsage(session.usage, usage) };
   const first = session.exchanges.length === 0;
@@ -115,7 +117,7 @@ function refuse(session: ThoughtboxSession, call: unknown, error: string, first:
   return { ...session, exchanges: [...session.exchanges, exchange], invalidSteps: session.invalidSteps + 1 };
 }
 
-function accept(session: ThoughtboxSession, step: ThinkingStep, options: readonly ActionOption[], first: boolean): ThoughtboxSession {
+function accept(session: ThoughtboxSession, step: ThinkingStep, options: readonly { command: string }[], first: boolean): ThoughtboxSession {
   const thought = thoughtOf(step, session);
   const id = thought.branchId;
   const branches = id && session.branches[id] === undefined ? { ...session.branches, [id]: thought.branchFromThought! } : session.branches;

@@ -1,0 +1,97 @@
+/**
+ * Go-Explore-style novelty over cells (location, inventory, score; see `cellOf`) instead of exact
+ * world hashes. Under the `probe` assist every valid action says which cell it leads to, so
+ * exploration can rank moves by what they open up: a place or an item never seen before beats a
+ * new cell, which beats a merely new world state; undoing moves (close, drop, turn off, ...) and
+ * known death traps come last. Cells seen in earlier episodes of a campaign travel in the learned
+ * state, so a later episode pushes past where the earlier ones stopped.
+ */
+import type { ActionOption } from '../schemas/game';
+
+export interface Cell {
+  location: number;
+  inventory: number[];
+  score: number;
+}
+
+export function parseCell(cell: string): Cell {
+  const [location, inventory, score] = cell.split('/');
+  return { location: Number(location), inventory: inventory ? inventory.split(',').map(Number) : [], score: Number(score) };
+}
+
+/** Where the player is and what they carry, without the score: a death trap is a place, whatever the score. */
+export const placeOf = (cell: string) => cell.slice(0, cell.lastIndexOf('/'));
+
+/**
+ * Commands whose usual effect undoes an earlier one. A new world state reached this way is rarely
+ * progress, and these are what made hash novelty chase open/close toggles.
+ */
+const UNDOING = /^(close|shut|drop|discard|put down|turn off|switch off|extinguish|blow out|lock|take off|remove|unwear|doff|get out|exit|climb out|sit|lie)\b/;
+
+export const isUndoing = (command: string) => UNDOING.test(command.trim().toLowerCase());
+
+/** What the agent has seen: cells this episode, and cells earlier episodes reached. */
+export interface CellMemory {
+  here: string;
+  /** Cells this episode has been in. */
+  seen: ReadonlySet<string>;
+  /** Cells earlier episodes reached. */
+  seenBefore: ReadonlySet<string>;
+  /** Places (see placeOf) an earlier episode died in. */
+  deadly: ReadonlySet<string>;
+  /** This episode's world states. */
+  visited: { has(worldHash: string): boolean };
+  /** World states earlier episodes reached (the learned dynamics model's). */
+  known?: { has(worldHash: string): boolean };
+}
+
+/** Novelty tiers, best first. */
+export const TIERS = ['new-ever', 'new-here', 'new-cell', 'new-state-ever', 'new-state', 'undoing', 'seen', 'deadly'] as const;
+export type Tier = (typeof TIERS)[number];
+
+/** What a move would open up, from the engine's probe of it. */
+export function tierOf(option: ActionOption, memory: CellMemory): Tier {
+  if (memory.deadly.has(placeOf(option.resultCell))) return 'deadly';
+  if (!memory.visited.has(option.resultHash)) {
+    const here = parseCell(memory.here);
+    const next = parseCell(option.resultCell);
+    const gained = next.inventory.filter((item) => !here.inventory.includes(item));
+    const moved = next.location !== here.location;
+    const undoing = isUndoing(option.command) || (!moved && gained.length === 0 && next.inventory.length < here.inventory.length);
+    if (!undoing && (moved || gained.length)) {
+      const cells = [...memory.seen].map(parseCell);
+      const earlier = [...memory.seenBefore].map(parseCell);
+      const placeNew = (list: Cell[]) => moved && !list.some((c) => c.location === next.location);
+      const itemNew = (list: Cell[]) => gained.some((item) => !list.some((c) => c.inventory.includes(item)));
+      if (placeNew([...cells, ...earlier]) || itemNew([...cells, ...earlier])) return 'new-ever';
+      if (placeNew(cells) || itemNew(cells)) return 'new-here';
+      if (!memory.seen.has(option.resultCell)) return 'new-cell';
+    }
+    if (undoing) return 'undoing';
+    return memory.known?.has(option.resultHash) ? 'new-state' : 'new-state-ever';
+  }
+  return 'seen';
+}
+
+/** The options in the best tier that has any, and that tier. */
+export function frontier(options: ActionOption[], memory: CellMemory): { tier: Tier; options: ActionOption[] } | null {
+  let best: { tier: Tier; options: ActionOption[] } | null = null;
+  for (const option of options) {
+    const tier = tierOf(option, memory);
+    if (!best || TIERS.indexOf(tier) < TIERS.indexOf(best.tier)) best = { tier, options: [option] };
+    else if (tier === best.tier) best.options.push(option);
+  }
+  return best;
+}
+
+/** Why a tier's move was chosen, for the transcript and the progress line. */
+export const TIER_REASONS: Record<Tier, string> = {
+  'new-ever': 'a place or item no episode has reached',
+  'new-here': 'a place or item new to this episode',
+  'new-cell': 'somewhere new with what is carried now',
+  'new-state-ever': 'changes the world in a way no episode has seen',
+  'new-state': 'changes the world in a way new to this episode',
+  undoing: 'only undoing moves are left',
+  seen: 'everything here has been tried',
+  deadly: 'every move leads where an earlier episode died',
+};
