@@ -5,7 +5,7 @@
 import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { loadConfig } from './config';
-import type { LlmProvider } from './llm/types';
+import type { ProviderFactory } from './activities';
 
 export interface GrueWorkerOptions {
   connection: NativeConnection;
@@ -18,7 +18,8 @@ export interface GrueWorkerOptions {
   /** A prebuilt workflow bundle (tests build it once); otherwise the worker bundles src/workflows. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** The LLM the activities use (default: the configured provider); tests pass a scripted one. */
-  llm?: () => LlmProvider;
+  /** Makes the provider for a model (null: the configured one); defaults to the environment's. */
+  llm?: ProviderFactory;
 }
 
 export async function createGrueWorker(opts: GrueWorkerOptions): Promise<Worker> {

@@ -19,10 +19,11 @@ export function providerFor(model: string | null): LlmProvider {
 }
 
 /**
- * The episode's choice of model travels beside an LLM activity's input as `model` (see the
+ * The episode's choice of model travels beside an LLM activity's input as `llmModel` (see the
  * episode config); it is taken off here, so each activity validates only its own input.
  */
-const ModelEnvelopeSchema = z.object({ model: z.string().min(1).max(200).optional() });
+export const LLM_MODEL_KEY = 'llmModel';
+const ModelEnvelopeSchema = z.object({ [LLM_MODEL_KEY]: z.string().min(1).max(200).optional() });
 
 type ActivitySet = Record<string, (raw: unknown) => Promise<unknown>>;
 
@@ -40,10 +41,10 @@ function routedByModel<A extends ActivitySet>(make: (llm: () => LlmProvider) => 
       name,
       async (raw: unknown) => {
         if (raw === null || typeof raw !== 'object') return setFor(null)[name](raw);
-        const { model, ...request } = raw as Record<string, unknown>;
-        const envelope = ModelEnvelopeSchema.safeParse({ model });
-        if (!envelope.success) throw ApplicationFailure.nonRetryable(`Invalid ${name} input: model must be a model name of 1-200 characters`, 'InvalidInput');
-        return setFor(envelope.data.model ?? null)[name](request);
+        const { [LLM_MODEL_KEY]: model, ...request } = raw as Record<string, unknown>;
+        const envelope = ModelEnvelopeSchema.safeParse({ [LLM_MODEL_KEY]: model });
+        if (!envelope.success) throw ApplicationFailure.nonRetryable(`Invalid ${name} input: ${LLM_MODEL_KEY} must be a model name of 1-200 characters`, 'InvalidInput');
+        return setFor(envelope.data[LLM_MODEL_KEY] ?? null)[name](request);
       },
     ]),
   ) as A;

@@ -70,6 +70,8 @@ export function addressesBlocker(action: string, blocker: string): boolean {
   return false;
 }
 
+const informative = (text: string) => !/^(|unknown|none|n\/a|nothing|-)$/i.test(text.trim());
+
 const pick = (command: string, reason: SelectionReason, why: string, followedRecommendation = false): Selection => ({ command, reason, why, followedRecommendation });
 
 /** What a player would type, from free text: lower case, plain words, a few of them (the `none` assist). */
@@ -110,7 +112,11 @@ export function selectAction(input: SelectorInput): Selection {
   if (input.assist === 'probe' && pool.length === 0) return pick(rng.pick(['look', 'wait']), 'fallback', 'no valid action found');
 
   const { match, tierWhy } = advisable(input, pool);
-  const because = (own: string) => (tierWhy ? `${own} (${tierWhy})` : own) || 'the oracle advised it';
+  // Small models often fill the reasoning with a placeholder: then the advice is reason enough.
+  const because = (own: string) => {
+    const said = informative(own) ? own : 'the oracle advised it';
+    return tierWhy ? `${said} (${tierWhy})` : said;
+  };
   // A concluded thought is the oracle thinking longer: trusted by its own learned reliability.
   const concluded = input.conclusion ? match(input.conclusion) : null;
   if (concluded && rng.next() < accuracy(reliability, 'thought')) return pick(concluded, 'thought', because('thought through'));

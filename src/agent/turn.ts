@@ -231,6 +231,7 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
         progressClaim: state.lastOutcome ? { claimed: analysis.last_action_made_progress, actual: state.lastOutcome } : null,
         recommendationProbe: decision.recommendationProbe,
         conclusionProbe: decision.conclusionProbe,
+        actedOn: decision.reason === 'recommended' ? 'recommendation' : decision.reason === 'thought' ? 'thought' : null,
       })
     : state.learned.reliability;
   let learned: LearnedState = {
@@ -351,7 +352,7 @@ export function turnRecord(state: AgentState, decision: Decision, config: Episod
     moves: state.truth.moves,
     location: state.truth.location.name,
     worldHash: state.worldHash,
-    validActions: state.options.length,
+    validActions: state.options.length + state.commands.length,
     reason: decision.reason,
     why: decision.why,
     ...(config.policy === 'full'

@@ -59,12 +59,19 @@ export interface ReliabilityEvidence {
   recommendationProbe: boolean | null;
   /** The same for a thoughtbox session's concluded action; null without one. */
   conclusionProbe: boolean | null;
+  /**
+   * Whose advice the agent acted on. Without the probe (the `valid` and `none` assists) advice is
+   * judged only when taken, by what the move really did.
+   */
+  actedOn?: 'recommendation' | 'thought' | null;
 }
 
 export function updateReliability(r: Reliability, o: StepOutcome, evidence: ReliabilityEvidence): Reliability {
   let next = r;
   if (evidence.recommendationProbe !== null) next = recordOutcome(next, 'recommendation', evidence.recommendationProbe);
+  else if (evidence.actedOn === 'recommendation') next = recordOutcome(next, 'recommendation', helped(o));
   if (evidence.conclusionProbe !== null) next = recordOutcome(next, 'thought', evidence.conclusionProbe);
+  else if (evidence.actedOn === 'thought') next = recordOutcome(next, 'thought', helped(o));
   if (evidence.actedOnBlocker) next = recordOutcome(next, 'blocker', helped(o));
   if (evidence.progressClaim) next = recordOutcome(next, 'progress', evidence.progressClaim.claimed === helped(evidence.progressClaim.actual));
   if (o.scoreDelta !== 0) next = recordOutcome(next, 'goal', o.scoreDelta > 0);

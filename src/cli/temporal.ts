@@ -4,7 +4,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { GrueConfig, loadConfig } from '../config';
 import { connectClient, registerSearchAttributes } from '../temporal/connect';
 import { ensureServer } from '../temporal/server';
-import { createProvider } from '../llm';
+import { providerFor } from '../activities';
 import type { LlmProvider } from '../llm/types';
 import { createGrueWorker } from '../worker';
 import { log } from './args';
@@ -31,19 +31,23 @@ export function quietWorkerLogs(): void {
 export async function withWorker<T>(config: GrueConfig, work: () => Promise<T>): Promise<T> {
   quietWorkerLogs();
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  // The worker's LLM is ours to close: an embedded model's host process outlives the worker otherwise.
-  let provider: LlmProvider | null = null;
+  // The worker's LLMs are ours to close: an embedded model's host process outlives the worker otherwise.
+  const providers: LlmProvider[] = [];
   try {
     const worker: Worker = await createGrueWorker({
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.GRUE_TASK_QUEUE,
       dataDir: config.GRUE_DATA_DIR,
-      llm: () => (provider ??= createProvider()),
+      llm: (model) => {
+        const provider = providerFor(model);
+        providers.push(provider);
+        return provider;
+      },
     });
     return await worker.runUntil(work());
   } finally {
-    await (provider as LlmProvider | null)?.close();
+    await Promise.all(providers.map((provider) => provider.close()));
     await connection.close();
   }
 }

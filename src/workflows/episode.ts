@@ -75,8 +75,8 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const { config, learned } = validatedInput(EpisodeInputSchema, input, 'episode input');
   const { workflowId } = workflowInfo();
   const game = gameActivities(config.turnTimeoutSeconds);
-  /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise). */
-  const withModel = <T extends object>(request: T): T => (config.model ? { ...request, model: config.model } : request);
+  /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
+  const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
 
   // Handlers first: queries and signals must work while the first activity is still running.
   let state: AgentState | null = carried ?? null;

@@ -29,6 +29,8 @@ export interface ScriptedOptions {
   blocker?: string;
   /** Milliseconds each knowledge update takes (with markerDir: `updating-<last turn>` is written when it starts). */
   knowledgeDelayMs?: number;
+  /** Without a VALID ACTIONS list (the `none` assist): the commands to write, one per turn query, in order ('look' after). */
+  typed?: string[];
 }
 
 const USAGE = { promptTokens: 100, completionTokens: 20 };
@@ -62,7 +64,7 @@ export class ScriptedProvider implements LlmProvider {
             overall_goal: 'win',
             immediate_goal: 'explore',
             blocking_condition: this.options.blocker ?? '',
-            recommended_action: actions[0] ?? 'look',
+            recommended_action: actions[0] ?? this.options.typed?.[this.turnRequests.length - 1] ?? 'look',
             action_reasoning: 'first listed',
             alternative_actions: actions.slice(1, 3),
             confidence: 'medium',

@@ -46,6 +46,23 @@ describe('game activities', () => {
     expect(a.options.find((o) => o.command === 'take iron key')!.resultHash).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it('tells the agent as much as its assist level allows: outcomes and cells (probe), the commands (valid), nothing (none)', async () => {
+    const start = await run(() => acts.startGame({ game: 'lighthouse', seed: 1 }));
+    const step = (assist: 'probe' | 'valid' | 'none') => run(() => acts.stepGame({ game: 'lighthouse', storyMd5: start.storyMd5, snapshot: start.snapshot, command: 'open chest', assist }));
+    const [probe, valid, none] = [await step('probe'), await step('valid'), await step('none')];
+    const key = probe.options.find((o) => o.command === 'take iron key')!;
+    // The key leaves the chest for the player's inventory: the cell it leads to carries it.
+    expect(key.resultCell).toMatch(new RegExp(`^${probe.truth.location.id}/\\d+/0$`));
+    expect(key.resultCell).not.toBe(`${probe.truth.location.id}//0`);
+    expect(probe.commands).toEqual([]);
+    expect(valid.options).toEqual([]);
+    expect(valid.commands).toEqual(probe.options.map((o) => o.command));
+    expect(none.options).toEqual([]);
+    expect(none.commands).toEqual([]);
+    // The same step, whatever the agent is told.
+    for (const other of [valid, none]) expect({ ...other, options: [], commands: [] }).toEqual({ ...probe, options: [], commands: [] });
+  });
+
   it('rejects bad inputs as non-retryable failures that name the field', async () => {
     const f = await failure(run(() => acts.stepGame({ game: 'lighthouse', storyMd5: 'abc', snapshot: '', command: 'look' })));
     expect(f.nonRetryable).toBe(true);

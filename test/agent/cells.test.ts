@@ -1,0 +1,120 @@
+/**
+ * Go-Explore cells and the assist levels, called directly: which moves count as new, that toggles
+ * and known death traps rank last, and what a policy may see and do under `valid` and `none`.
+ */
+import { CellMemory, frontier, isUndoing, parseCell, placeOf, tierOf } from '../../src/agent/cells';
+import { freshDynamics, observe } from '../../src/agent/dynamics';
+import { candidates, knownMove, oracleFreePolicy, playerCommands, PolicyContext, randomPolicy, triedKey } from '../../src/agent/policy';
+import { freshReliability, recordOutcome } from '../../src/agent/reliability';
+import { createRng } from '../../src/agent/rng';
+import { asCommand, selectAction } from '../../src/agent/selector';
+import { freshLearned } from '../../src/schemas/episode';
+import { cellOf } from '../../src/schemas/game';
+import { analysis, opt as fixtureOption } from './fixtures';
+import type { ActionOption } from '../../src/schemas/game';
+
+/** At location 1 carrying item 10, score 0. */
+const HERE = '1/10/0';
+/** A valid action that, unless told otherwise, leaves the player where they are with what they carry. */
+const opt = (command: string, extra: Partial<ActionOption> = {}) => fixtureOption(command, { resultCell: HERE, ...extra });
+const memory = (over: Partial<CellMemory> = {}): CellMemory => ({ here: HERE, seen: new Set([HERE]), seenBefore: new Set(), deadly: new Set(), visited: new Set(['h-start']), ...over });
+
+describe('cells', () => {
+  it('are location, sorted inventory and score, and a place leaves the score out', () => {
+    const cell = cellOf({ location: { id: 4, name: 'Hall' }, inventory: [{ id: 9, name: 'key' }, { id: 3, name: 'lamp' }], score: 5 });
+    expect(cell).toBe('4/3,9/5');
+    expect(parseCell(cell)).toEqual({ location: 4, inventory: [3, 9], score: 5 });
+    expect(parseCell('4//0').inventory).toEqual([]);
+    expect(placeOf(cell)).toBe('4/3,9');
+  });
+
+  it('rank a place or item never reached above one new to this episode, a new cell, a new state, an undoing move and a visited state', () => {
+    const m = memory({ seenBefore: new Set(['2/10/0']), seen: new Set([HERE, '3/10/0']) });
+    expect(tierOf(opt('north', { resultCell: '5/10/0' }), m)).toBe('new-ever'); // place 5: nobody was there
+    expect(tierOf(opt('take lamp', { resultCell: '1/10,11/0' }), m)).toBe('new-ever'); // item 11: nobody held it
+    expect(tierOf(opt('east', { resultCell: '2/10/0' }), m)).toBe('new-here'); // place 2: an earlier episode only
+    expect(tierOf(opt('west', { resultCell: '3/10/0' }), m)).toBe('new-state-ever'); // place 3 in this very cell: seen
+    const carrying = memory({ seen: new Set([HERE, '3//0']) });
+    expect(tierOf(opt('west', { resultCell: '3/10/0' }), carrying)).toBe('new-cell'); // place 3, but not with item 10
+    expect(tierOf(opt('open door'), m)).toBe('new-state-ever');
+    expect(tierOf(opt('open door'), memory({ known: new Set(['h-open door']) }))).toBe('new-state');
+    expect(tierOf(opt('close door'), m)).toBe('undoing');
+    expect(tierOf(opt('drop key', { resultCell: '1//0' }), m)).toBe('undoing'); // a pure loss, whatever the verb
+    expect(tierOf(opt('wait', { resultHash: 'h-start' }), m)).toBe('seen');
+    expect(tierOf(opt('down', { resultCell: '7/10/0' }), memory({ deadly: new Set(['7/10']) }))).toBe('deadly');
+  });
+
+  it('know the usual undoing verbs', () => {
+    expect(['close chest', 'drop lamp', 'turn off lamp', 'Take off coat', 'lock door with key'].every(isUndoing)).toBe(true);
+    expect(['open chest', 'take lamp', 'turn on lamp', 'unlock door with key', 'north'].some(isUndoing)).toBe(false);
+  });
+
+  it('make the frontier the best tier present, with all its options', () => {
+    const options = [opt('close door'), opt('north', { resultCell: '5/10/0' }), opt('take lamp', { resultCell: '1/10,11/0' }), opt('open box')];
+    expect(frontier(options, memory())).toEqual({ tier: 'new-ever', options: [options[1], options[2]] });
+    expect(frontier([options[0]], memory())?.tier).toBe('undoing');
+    expect(frontier([], memory())).toBeNull();
+  });
+});
+
+const context = (over: Partial<PolicyContext>): PolicyContext => ({
+  assist: 'probe',
+  options: [],
+  commands: [],
+  observation: '',
+  worldHash: 'h-start',
+  visited: new Set(['h-start']),
+  cells: memory(),
+  learned: freshLearned(),
+  rng: createRng(1),
+  tried: {},
+  ...over,
+});
+
+describe('policies under each assist level', () => {
+  it('probe: a winning move, then a reward, and never a move into a place an earlier episode died in when another exists', () => {
+    const deadly = memory({ deadly: new Set(['7/10']) });
+    expect(knownMove(context({ options: [opt('north'), opt('put lens in housing', { outcome: 'won' })] })).choice?.reason).toBe('won');
+    const trap = opt('down', { resultCell: '7/10/0' });
+    const { pool } = knownMove(context({ options: [trap, opt('north', { resultCell: '5/10/0' })], cells: deadly }));
+    expect(pool.map((o) => o.command)).toEqual(['north']);
+    expect(knownMove(context({ options: [trap], cells: deadly })).pool).toEqual([trap]); // nothing else: the trap stays possible
+  });
+
+  it('valid: chooses among the listed commands, untried ones first, and follows a learned path through them', () => {
+    const commands = ['north', 'open door', 'take lamp'];
+    const tried = { [triedKey('h-start', 'north')]: 1, [triedKey('h-start', 'open door')]: 1 };
+    for (let seed = 1; seed <= 10; seed++) {
+      expect(oracleFreePolicy(context({ assist: 'valid', commands, tried, rng: createRng(seed) }))).toMatchObject({ command: 'take lamp', reason: 'untried' });
+    }
+    const learned = { ...freshLearned(), dynamics: observe(freshDynamics(), 'h-start', 'open door', 'h-open', 5) };
+    expect(oracleFreePolicy(context({ assist: 'valid', commands, learned }))).toMatchObject({ command: 'open door', reason: 'planned' });
+    // The probe's outcomes are not there to use: a listed command is not known to score.
+    expect(knownMove(context({ assist: 'valid', commands, options: [opt('take lamp', { scoreDelta: 5 })] })).choice).toBeNull();
+  });
+
+  it('none: what a player would type, from the compass and the things the reply names', () => {
+    const typed = playerCommands('You are on a rocky shore. A wooden chest sits here, and the lighthouse door is to the north.');
+    expect(typed).toEqual(expect.arrayContaining(['north', 'up', 'take all', 'open chest', 'take chest', 'examine door', 'look', 'inventory']));
+    expect(typed.some((c) => / (a|the)$/.test(c))).toBe(false);
+    const ctx = context({ assist: 'none', observation: 'A wooden chest sits here.', options: [opt('open wooden chest')] });
+    expect(candidates(ctx)).toContain('open chest');
+    expect(candidates(ctx)).not.toContain('open wooden chest'); // the probe's list is not the player's
+    expect(candidates(ctx)).toContain(randomPolicy(ctx).command);
+  });
+
+  it('none: the oracle writes the command; it is played as typed, cleaned, when it is plausible', () => {
+    expect(asCommand('  Open the CHEST! ')).toBe('open the chest');
+    expect(asCommand('')).toBeNull();
+    expect(asCommand('I think you should probably go and look around the whole house first')).toBeNull();
+    let sure = freshReliability();
+    for (let i = 0; i < 50; i++) sure = recordOutcome(sure, 'recommendation', true);
+    const ctx = context({ assist: 'none', observation: 'A chest.' });
+    const s = selectAction({ ...ctx, reliability: sure, analysis: analysis({ recommended_action: 'Unlock the chest with the key.' }) });
+    expect(s).toMatchObject({ command: 'unlock the chest with the key', reason: 'recommended', followedRecommendation: true });
+    // Tried too often from this state: the advice is given up and the player's own commands take over.
+    const worn = selectAction({ ...ctx, tried: { [triedKey('h-start', 'unlock the chest with the key')]: 2 }, reliability: sure, analysis: analysis({ recommended_action: 'Unlock the chest with the key.' }) });
+    expect(worn.followedRecommendation).toBe(false);
+    expect(candidates(ctx)).toContain(worn.command);
+  });
+});
