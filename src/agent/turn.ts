@@ -118,8 +118,10 @@ export function deliberate(state: AgentState, config: EpisodeConfig, rng: Rng, m
   const known = knownMove(ctx);
   if (known.choice) return { kind: 'decided', choice: known.choice };
   const listed = advisedCommands(state, config, known.pool, ctx);
-  // Nothing to choose between: no valid action at all, or one move alone opens something new.
-  if (listed.length <= 1 && config.assist !== 'none') {
+  // Nothing to choose between: no valid action at all, or one move alone opens something new
+  // (asked anyway when every turn is to be thought through).
+  const nothingToAsk = config.assist !== 'none' && (listed.length === 0 || (listed.length === 1 && config.thoughtbox !== 'always'));
+  if (nothingToAsk) {
     const move = selectAction({ ...ctx, reliability: state.learned.reliability, analysis: null });
     return { kind: 'decided', choice: { command: move.command, reason: move.reason, why: move.why } };
   }

@@ -62,7 +62,8 @@ describe('durability', () => {
     const address = `127.0.0.1:${server.port}`;
     const client = new Client({ connection: await Connection.connect({ address }) });
     const dataDir = tempDataDir();
-    const input = episodeInput({ game: 'lighthouse', seed: 7, maxTurns: 60, continueAsNewEvery: 25, transcriptFlushEvery: 7, turnTimeoutSeconds: 10 });
+    // Random play: the oracle-free policy wins The Lighthouse in 10 turns, and this needs 60.
+    const input = episodeInput({ game: 'lighthouse', policy: 'random', seed: 7, maxTurns: 60, continueAsNewEvery: 25, transcriptFlushEvery: 7, turnTimeoutSeconds: 10 });
     try {
       // The uninterrupted reference, on its own queue, with an in-process worker.
       const refQueue = uniqueQueue('reference');

@@ -26,7 +26,7 @@ async function waitFor(pred: () => Promise<boolean>, ms = 60_000) {
 
 describe('episodeWorkflow on a real dev server', () => {
   it('plays to maxTurns across several continue-as-new runs, with a complete transcript', async () => {
-    const handle = await start({ game: 'lighthouse', seed: 3, maxTurns: 12, continueAsNewEvery: 5, transcriptFlushEvery: 3 }, 'can');
+    const handle = await start({ game: 'lighthouse', policy: 'random', seed: 3, maxTurns: 12, continueAsNewEvery: 5, transcriptFlushEvery: 3 }, 'can');
     const result = await handle.result();
     expect(result).toMatchObject({ game: 'lighthouse', turns: 12, moves: 12, maxScore: 20, stopped: false });
     const turns = readTranscript(dataDir, handle.workflowId);
@@ -50,7 +50,7 @@ describe('episodeWorkflow on a real dev server', () => {
   });
 
   it('answers status and transcript queries, and obeys pause, resume and stop', async () => {
-    const handle = await start({ game: 'lighthouse', seed: 5, maxTurns: 500 }, 'signals');
+    const handle = await start({ game: 'lighthouse', policy: 'random', seed: 5, maxTurns: 500 }, 'signals');
     await waitFor(async () => (await handle.query(statusQuery)).turn >= 2);
     await handle.signal(pauseSignal);
     await waitFor(async () => (await handle.query(statusQuery)).paused);
@@ -72,7 +72,7 @@ describe('episodeWorkflow on a real dev server', () => {
   });
 
   it('writes every turn played so far when it is cancelled (the unflushed ones too)', async () => {
-    const handle = await start({ game: 'lighthouse', seed: 5, maxTurns: 500, transcriptFlushEvery: 1000 }, 'cancel');
+    const handle = await start({ game: 'lighthouse', policy: 'random', seed: 5, maxTurns: 500, transcriptFlushEvery: 1000 }, 'cancel');
     await waitFor(async () => (await handle.query(statusQuery)).turn >= 3);
     await handle.cancel();
     const err = await handle.result().catch((e) => e);
