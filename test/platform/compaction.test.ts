@@ -20,7 +20,7 @@ jest.setTimeout(10 * 60_000);
 
 const dev = ownServerForTests();
 
-const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 20, policy: 'full', compactEvery: 5, stopOnDeath: false, thoughtbox: 'off', knowledgeEvery: 0 };
+const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 20, policy: 'full', compactEvery: 5, stopOnDeath: false, thoughtbox: 'off', knowledgeEvery: 0, assist: 'valid' };
 
 const withScripted = <T>(taskQueue: string, dataDir: string, options: ScriptedOptions, work: () => Promise<T>) => withScriptedWorker(dev.address, taskQueue, dataDir, new ScriptedProvider(options), work);
 const spawnScripted = (taskQueue: string, dataDir: string, options: ScriptedOptions) => spawnScriptedWorker(dev.address, taskQueue, dataDir, options);
