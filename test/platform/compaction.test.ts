@@ -20,6 +20,7 @@ jest.setTimeout(10 * 60_000);
 
 const dev = ownServerForTests();
 
+// Under the valid assist: with the probe the scripted agent wins The Lighthouse before 20 turns.
 const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 20, policy: 'full', compactEvery: 5, stopOnDeath: false, thoughtbox: 'off', knowledgeEvery: 0, assist: 'valid' };
 
 const withScripted = <T>(taskQueue: string, dataDir: string, options: ScriptedOptions, work: () => Promise<T>) => withScriptedWorker(dev.address, taskQueue, dataDir, new ScriptedProvider(options), work);
