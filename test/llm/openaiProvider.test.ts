@@ -91,8 +91,9 @@ describe('a full episode through the openai provider with injected faults', () =
         taskQueue,
         workflowId: `openai-episode-${Date.now()}`,
         // Compaction off: this test counts the oracle's requests and retries.
-        // The oracle's faults are counted call by call: no compaction or thoughtbox calls in between.
-        args: [episodeInput({ game: 'lighthouse', seed: 1, maxTurns: 4, policy: 'full', compactEvery: 0, thoughtbox: 'off', knowledgeEvery: 0 })],
+        // The oracle's faults are counted call by call: no compaction or thoughtbox calls in between,
+        // and no turn decided without the oracle (with the probe, one novel move alone is just played).
+        args: [episodeInput({ game: 'lighthouse', seed: 1, maxTurns: 4, policy: 'full', compactEvery: 0, thoughtbox: 'off', knowledgeEvery: 0, assist: 'none' })],
       });
       const r = await handle.result();
       const history = await handle.fetchHistory();
