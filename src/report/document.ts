@@ -39,18 +39,24 @@ const diffText = (diff: object) =>
     .map(([k, v]) => `${k}=${v === null ? 'default' : String(v)}`)
     .join(', ') || '(baseline)';
 
+/** An arm's changes in config fields, left out where the name already says exactly that. */
+const armLine = (name: string, diff: object) => {
+  const text = diffText(diff);
+  return text === name || (text === '(baseline)' && name === 'baseline') ? '' : `: ${text}`;
+};
+
 const inlineCode = (s: string) => s.replace(/`([^`]*)`/g, '<code>$1</code>');
 
 export function reportHtml(data: ReportData, summary: ArmSummary[], charts: RenderedChart[]): string {
   const { title, lines } = heading(data);
   const [head, ...rows] = summaryCells(summary);
   const config = baselineConfig(data);
-  const table = `<table>\n<thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>\n<tbody>\n${rows
+  const table = `<div class="wide"><table>\n<thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>\n<tbody>\n${rows
     .map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`)
-    .join('\n')}\n</tbody>\n</table>`;
+    .join('\n')}\n</tbody>\n</table></div>`;
   const arms =
     data.kind === 'experiment'
-      ? `<h2>Arms</h2>\n<ul>\n${data.arms.map((a) => `<li><b>${escapeHtml(a.name)}</b>: ${escapeHtml(diffText(a.diff))} — campaign <code>${escapeHtml(a.campaignId)}</code></li>`).join('\n')}\n</ul>`
+      ? `<h2>Arms</h2>\n<ul>\n${data.arms.map((a) => `<li><b>${escapeHtml(a.name)}</b>${escapeHtml(armLine(a.name, a.diff))} — campaign <code>${escapeHtml(a.campaignId)}</code></li>`).join('\n')}\n</ul>`
       : '';
   const configTable = config
     ? `<h2>${data.kind === 'experiment' ? 'Baseline config' : 'Config'}</h2>\n<table>\n${Object.entries(config)
@@ -71,6 +77,7 @@ table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
 thead th { background: #f3f3f3; }
 figure { margin: 2em 0; }
+.wide { overflow-x: auto; }
 code { background: #f3f3f3; padding: 0 0.2em; }
 </style>
 </head>
@@ -94,7 +101,7 @@ export function reportMarkdown(data: ReportData, summary: ArmSummary[], charts: 
   const out = [`# ${title}`, '', ...lines.flatMap((l) => [l, '']), '## Summary', ''];
   out.push(`| ${head.map(escapeMd).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(escapeMd).join(' | ')} |`), '');
   if (data.kind === 'experiment') {
-    out.push('## Arms', '', ...data.arms.map((a) => `- **${escapeMd(a.name)}**: ${diffText(a.diff)} — campaign \`${a.campaignId}\``), '');
+    out.push('## Arms', '', ...data.arms.map((a) => `- **${escapeMd(a.name)}**${armLine(a.name, a.diff)} — campaign \`${a.campaignId}\``), '');
   }
   for (const chart of charts) out.push(`## ${chart.title}`, '', chart.description, '', `![${chart.title}](${chart.id}.png)`, '', `(SVG: [${chart.id}.svg](${chart.id}.svg))`, '');
   if (config) {

@@ -1,6 +1,7 @@
 /** A report's data read from the data dir: an experiment's or a campaign's results.json and its episodes' transcripts. */
 import { readCampaignResults, readExperimentResults, readTranscript } from '../activities/files';
 import type { CampaignResult } from '../schemas/episode';
+import type { ExperimentResult } from '../schemas/experiment';
 import { ReportArm, ReportData, ReportDataSchema } from './data';
 
 /** Neither an experiment nor a campaign of this id has results in this data dir. */
@@ -13,16 +14,7 @@ export class ReportNotFoundError extends Error {
 
 export function loadReportData(dataDir: string, id: string): ReportData {
   const experiment = readExperimentResults(dataDir, id);
-  if (experiment) {
-    return ReportDataSchema.parse({
-      kind: 'experiment',
-      id,
-      game: experiment.game,
-      factors: experiment.factors,
-      factorial: experiment.factorial,
-      arms: experiment.arms.map((arm) => armOf(dataDir, arm.name, arm.campaignId, arm.diff, arm.config, arm.campaign.episodes)),
-    });
-  }
+  if (experiment) return experimentReportData(dataDir, experiment);
   const campaign = readCampaignResults(dataDir, id);
   if (!campaign) throw new ReportNotFoundError(id, dataDir);
   return ReportDataSchema.parse({
@@ -32,6 +24,18 @@ export function loadReportData(dataDir: string, id: string): ReportData {
     factors: [],
     factorial: false,
     arms: [armOf(dataDir, 'campaign', campaign.campaignId, {}, campaign.config ?? null, campaign.episodes)],
+  });
+}
+
+/** An experiment's report data from its result (the workflow's, or its results.json) and the transcripts in `dataDir`. */
+export function experimentReportData(dataDir: string, experiment: Omit<ExperimentResult, 'resultsPath'>): ReportData {
+  return ReportDataSchema.parse({
+    kind: 'experiment',
+    id: experiment.experimentId,
+    game: experiment.game,
+    factors: experiment.factors,
+    factorial: experiment.factorial,
+    arms: experiment.arms.map((arm) => armOf(dataDir, arm.name, arm.campaignId, arm.diff, arm.config, arm.campaign.episodes)),
   });
 }
 
