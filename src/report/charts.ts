@@ -110,7 +110,7 @@ export function reportCharts(data: ReportData): Chart[] {
     {
       id: 'llm-calls-per-turn',
       title: 'LLM calls per turn',
-      description: `LLM calls (oracle, thoughtbox, compaction, knowledge) divided by turns, per episode${experiment ? ' and arm' : ''}.`,
+      description: `LLM calls made to decide the turns (oracle, failure analysis, thoughtbox; compaction and knowledge calls are not in this count) divided by turns, per episode${experiment ? ' and arm' : ''}.`,
       spec: perEpisodeBars(data, llmCallsPerEpisodeTurn(data), 'LLM calls per turn', 'LLM calls / turn', '.2f'),
     },
   ];

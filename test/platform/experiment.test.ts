@@ -4,6 +4,8 @@
  * turn, the same seeds in every arm, each arm's config reaching its episodes, the progress query,
  * results.json, per-turn timings in the transcripts, and a report built from what it wrote.
  */
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { existsSync, readFileSync } from 'node:fs';
 import { readExperimentResults, readTranscript } from '../../src/activities/files';
 import { designArms } from '../../src/experiment/arms';
@@ -77,5 +79,26 @@ describe('experimentWorkflow', () => {
       ['thoughtbox=always', 'always', 'full', 'probe'],
     ]);
     expect(report.files['report.html']).toMatch(/Seconds per turn/);
+  });
+
+  it('refuses arms that do not play the same seeds, naming the field, before any campaign starts', async () => {
+    const taskQueue = uniqueQueue('experiment-invalid');
+    const [baseline, off] = designArms({ game: 'ferry', seed: 1, episodes: 1, maxTurns: 2, policy: 'oracle-free' }, { factors: ['thoughtbox'] });
+    const err = await withScriptedWorker(dev.address, taskQueue, tempDataDir(), new ScriptedProvider(), async () => {
+      const handle = await dev.client.workflow.start(experimentWorkflow, {
+        taskQueue,
+        workflowId: `experiment-invalid-${Date.now()}`,
+        args: [{ factors: ['thoughtbox'], factorial: false, arms: [baseline, { ...off, config: { ...off.config, seed: 2 } }] }],
+      });
+      const failure = await handle.result().catch((e) => e);
+      const history = await handle.fetchHistory();
+      expect(history.events!.some((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toBe(false);
+      return failure;
+    });
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
+    expect(cause.type).toBe('InvalidInput');
+    expect(cause.nonRetryable).toBe(true);
+    expect(cause.message).toMatch(/arms\.1\.config\.seed: every arm plays the same seed/);
   });
 });
