@@ -6,6 +6,7 @@ import { ServiceError } from '@temporalio/client';
 import { Command, CommanderError } from 'commander';
 import { EngineError } from './engine/errors';
 import { UsageError } from './cli/args';
+import { registerExperimentCommands } from './cli/experiment';
 import { registerGameCommand } from './cli/game';
 import { registerInspectCommands } from './cli/inspect';
 import { registerPlayCommands } from './cli/play';
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerPlayCommands(program);
+  registerExperimentCommands(program);
   registerInspectCommands(program);
   registerGameCommand(program);
   return program;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CampaignConfig, CampaignOptions, EpisodeInput, EpisodeOptions, LearnedState, resolveCampaignConfig, resolveEpisodeConfig } from '../src/schemas/episode';
+import { CampaignConfig, CampaignOptions, EpisodeInput, EpisodeOptions, LearnedState, resolveCampaignConfig, resolveEpisodeConfig, TurnRecord } from '../src/schemas/episode';
 
 export const ROOT = resolve(__dirname, '..');
 export const SHARED_GAMES = resolve(ROOT, '..', 'shared', 'games');
@@ -38,4 +38,12 @@ export function episodeInput(options: EpisodeOptions, learned?: LearnedState): E
 
 export function campaignInput(options: CampaignOptions): CampaignConfig {
   return resolveCampaignConfig({ policy: 'oracle-free', ...options });
+}
+
+/**
+ * Turn records without their timing (elapsedMs): what two runs of the same input must agree on.
+ * Wall-clock time differs between runs (a crashed worker's turn waits for its timeout), decisions do not.
+ */
+export function withoutTimings(turns: TurnRecord[]): Array<Omit<TurnRecord, 'elapsedMs'>> {
+  return turns.map(({ elapsedMs: _elapsedMs, ...decided }) => decided);
 }

@@ -7,13 +7,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, copyFileS
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ThoughtboxSession, ThoughtboxSessionSchema } from '../agent/thoughtbox/schema';
-import { CampaignResultSchema, TurnRecordSchema } from '../schemas/episode';
+import { CampaignResult, CampaignResultSchema, TurnRecordSchema } from '../schemas/episode';
+import { ExperimentResult, ExperimentResultSchema } from '../schemas/experiment';
+import { describeZodError } from '../schemas/describe';
 import { classified, parseInput } from './failures';
 
-export function atomicWrite(path: string, content: string, backup = false): void {
+export function atomicWrite(path: string, content: string | Uint8Array, backup = false): void {
   mkdirSync(dirname(path), { recursive: true });
   if (backup && existsSync(path)) {
-    if (readFileSync(path, 'utf8') === content) return;
+    if (readFileSync(path).equals(typeof content === 'string' ? Buffer.from(content) : content)) return;
     copyFileSync(path, `${path}.bak`);
   }
   const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
@@ -65,6 +67,36 @@ export function writeWithBackup(path: string, content: string): void {
 const ThoughtsSchema = z.object({ workflowId: z.string().min(1), session: ThoughtboxSessionSchema });
 
 const ResultsSchema = z.object({ campaignId: z.string().min(1), results: CampaignResultSchema.omit({ resultsPath: true }) });
+
+const ExperimentResultsSchema = z.object({ experimentId: z.string().min(1), results: ExperimentResultSchema.omit({ resultsPath: true }) });
+
+export const campaignResultsPath = (dataDir: string, campaignId: string) => join(dataDir, 'campaigns', safeName(campaignId), 'results.json');
+export const experimentResultsPath = (dataDir: string, experimentId: string) => join(dataDir, 'experiments', safeName(experimentId), 'results.json');
+
+/** A results file that is not what grue writes (truncated, edited, or from an incompatible version). */
+export class ResultsFileError extends Error {
+  constructor(path: string, problem: string) {
+    super(`${path} is not a results file this grue can read: ${problem}`);
+    this.name = 'ResultsFileError';
+  }
+}
+
+/** A results file read back, checked against its schema: null when there is none. */
+function readResults<S extends z.ZodTypeAny>(path: string, schema: S): z.infer<S> | null {
+  if (!existsSync(path)) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ResultsFileError(path, err instanceof Error ? err.message : String(err));
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new ResultsFileError(path, describeZodError(parsed.error));
+  return parsed.data;
+}
+
+export const readCampaignResults = (dataDir: string, campaignId: string): CampaignResult | null => readResults(campaignResultsPath(dataDir, campaignId), CampaignResultSchema);
+export const readExperimentResults = (dataDir: string, experimentId: string): ExperimentResult | null => readResults(experimentResultsPath(dataDir, experimentId), ExperimentResultSchema);
 
 export function runDir(dataDir: string, workflowId: string): string {
   return join(dataDir, 'runs', safeName(workflowId));
@@ -158,7 +190,17 @@ export function createFileActivities(dataDir: string) {
     async writeResults(raw: unknown): Promise<string> {
       const input = parseInput(ResultsSchema, raw, 'writeResults input');
       return classified(() => {
-        const path = join(dataDir, 'campaigns', safeName(input.campaignId), 'results.json');
+        const path = campaignResultsPath(dataDir, input.campaignId);
+        atomicWrite(path, JSON.stringify({ ...input.results, resultsPath: path }, null, 2) + '\n', true);
+        return path;
+      });
+    },
+
+    /** An experiment's summary as .grue/experiments/<id>/results.json (each arm's campaign has its own results.json too). */
+    async writeExperimentResults(raw: unknown): Promise<string> {
+      const input = parseInput(ExperimentResultsSchema, raw, 'writeExperimentResults input');
+      return classified(() => {
+        const path = experimentResultsPath(dataDir, input.experimentId);
         atomicWrite(path, JSON.stringify({ ...input.results, resultsPath: path }, null, 2) + '\n', true);
         return path;
       });

@@ -38,7 +38,7 @@ async function tryQuery<T>(fn: () => Promise<T>, ms = 3000): Promise<T | null> {
 export function registerInspectCommands(program: Command): void {
   program
     .command('status')
-    .description("Show an episode's or campaign's state (live when a worker is running).")
+    .description("Show an episode's, campaign's or experiment's state (live when a worker is running).")
     .argument('<workflowId>')
     .option('--json', 'print JSON')
     .action(async (id: string, opts: { json?: boolean }) => {
@@ -46,7 +46,8 @@ export function registerInspectCommands(program: Command): void {
       const running = description.status.name === 'RUNNING';
       const type = description.type;
       const live: unknown = running
-        ? await tryQuery<unknown>(() => (type === 'campaignWorkflow' ? handle.query(progressQuery) : handle.query(statusQuery)))
+        ? // Campaigns and experiments both answer a 'progress' query; episodes a 'status' one.
+          await tryQuery<unknown>(() => (type === 'episodeWorkflow' ? handle.query(statusQuery) : handle.query(progressQuery)))
         : null;
       const result = !running && description.status.name === 'COMPLETED' ? await handle.result() : null;
       const attrs = Object.fromEntries(description.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]));
@@ -142,12 +143,12 @@ export function registerInspectCommands(program: Command): void {
 
   program
     .command('list')
-    .description('List recent episodes and campaigns.')
+    .description('List recent episodes, campaigns and experiments.')
     .option('--limit <n>', 'how many', parseInteger('--limit', 1, 1000), 20)
     .action(async (opts: { limit: number }) => {
       const { client } = await connect();
       let n = 0;
-      for await (const w of client.workflow.list({ query: "WorkflowType = 'episodeWorkflow' OR WorkflowType = 'campaignWorkflow'" })) {
+      for await (const w of client.workflow.list({ query: "WorkflowType = 'episodeWorkflow' OR WorkflowType = 'campaignWorkflow' OR WorkflowType = 'experimentWorkflow'" })) {
         const a = Object.fromEntries(w.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]));
         process.stdout.write(
           `${w.workflowId}  ${w.type}  ${w.status.name}  ${w.startTime.toISOString()}  game=${a.GrueGame ?? '?'} score=${a.GrueScore ?? '?'} turn=${a.GrueTurn ?? '?'}\n`,

@@ -20,7 +20,7 @@ import { connect, newWorkflowId, withWorker } from './temporal';
 export const DEFAULT_GAME = 'lighthouse';
 
 /** What commander parses; anything left undefined takes the default of EPISODE_DEFAULTS. */
-interface RunOptions {
+export interface RunOptions {
   seed?: number;
   maxTurns?: number;
   policy?: string;
@@ -44,7 +44,7 @@ interface RunOptions {
 
 const D = EPISODE_DEFAULTS;
 
-function addRunOptions(cmd: Command): Command {
+export function addRunOptions(cmd: Command): Command {
   return cmd
     .option('--seed <n>', `seed for the game and the policy (default: ${D.seed})`, parseInteger('--seed', 0, 2 ** 31 - 1))
     .option('--max-turns <n>', `turns per episode (default: ${D.maxTurns})`, parseInteger('--max-turns', 1, 100_000))
@@ -69,7 +69,7 @@ function addRunOptions(cmd: Command): Command {
 }
 
 /** The episode options as given on the command line; the schema's defaults fill in the rest. */
-function episodeOptions(game: string, opts: RunOptions): EpisodeOptions {
+export function episodeOptions(game: string, opts: RunOptions): EpisodeOptions {
   return {
     game: checkGame(game),
     seed: opts.seed,
@@ -148,11 +148,11 @@ export function registerPlayCommands(program: Command): void {
   });
 }
 
-function progressBar(format: string): SingleBar {
+export function progressBar(format: string): SingleBar {
   return new SingleBar({ format, hideCursor: true, clearOnComplete: false, noTTYOutput: true, notTTYSchedule: 5000, stream: process.stderr });
 }
 
-async function pollUntil<T>(result: Promise<T>, poll: () => Promise<void>, everyMs = 500): Promise<T> {
+export async function pollUntil<T>(result: Promise<T>, poll: () => Promise<void>, everyMs = 500): Promise<T> {
   let settled = false;
   void result.then(
     () => (settled = true),

@@ -174,6 +174,11 @@ export const TurnRecordSchema = z.object({
   thinkingSteps: z.number().int().optional(),
   /** The knowledge update decided this turn: seed 000's metrics, or why it was skipped. */
   knowledgeUpdate: UpdateMetricsSchema.optional(),
+  /**
+   * Workflow time from the start of the turn to its record: the activities it ran (LLM, engine,
+   * memory) plus scheduling. Absent in transcripts recorded before it was added.
+   */
+  elapsedMs: z.number().int().nonnegative().optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 
@@ -268,6 +273,12 @@ export const CampaignResultSchema = z.object({
   learnedGoal: z.string().optional(),
   resultsPath: z.string(),
   learned: LearnedStateSchema,
+  /**
+   * The complete config every episode ran with (policy, assist, model, memory settings), so a
+   * report says what was measured. Optional only because results written before it was recorded
+   * lack it; the campaign workflow always sets it.
+   */
+  config: CampaignConfigSchema.optional(),
 });
 export type CampaignResult = z.infer<typeof CampaignResultSchema>;
 

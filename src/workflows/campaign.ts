@@ -68,6 +68,7 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
     maxScore: Math.max(...scores),
     ...(config.policy === 'full' ? { recommendationAccuracy: accuracy(learned.reliability, 'recommendation'), learnedGoal: learned.overallGoal } : {}),
     learned,
+    config,
   };
   const resultsPath = await files.writeResults({ campaignId, results: summary });
   return { ...summary, resultsPath };

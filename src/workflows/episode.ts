@@ -142,6 +142,8 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
 
   /** One turn through the pipeline; returns the next state and the turn's record. */
   const playTurn = async (before: AgentState): Promise<[AgentState, TurnRecord]> => {
+    // Workflow time (deterministic: the time of the workflow task), so a replay records the same elapsedMs.
+    const startedAt = Date.now();
     const rng = createRng(before.rngState);
     const deliberation = deliberate(before, config, rng);
     const answer = deliberation.kind === 'ask' ? await askOracle(deliberation, withModel) : null;
@@ -149,7 +151,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     const decision = decide(before, config, rng, deliberation, answer, thinking);
     const step = await game.stepGame({ game: config.game, storyMd5: before.story.md5, snapshot: before.snapshot, command: decision.command, assist: config.assist });
     const [after, failures] = await maintain(workflowId, learn(before, decision, step, rng), before, false, withModel);
-    return [after, turnRecord(after, decision, config, failures)];
+    return [after, { ...turnRecord(after, decision, config, failures), elapsedMs: Date.now() - startedAt }];
   };
 
   const more = (s: AgentState) => s.turn < config.maxTurns && !isOver(s.truth, config) && !control.stopping;

@@ -159,6 +159,18 @@ export interface Mismatch {
 const asJson = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
 /**
+ * Fields that measure time rather than record a decision: a turn record's elapsedMs. A re-run
+ * answered from recordings takes milliseconds where the recorded run took seconds, so these are
+ * left out when inputs are compared; everything else must match.
+ */
+const MEASUREMENTS = new Set(['elapsedMs']);
+export function withoutMeasurements(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutMeasurements);
+  if (typeof v !== 'object' || v === null) return v;
+  return Object.fromEntries(Object.entries(v).filter(([k]) => !MEASUREMENTS.has(k)).map(([k, x]) => [k, withoutMeasurements(x)]));
+}
+
+/**
  * Hands out recorded outcomes, per workflow id in call order. After the first mismatch in a
  * workflow every further call fails: the recording says nothing about a run that went elsewhere,
  * and failing fast ends that workflow instead of letting it wander.
@@ -193,7 +205,7 @@ export class RecordedActivities {
     const expected = chain.activities[position] ?? null;
     const input = asJson(args) as unknown[];
     const sameType = expected?.type === activityType;
-    const differing = sameType ? differences(expected!.input, input) : [];
+    const differing = sameType ? differences(withoutMeasurements(expected!.input), withoutMeasurements(input)) : [];
     if (!sameType || differing.length) {
       this.diverged.add(workflowId);
       this.mismatches.push({ workflowId, expected, actual: { index: position + 1, type: activityType, input }, differences: differing });
