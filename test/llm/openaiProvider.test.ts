@@ -83,9 +83,11 @@ describe('a full episode through the openai provider with injected faults', () =
       workflowBundle: await workflowBundle(),
       activities: createActivities({ dataDir, llm: () => new OpenAiProvider({ baseURL: fake.url, apiKey: 'sk-test', model: 'fake-model', timeoutMs: 1500 }) }),
     });
-    // Turn 1: 429, 500, timeout, then an answer. Turn 2: malformed then an answer.
-    // Turn 3: four 500s in a row (the activity's whole retry budget): the turn falls back.
-    fake.faults = ['429', '500', 'timeout', 'ok', 'malformed', 'ok', '500', '500', '500', '500'];
+    // Without an assist the model's sample commands change nothing, so from turn 2 on the failure
+    // analysis is asked after the turn query. Turn 1: 429, 500, timeout, then an answer. Turn 2:
+    // malformed then an answer, and the failure analysis answers. Turn 3: four 500s in a row (the
+    // activity's whole retry budget): the turn falls back (and asks nothing more).
+    fake.faults = ['429', '500', 'timeout', 'ok', 'malformed', 'ok', 'ok', '500', '500', '500', '500'];
     const result = await worker.runUntil(async () => {
       const handle = await env.client.workflow.start(episodeWorkflow, {
         taskQueue,
@@ -107,9 +109,10 @@ describe('a full episode through the openai provider with injected faults', () =
     expect(result.turns[2].reason).not.toBe('recommended');
     // 3 retries in turn 1, 1 in turn 2, 3 in turn 3 (whose 4th attempt failed too).
     expect(result.retries).toBe(7);
-    expect(fake.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(11);
-    // Successful LLM calls were counted with their tokens.
-    expect(result.r.llm!.calls).toBe(3);
-    expect(result.r.llm!.promptTokens).toBe(300);
+    // 4 + 3 + 4 + 2 (turn 4: the turn query and the failure analysis, both answered).
+    expect(fake.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(13);
+    // Successful LLM calls were counted with their tokens: 1 + 2 + 0 + 2.
+    expect(result.r.llm!.calls).toBe(5);
+    expect(result.r.llm!.promptTokens).toBe(500);
   });
 });
