@@ -2,7 +2,7 @@
  * Go-Explore-style novelty over cells (location, inventory, score; see `cellOf`) instead of exact
  * world hashes. Under the `probe` assist every valid action says which cell it leads to, so
  * exploration can rank moves by what they open up: a place or an item never seen before beats a
- * new cell, which beats a merely new world state; undoing moves (close, drop, turn off, ...) and
+ * world state no episode has seen, which beats a new cell; undoing moves (close, drop, turn off, ...) and
  * known death traps come last. Cells seen in earlier episodes of a campaign travel in the learned
  * state, so a later episode pushes past where the earlier ones stopped.
  */
@@ -46,7 +46,10 @@ export interface CellMemory {
 }
 
 /** Novelty tiers, best first. */
-export const TIERS = ['new-ever', 'new-here', 'new-cell', 'new-state-ever', 'new-state', 'undoing', 'seen', 'deadly'] as const;
+// A merely new cell (a known place with other things carried) ranks below a world state no episode
+// has seen: every item taken makes every known place a new cell, and ranking those first sent
+// Zork I's explorer walking its known forest again after each pickup.
+export const TIERS = ['new-ever', 'new-here', 'new-state-ever', 'new-cell', 'new-state', 'undoing', 'seen', 'deadly'] as const;
 export type Tier = (typeof TIERS)[number];
 
 /** What a move would open up, from the engine's probe of it. */
