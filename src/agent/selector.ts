@@ -44,7 +44,7 @@ export interface SelectorInput {
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9 ]+/g, ' ').replace(/\s+/g, ' ').trim();
 
 /** The valid action a free-text suggestion refers to: exact, then containment either way, then shared words. */
-export function matchAction(suggestion: string, options: ActionOption[]): ActionOption | null {
+export function matchAction<O extends Pick<ActionOption, 'command'>>(suggestion: string, options: readonly O[]): O | null {
   const s = norm(suggestion);
   if (!s) return null;
   const exact = options.find((o) => norm(o.command) === s);
@@ -52,7 +52,7 @@ export function matchAction(suggestion: string, options: ActionOption[]): Action
   const contained = options.find((o) => norm(o.command).includes(s) || s.includes(norm(o.command)));
   if (contained) return contained;
   const words = new Set(s.split(' ').filter((w) => w.length > 2));
-  let best: ActionOption | null = null;
+  let best: O | null = null;
   let bestScore = 0;
   for (const o of options) {
     const ow = norm(o.command).split(' ');
