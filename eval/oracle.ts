@@ -1,6 +1,6 @@
 /**
  * npm run eval:oracle [-- --models gemma3-270m,qwen2.5-coder-0.5b] [--variant enum,free,index]
- *                        [--order full,first] [--states N] [--details]
+ *                        [--order full,first] [--states N] [--threads 2] [--details]
  *
  * Measures candidate oracle models on the labelled states in eval/oracle-states.json: how often
  * the answer is valid JSON in its schema, how often the recommended action makes progress (the
@@ -31,6 +31,8 @@ const ArgsSchema = z.object({
   variant: list(AnswerFormSchema).default(['enum']),
   order: list(FieldOrderSchema).default(['full']),
   states: z.coerce.number().int().min(1).optional(),
+  /** llama.cpp threads: 2 fits the machine alone; 1 loses less when other processes take a core (its threads wait for each other). */
+  threads: z.coerce.number().int().min(1).max(64).default(2),
   details: z.boolean().default(false),
 });
 
@@ -109,7 +111,7 @@ async function main() {
   for (const model of args.models) {
     await ensureModel(model, (m) => process.stderr.write(`${m}\n`));
     // A generous timeout: on a shared machine a slow answer is contention, not an invalid answer.
-    const provider = new LocalProvider({ modelId: model, timeoutMs: 600_000 });
+    const provider = new LocalProvider({ modelId: model, threads: args.threads, timeoutMs: 600_000 });
     for (const variant of args.variant) {
       for (const order of args.order) {
         const answers: Answer[] = [];
@@ -160,6 +162,7 @@ async function main() {
     JSON.stringify(
       {
         date: new Date().toISOString().slice(0, 10),
+        threads: args.threads,
         states: prepared.length,
         statesByGame: Object.fromEntries(games.map((g) => [g, prepared.filter((p) => p.game === g).length])),
         tokensPerSecond: 'promptTokensPerSecond = prompt tokens evaluated (chat template included) / seconds until the first answer token; completionTokensPerSecond = answer tokens / seconds after the first answer token',
