@@ -1,74 +1,182 @@
 /**
- * npm run eval:oracle [-- --models gemma3-270m,smollm2-135m]
+ * npm run eval:oracle [-- --models gemma3-270m,qwen2.5-coder-0.5b] [--variant enum,free,index]
+ *                        [--order full,first] [--states N] [--threads 2] [--details]
  *
  * Measures candidate oracle models on the labelled states in eval/oracle-states.json: how often
  * the answer is valid JSON in its schema, how often the recommended action makes progress (the
- * labelled command, or one with the same world effect), and latency. Prints one JSON object.
+ * labelled command, or a valid action with the same world effect) with a 95% Wilson interval,
+ * latency, and speed. `--variant` and `--order` ask for the recommendation in other ways than
+ * production does (eval/oracleVariants.ts); each model is loaded once for all of them.
+ * `--states N` takes N states spread evenly over the file. Prints one JSON object on stdout;
+ * progress goes to stderr.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { LabelledStateSchema, preparePuzzle, storyFor } from '../bench/puzzles';
-import { createOracleActivities } from '../src/activities/oracle';
+import { preparePuzzle, storyFor } from '../bench/puzzles';
 import { beliefsContext, freshBeliefs } from '../src/agent/beliefs';
+import { LlmError } from '../src/llm/errors';
 import { LocalProvider } from '../src/llm/localProvider';
 import { ensureModel } from '../src/llm/models';
+import { gameName, loadOracleStates } from './oracleStates';
+import { AnswerFormSchema, FieldOrderSchema, variantQuery } from './oracleVariants';
+import { wilsonInterval } from './wilson';
 
-const StatesSchema = z.object({ states: z.array(LabelledStateSchema) });
+const list = <T extends z.ZodType<unknown, string>>(item: T) =>
+  z
+    .string()
+    .transform((s) => s.split(',').filter(Boolean))
+    .pipe(z.array(item).min(1));
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+const ArgsSchema = z.object({
+  models: list(z.string().min(1)).default(['gemma3-270m', 'smollm2-135m', 'qwen2.5-coder-0.5b', 'qwen2.5-coder-1.5b']),
+  variant: list(AnswerFormSchema).default(['enum']),
+  order: list(FieldOrderSchema).default(['full']),
+  states: z.coerce.number().int().min(1).optional(),
+  /** llama.cpp threads: 2 fits the machine alone; 1 loses less when other processes take a core (its threads wait for each other). */
+  threads: z.coerce.number().int().min(1).max(64).default(2),
+  details: z.boolean().default(false),
+});
+
+function parseArgs(argv: string[]): z.infer<typeof ArgsSchema> {
+  const raw: Record<string, string | boolean> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].replace(/^--/, '');
+    if (name === 'details') raw.details = true;
+    else if (argv[i].startsWith('--') && argv[i + 1] !== undefined) raw[name] = argv[++i];
+    else throw new Error(`eval:oracle: unexpected argument "${argv[i]}" (see the usage at the top of eval/oracle.ts)`);
+  }
+  const parsed = ArgsSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`eval:oracle: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+const round = (x: number, digits = 3) => Number(x.toFixed(digits));
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** `count` indices spread evenly over `total`, so a subset still covers every game of the file. */
+function spread(total: number, count: number): number[] {
+  if (count >= total) return [...Array(total).keys()];
+  return Array.from({ length: count }, (_, i) => Math.floor((i * total) / count));
+}
+
+interface Answer {
+  state: number;
+  game: string;
+  valid: boolean;
+  /** Why there is no answer: the LlmError kind (bad-answer = not JSON in the schema, timeout, server). */
+  error: string | null;
+  recommended: string | null;
+  useful: boolean;
+  latencyMs: number;
+  promptTokens: number;
+  completionTokens: number;
+  promptMs: number;
+  generationMs: number;
+  promptTokensEvaluated: number;
+}
+
+function summary(answers: Answer[]) {
+  const useful = answers.filter((a) => a.useful).length;
+  const [lo, hi] = wilsonInterval(useful, answers.length);
+  const valid = answers.filter((a) => a.valid);
+  return {
+    states: answers.length,
+    useful,
+    usefulRate: round(useful / answers.length),
+    usefulCi95: [round(lo), round(hi)],
+    jsonValidRate: round(valid.length / answers.length),
+    errors: Object.fromEntries([...new Set(answers.flatMap((a) => (a.error ? [a.error] : [])))].map((kind) => [kind, answers.filter((a) => a.error === kind).length])),
+    latencyMsMedian: Math.round(median(answers.map((a) => a.latencyMs))),
+    promptTokensMedian: median(valid.map((a) => a.promptTokensEvaluated)),
+    completionTokensMedian: median(valid.map((a) => a.completionTokens)),
+    // Speeds from the host's timing: reading the prompt (chat template included) until the first answer token, then writing the answer.
+    promptTokensPerSecond: round(sum(valid.map((a) => a.promptTokensEvaluated)) / (sum(valid.map((a) => a.promptMs)) / 1000 || 1), 1),
+    completionTokensPerSecond: round(sum(valid.map((a) => a.completionTokens)) / (sum(valid.map((a) => a.generationMs)) / 1000 || 1), 1),
+  };
+}
 
 async function main() {
-  const file = join(__dirname, 'oracle-states.json');
-  const { states } = StatesSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-  const models = arg('models', 'gemma3-270m,smollm2-135m').split(',').filter((m) => m && m !== 'none');
-  const usable = states.filter((s) => storyFor(s.game));
-  process.stderr.write(`eval:oracle ${usable.length}/${states.length} states available (the rest need ../shared/games)\n`);
-  // Prepare each state once: observation, valid actions, and the effects that count as progress.
-  const prepared = usable.map((s) => {
+  const args = parseArgs(process.argv.slice(2));
+  const { states: all } = loadOracleStates();
+  const available = all.map((s, index) => ({ s, index })).filter(({ s }) => storyFor(s.game));
+  const chosen = args.states ? spread(available.length, args.states).map((i) => available[i]) : available;
+  process.stderr.write(`eval:oracle ${chosen.length} of ${all.length} states (${all.length - available.length} need ../shared/games)\n`);
+  // Prepare each state once: observation, valid actions, and the commands that count as progress.
+  const prepared = chosen.map(({ s, index }) => {
     const p = preparePuzzle(s);
-    return { s, observation: p.observation, last: p.lastAction, validActions: p.validActions.map((v) => v.command), usefulCommands: p.usefulCommands, truth: p.session.groundTruth() };
+    return { index, game: gameName(s.game), s, observation: p.observation, last: p.lastAction, validActions: p.validActions.map((v) => v.command), usefulCommands: p.usefulCommands, truth: p.session.groundTruth() };
   });
-  const rows = [];
-  for (const id of models) {
-    await ensureModel(id, (m) => process.stderr.write(`${m}\n`));
-    const provider = new LocalProvider({ modelId: id });
-    const oracle = createOracleActivities(() => provider);
-    let valid = 0;
-    let useful = 0;
-    const latency: number[] = [];
-    const tokens: number[] = [];
-    for (const [i, p] of prepared.entries()) {
-      const beliefs = { ...freshBeliefs(), location: p.truth.location.name, inventory: p.truth.inventory.map((x) => x.name), actionHistory: p.s.prefix.slice(-8) };
-      const t0 = performance.now();
-      try {
-        const r = await oracle.analyseTurn({ observation: p.observation, lastAction: p.last, validActions: p.validActions, context: [{ title: "AGENT'S BELIEFS", text: beliefsContext(beliefs) }], seed: 0 });
-        valid++;
-        if (p.usefulCommands.has(r.answer.recommended_action)) useful++;
-        tokens.push(r.usage.promptTokens + r.usage.completionTokens);
-      } catch (err) {
-        process.stderr.write(`  ${id} state ${i}: ${(err as Error).message.slice(0, 120)}\n`);
+  const games = [...new Set(prepared.map((p) => p.game))];
+  const runs = [];
+  for (const model of args.models) {
+    await ensureModel(model, (m) => process.stderr.write(`${m}\n`));
+    // A generous timeout: on a shared machine a slow answer is contention, not an invalid answer.
+    const provider = new LocalProvider({ modelId: model, threads: args.threads, timeoutMs: 600_000 });
+    for (const variant of args.variant) {
+      for (const order of args.order) {
+        const answers: Answer[] = [];
+        for (const [i, p] of prepared.entries()) {
+          const beliefs = { ...freshBeliefs(), location: p.truth.location.name, inventory: p.truth.inventory.map((x) => x.name), actionHistory: p.s.prefix.slice(-8) };
+          const request = { observation: p.observation, lastAction: p.last, validActions: p.validActions, context: [{ title: "AGENT'S BELIEFS", text: beliefsContext(beliefs) }], seed: 0 };
+          const query = variantQuery(request, provider, variant, order);
+          const t0 = performance.now();
+          const answer: Answer = { state: p.index, game: p.game, valid: false, error: null, recommended: null, useful: false, latencyMs: 0, promptTokens: 0, completionTokens: 0, promptMs: 0, generationMs: 0, promptTokensEvaluated: 0 };
+          try {
+            const r = await provider.complete({ ...query, temperature: 0, seed: 0 });
+            const recommended = query.recommendation(r.value);
+            Object.assign(answer, { valid: true, recommended, useful: recommended !== null && p.usefulCommands.has(recommended), ...r.usage, ...r.timing });
+          } catch (err) {
+            answer.error = err instanceof LlmError ? err.kind : 'other';
+            process.stderr.write(`  ${model} ${variant}/${order} state ${p.index}: ${(err as Error).message.slice(0, 160)}\n`);
+          }
+          answer.latencyMs = Math.round(performance.now() - t0);
+          answers.push(answer);
+          process.stderr.write(`eval:oracle ${model} ${variant}/${order} ${i + 1}/${prepared.length} ${answer.useful ? 'useful' : '-'} ${JSON.stringify(answer.recommended)}\n`);
+        }
+        const firstListed = answers.filter((a, i) => a.recommended !== null && a.recommended === prepared[i].validActions[0]).length;
+        runs.push({
+          model,
+          variant,
+          order,
+          ...summary(answers),
+          // How often the answer is the first action listed: a sign of position bias rather than reading.
+          firstListedRate: round(firstListed / answers.length),
+          distinctRecommendations: new Set(answers.map((a) => a.recommended)).size,
+          perGame: Object.fromEntries(
+            games.map((g) => {
+              const mine = answers.filter((a) => a.game === g);
+              const useful = mine.filter((a) => a.useful).length;
+              return [g, { states: mine.length, useful, usefulRate: round(useful / mine.length), usefulCi95: wilsonInterval(useful, mine.length).map((x) => round(x)) }];
+            }),
+          ),
+          ...(args.details ? { answers: answers.map(({ state, game, recommended, useful, valid, latencyMs }) => ({ state, game, recommended, useful, valid, latencyMs })) } : {}),
+        });
       }
-      latency.push(performance.now() - t0);
-      process.stderr.write(`eval:oracle ${id} ${i + 1}/${prepared.length}\n`);
     }
     await provider.close();
-    rows.push({
-      model: id,
-      states: prepared.length,
-      jsonValidRate: Number((valid / prepared.length).toFixed(3)),
-      usefulRate: Number((useful / prepared.length).toFixed(3)),
-      latencyMsMedian: Math.round(median(latency)),
-      tokensPerCallMedian: median(tokens),
-    });
   }
-  // What picking a valid action at random would score, for scale.
-  const randomBaseline = prepared.reduce((sum, p) => sum + p.usefulCommands.size / Math.max(p.validActions.length, 1), 0) / prepared.length;
-  console.log(JSON.stringify({ states: prepared.length, randomBaselineUsefulRate: Number(randomBaseline.toFixed(3)), models: rows }, null, 1));
+  // What picking a valid action at random, or always the first listed one, would score, for scale.
+  const randomRate = (ps: typeof prepared) => sum(ps.map((p) => p.usefulCommands.size / Math.max(p.validActions.length, 1))) / ps.length;
+  const firstRate = (ps: typeof prepared) => ps.filter((p) => p.usefulCommands.has(p.validActions[0])).length / ps.length;
+  console.log(
+    JSON.stringify(
+      {
+        date: new Date().toISOString().slice(0, 10),
+        threads: args.threads,
+        states: prepared.length,
+        statesByGame: Object.fromEntries(games.map((g) => [g, prepared.filter((p) => p.game === g).length])),
+        tokensPerSecond: 'promptTokensPerSecond = prompt tokens evaluated (chat template included) / seconds until the first answer token; completionTokensPerSecond = answer tokens / seconds after the first answer token',
+        baselines: {
+          randomUsefulRate: round(randomRate(prepared)),
+          firstListedUsefulRate: round(firstRate(prepared)),
+          randomPerGame: Object.fromEntries(games.map((g) => [g, round(randomRate(prepared.filter((p) => p.game === g)))])),
+        },
+        runs,
+      },
+      null,
+      1,
+    ),
+  );
 }
 
 main().catch((err) => {

@@ -13,14 +13,28 @@ import { z } from 'zod';
 import { failurePrompt, PROMPT_ACTIONS, turnAnalysisPrompt } from '../agent/prompts';
 import { describeProvider, LlmProvider } from '../llm';
 import type { ChatMessage } from '../llm/types';
-import { FailureAnalysisSchema, FailureAnswer, FailureRequestSchema, TurnAnalysisSchema, TurnAnswer, TurnRequestSchema } from '../schemas/oracle';
+import { FailureAnalysisSchema, FailureAnswer, FailureRequestSchema, TurnAnalysisSchema, TurnAnswer, TurnRequest, TurnRequestSchema } from '../schemas/oracle';
 import { parseInput } from './failures';
 import { classifiedLlmCall, heartbeat } from './llmBoundary';
 
 /** Prompt budget by provider: a small local context, or a generous remote one. */
-function promptBudget(provider: LlmProvider): number {
+export function promptBudget(provider: LlmProvider): number {
   return provider.name === 'local' ? 1500 : 6000;
 }
+
+/** The turn query as the activity sends it: prompt, answer schema (the recommendation constrained to the valid actions) and token limit. */
+export function turnAnalysisQuery(request: TurnRequest, provider: LlmProvider) {
+  const messages = turnAnalysisPrompt(request, promptBudget(provider));
+  // Constrain the recommendation to the valid actions: even a tiny model then names a real move.
+  const actions = [...new Set(request.validActions.slice(0, PROMPT_ACTIONS))];
+  const schema = actions.length
+    ? TurnAnalysisSchema.extend({ recommended_action: z.enum(actions as [string, ...string[]]), alternative_actions: z.array(z.enum(actions as [string, ...string[]])).max(3) })
+    : TurnAnalysisSchema;
+  return { messages, schema, schemaName: 'turn_analysis', maxTokens: TURN_MAX_TOKENS };
+}
+
+/** Tokens the turn answer may take (the full schema's strings at their length limits come to about 300). */
+export const TURN_MAX_TOKENS = 320;
 
 /** `llm` gives the worker's one provider (see createActivities). */
 export function createOracleActivities(llm: () => LlmProvider) {
@@ -33,13 +47,8 @@ export function createOracleActivities(llm: () => LlmProvider) {
   return {
     async analyseTurn(raw: unknown): Promise<TurnAnswer & { model: string }> {
       const request = parseInput(TurnRequestSchema, raw, 'analyseTurn input');
-      const messages = turnAnalysisPrompt(request, promptBudget(llm()));
-      // Constrain the recommendation to the valid actions: even a tiny model then names a real move.
-      const actions = [...new Set(request.validActions.slice(0, PROMPT_ACTIONS))];
-      const schema = actions.length
-        ? TurnAnalysisSchema.extend({ recommended_action: z.enum(actions as [string, ...string[]]), alternative_actions: z.array(z.enum(actions as [string, ...string[]])).max(3) })
-        : TurnAnalysisSchema;
-      return ask(schema, 'turn_analysis', messages, 320, request.seed);
+      const query = turnAnalysisQuery(request, llm());
+      return ask(query.schema, query.schemaName, query.messages, query.maxTokens, request.seed);
     },
     async analyseFailure(raw: unknown): Promise<FailureAnswer & { model: string }> {
       const request = parseInput(FailureRequestSchema, raw, 'analyseFailure input');

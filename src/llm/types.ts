@@ -35,12 +35,24 @@ export interface CompletionRequest<S extends z.ZodTypeAny> {
   onProgress?: () => void;
 }
 
+/**
+ * Where a local generation's time went, for measuring speed: reading the prompt (until the first
+ * answer token) and writing the answer. Remote providers do not report it.
+ */
+export interface GenerationTiming {
+  promptMs: number;
+  generationMs: number;
+  /** Tokens the model evaluated to read the prompt, chat template included (usage counts the messages' text alone). */
+  promptTokensEvaluated: number;
+}
+
 export interface Completion<T> {
   value: T;
   usage: Usage;
   model: string;
   /** Raw text the model produced, for logs and evaluation. */
   raw: string;
+  timing?: GenerationTiming;
 }
 
 /** A tool the model may call: its arguments are checked with `schema` (which must describe an object). */

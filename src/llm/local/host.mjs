@@ -36,19 +36,30 @@ async function complete({ messages, jsonSchema, maxTokens, temperature, seed }) 
   try {
     const grammar = jsonSchema ? await grammarFor(jsonSchema) : undefined;
     let tokens = 0;
+    const inputBefore = sequence.tokenMeter.usedInputTokens;
+    const started = performance.now();
+    // The first chunk marks the end of reading the prompt: what comes after is generation.
+    let firstChunk = null;
     const text = await session.prompt(user, {
       grammar,
       maxTokens,
       temperature,
       seed,
       onTextChunk: () => {
+        firstChunk ??= performance.now();
         if (++tokens % 16 === 0) process.send({ type: 'progress' });
       },
     });
+    const ended = performance.now();
     return {
       text,
       promptTokens: model.tokenize(system + '\n' + user).length,
       completionTokens: model.tokenize(text).length,
+      timing: {
+        promptMs: (firstChunk ?? ended) - started,
+        generationMs: ended - (firstChunk ?? ended),
+        promptTokensEvaluated: sequence.tokenMeter.usedInputTokens - inputBefore,
+      },
     };
   } finally {
     // Wait for the sequence's teardown: since node-llama-cpp 3.20 it finishes asynchronously, and
