@@ -54,18 +54,29 @@ async function firstRun(index: number): Promise<Run> {
     const { result } = StatusSchema.parse(JSON.parse(status.stdout));
     return { seconds: Number(seconds.toFixed(1)), score: result.score, maxScore: result.maxScore, won: result.victory, turns: result.turns, llmCalls: result.llm?.calls ?? 0, exitCode, model: result.llm?.model ?? null };
   } finally {
-    stopServer(dataDir);
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopServer(dataDir);
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
   }
 }
 
-/** The dev server `grue play` started (detached, so the Web UI outlives it) is this bench's to stop. */
-function stopServer(dataDir: string): void {
+/** The dev server `grue play` started (detached, so the Web UI outlives it) is this bench's to stop, before its files go. */
+async function stopServer(dataDir: string): Promise<void> {
+  let pid: number;
   try {
-    process.kill(Number(readFileSync(join(dataDir, 'temporal.pid'), 'utf8')), 'SIGTERM');
+    pid = Number(readFileSync(join(dataDir, 'temporal.pid'), 'utf8'));
+    process.kill(pid, 'SIGTERM');
   } catch {
-    // Already gone.
+    return; // never started, or already gone
   }
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let waited = 0; alive() && waited < 15_000; waited += 200) await new Promise((r) => setTimeout(r, 200));
 }
 
 async function main(): Promise<void> {
