@@ -143,6 +143,11 @@ describe('campaignWorkflow', () => {
     expect(second.some((t) => t.reason === 'planned')).toBe(true);
     expect(firstReward(second)).toBeGreaterThanOrEqual(0);
     expect(firstReward(second)).toBeLessThanOrEqual(firstReward(first));
-    expect(result.episodes[1].score).toBeGreaterThanOrEqual(result.episodes[0].score);
+    // The replayed plan gets the next episode to everything the first one scored, no later; what it
+    // does after the plan runs out is exploration again, and may end worse (a grue in the dark).
+    const peak = Math.max(...first.map((t) => t.score));
+    const reaching = (turns: typeof first) => turns.findIndex((t) => t.score >= peak);
+    expect(reaching(second)).toBeGreaterThanOrEqual(0);
+    expect(reaching(second)).toBeLessThanOrEqual(reaching(first));
   }, 5 * 60_000);
 });
