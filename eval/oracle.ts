@@ -1,6 +1,6 @@
 /**
  * npm run eval:oracle [-- --models gemma3-270m,qwen2.5-coder-0.5b] [--variant enum,free,index]
- *                        [--order full,first] [--states N] [--threads 2] [--details]
+ *                        [--order full,first] [--states N] [--threads 2] [--details] [--out FILE]
  *
  * Measures candidate oracle models on the labelled states in eval/oracle-states.json: how often
  * the answer is valid JSON in its schema, how often the recommended action makes progress (the
@@ -10,6 +10,7 @@
  * `--states N` takes N states spread evenly over the file. Prints one JSON object on stdout;
  * progress goes to stderr.
  */
+import { renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { preparePuzzle, storyFor } from '../bench/puzzles';
 import { beliefsContext, freshBeliefs } from '../src/agent/beliefs';
@@ -34,6 +35,8 @@ const ArgsSchema = z.object({
   /** llama.cpp threads: 2 fits the machine alone; 1 loses less when other processes take a core (its threads wait for each other). */
   threads: z.coerce.number().int().min(1).max(64).default(2),
   details: z.boolean().default(false),
+  /** Also write the report here, updated after each model and variant (a killed run keeps what it measured). */
+  out: z.string().min(1).optional(),
 });
 
 function parseArgs(argv: string[]): z.infer<typeof ArgsSchema> {
@@ -107,7 +110,30 @@ async function main() {
     return { index, game: gameName(s.game), s, observation: p.observation, last: p.lastAction, validActions: p.validActions.map((v) => v.command), usefulCommands: p.usefulCommands, truth: p.session.groundTruth() };
   });
   const games = [...new Set(prepared.map((p) => p.game))];
-  const runs = [];
+  // What picking a valid action at random, or always the first listed one, would score, for scale.
+  const randomRate = (ps: typeof prepared) => sum(ps.map((p) => p.usefulCommands.size / Math.max(p.validActions.length, 1))) / ps.length;
+  const firstRate = (ps: typeof prepared) => ps.filter((p) => p.usefulCommands.has(p.validActions[0])).length / ps.length;
+  const report = (runs: unknown[]) => ({
+    date: new Date().toISOString().slice(0, 10),
+    threads: args.threads,
+    states: prepared.length,
+    statesByGame: Object.fromEntries(games.map((g) => [g, prepared.filter((p) => p.game === g).length])),
+    tokensPerSecond:
+      'promptTokensPerSecond = prompt tokens evaluated (chat template included) / seconds until the first answer token; completionTokensPerSecond = answer tokens / seconds after the first answer token',
+    baselines: {
+      randomUsefulRate: round(randomRate(prepared)),
+      firstListedUsefulRate: round(firstRate(prepared)),
+      randomPerGame: Object.fromEntries(games.map((g) => [g, round(randomRate(prepared.filter((p) => p.game === g)))])),
+    },
+    runs,
+  });
+  // A long run keeps what it has measured: the report so far replaces --out after each model and variant.
+  const save = (runs: unknown[]) => {
+    if (!args.out) return;
+    writeFileSync(`${args.out}.partial`, `${JSON.stringify(report(runs), null, 1)}\n`);
+    renameSync(`${args.out}.partial`, args.out);
+  };
+  const runs: unknown[] = [];
   for (const model of args.models) {
     await ensureModel(model, (m) => process.stderr.write(`${m}\n`));
     // A generous timeout: on a shared machine a slow answer is contention, not an invalid answer.
@@ -131,7 +157,7 @@ async function main() {
           }
           answer.latencyMs = Math.round(performance.now() - t0);
           answers.push(answer);
-          process.stderr.write(`eval:oracle ${model} ${variant}/${order} ${i + 1}/${prepared.length} ${answer.useful ? 'useful' : '-'} ${JSON.stringify(answer.recommended)}\n`);
+          process.stderr.write(`eval:oracle ${model} ${variant}/${order} ${i + 1}/${prepared.length} ${answer.useful ? 'useful' : '-'} ${JSON.stringify(answer.recommended)} ${answer.latencyMs} ms\n`);
         }
         const firstListed = answers.filter((a, i) => a.recommended !== null && a.recommended === prepared[i].validActions[0]).length;
         runs.push({
@@ -151,32 +177,12 @@ async function main() {
           ),
           ...(args.details ? { answers: answers.map(({ state, game, recommended, useful, valid, latencyMs }) => ({ state, game, recommended, useful, valid, latencyMs })) } : {}),
         });
+        save(runs);
       }
     }
     await provider.close();
   }
-  // What picking a valid action at random, or always the first listed one, would score, for scale.
-  const randomRate = (ps: typeof prepared) => sum(ps.map((p) => p.usefulCommands.size / Math.max(p.validActions.length, 1))) / ps.length;
-  const firstRate = (ps: typeof prepared) => ps.filter((p) => p.usefulCommands.has(p.validActions[0])).length / ps.length;
-  console.log(
-    JSON.stringify(
-      {
-        date: new Date().toISOString().slice(0, 10),
-        threads: args.threads,
-        states: prepared.length,
-        statesByGame: Object.fromEntries(games.map((g) => [g, prepared.filter((p) => p.game === g).length])),
-        tokensPerSecond: 'promptTokensPerSecond = prompt tokens evaluated (chat template included) / seconds until the first answer token; completionTokensPerSecond = answer tokens / seconds after the first answer token',
-        baselines: {
-          randomUsefulRate: round(randomRate(prepared)),
-          firstListedUsefulRate: round(firstRate(prepared)),
-          randomPerGame: Object.fromEntries(games.map((g) => [g, round(randomRate(prepared.filter((p) => p.game === g)))])),
-        },
-        runs,
-      },
-      null,
-      1,
-    ),
-  );
+  console.log(JSON.stringify(report(runs), null, 1));
 }
 
 main().catch((err) => {
