@@ -1,11 +1,11 @@
 /**
  * npm run eval:oracle [-- --models gemma3-270m,qwen2.5-coder-0.5b] [--variant enum,free,index]
- *                        [--order full,first] [--states N] [--threads 2] [--details] [--out FILE]
+ *                        [--shape full,first,only] [--states N] [--threads 2] [--details] [--out FILE]
  *
  * Measures candidate oracle models on the labelled states in eval/oracle-states.json: how often
  * the answer is valid JSON in its schema, how often the recommended action makes progress (the
  * labelled command, or a valid action with the same world effect) with a 95% Wilson interval,
- * latency, and speed. `--variant` and `--order` ask for the recommendation in other ways than
+ * latency, and speed. `--variant` and `--shape` ask for the recommendation in other ways than
  * production does (eval/oracleVariants.ts); each model is loaded once for all of them.
  * `--states N` takes N states spread evenly over the file. Prints one JSON object on stdout;
  * progress goes to stderr.
@@ -18,7 +18,7 @@ import { LlmError } from '../src/llm/errors';
 import { LocalProvider } from '../src/llm/localProvider';
 import { ensureModel } from '../src/llm/models';
 import { gameName, loadOracleStates } from './oracleStates';
-import { AnswerFormSchema, FieldOrderSchema, variantQuery } from './oracleVariants';
+import { AnswerFormSchema, AnswerShapeSchema, variantQuery } from './oracleVariants';
 import { wilsonInterval } from './wilson';
 
 const list = <T extends z.ZodType<unknown, string>>(item: T) =>
@@ -30,7 +30,7 @@ const list = <T extends z.ZodType<unknown, string>>(item: T) =>
 const ArgsSchema = z.object({
   models: list(z.string().min(1)).default(['gemma3-270m', 'smollm2-135m', 'qwen2.5-coder-0.5b', 'qwen2.5-coder-1.5b']),
   variant: list(AnswerFormSchema).default(['enum']),
-  order: list(FieldOrderSchema).default(['full']),
+  shape: list(AnswerShapeSchema).default(['full']),
   states: z.coerce.number().int().min(1).optional(),
   /** llama.cpp threads: 2 fits the machine alone; 1 loses less when other processes take a core (its threads wait for each other). */
   threads: z.coerce.number().int().min(1).max(64).default(2),
@@ -139,12 +139,12 @@ async function main() {
     // A generous timeout: on a shared machine a slow answer is contention, not an invalid answer.
     const provider = new LocalProvider({ modelId: model, threads: args.threads, timeoutMs: 600_000 });
     for (const variant of args.variant) {
-      for (const order of args.order) {
+      for (const shape of args.shape) {
         const answers: Answer[] = [];
         for (const [i, p] of prepared.entries()) {
           const beliefs = { ...freshBeliefs(), location: p.truth.location.name, inventory: p.truth.inventory.map((x) => x.name), actionHistory: p.s.prefix.slice(-8) };
           const request = { observation: p.observation, lastAction: p.last, validActions: p.validActions, context: [{ title: "AGENT'S BELIEFS", text: beliefsContext(beliefs) }], seed: 0 };
-          const query = variantQuery(request, provider, variant, order);
+          const query = variantQuery(request, provider, variant, shape);
           const t0 = performance.now();
           const answer: Answer = { state: p.index, game: p.game, valid: false, error: null, recommended: null, useful: false, latencyMs: 0, promptTokens: 0, completionTokens: 0, promptMs: 0, generationMs: 0, promptTokensEvaluated: 0 };
           try {
@@ -153,17 +153,17 @@ async function main() {
             Object.assign(answer, { valid: true, recommended, useful: recommended !== null && p.usefulCommands.has(recommended), ...r.usage, ...r.timing });
           } catch (err) {
             answer.error = err instanceof LlmError ? err.kind : 'other';
-            process.stderr.write(`  ${model} ${variant}/${order} state ${p.index}: ${(err as Error).message.slice(0, 160)}\n`);
+            process.stderr.write(`  ${model} ${variant}/${shape} state ${p.index}: ${(err as Error).message.slice(0, 160)}\n`);
           }
           answer.latencyMs = Math.round(performance.now() - t0);
           answers.push(answer);
-          process.stderr.write(`eval:oracle ${model} ${variant}/${order} ${i + 1}/${prepared.length} ${answer.useful ? 'useful' : '-'} ${JSON.stringify(answer.recommended)} ${answer.latencyMs} ms\n`);
+          process.stderr.write(`eval:oracle ${model} ${variant}/${shape} ${i + 1}/${prepared.length} ${answer.useful ? 'useful' : '-'} ${JSON.stringify(answer.recommended)} ${answer.latencyMs} ms\n`);
         }
         const firstListed = answers.filter((a, i) => a.recommended !== null && a.recommended === prepared[i].validActions[0]).length;
         runs.push({
           model,
           variant,
-          order,
+          shape,
           ...summary(answers),
           // How often the answer is the first action listed: a sign of position bias rather than reading.
           firstListedRate: round(firstListed / answers.length),

@@ -26,6 +26,13 @@ const questions = (style: ActionListStyle) =>
   `What is the overall goal of the game, and the immediate goal? What blocks progress? Which ONE action from VALID ACTIONS should be taken now${style === 'numbers' ? ' (give its number)' : ''}, and why? ` +
   `Give up to 3 alternative actions from the list${style === 'numbers' ? ' (their numbers)' : ''}. How confident are you (low, medium, high)? Use "" for anything unknown.`;
 
+/** The action question alone: what a recommendation-only answer is asked. */
+const actionQuestion = (style: ActionListStyle) =>
+  `Which ONE action from VALID ACTIONS makes progress in the game now${style === 'numbers' ? ' (give its number)' : ''}?`;
+
+/** What the prompt asks: the merged turn analysis (production), or only the action. */
+export type TurnQuestion = 'analysis' | 'action';
+
 const actionList = (actions: string[], style: ActionListStyle) =>
   style === 'names' ? `VALID ACTIONS: ${JSON.stringify(actions)}` : `VALID ACTIONS:\n${actions.map((a, i) => `${i + 1}. ${a}`).join('\n')}`;
 
@@ -33,7 +40,7 @@ const actionList = (actions: string[], style: ActionListStyle) =>
  * The merged per-turn query: how did the last action go, and what now? The observation appears
  * once — it is the game's response to the last action.
  */
-export function turnAnalysisPrompt(request: TurnRequest, budgetTokens: number, style: ActionListStyle = 'names'): ChatMessage[] {
+export function turnAnalysisPrompt(request: TurnRequest, budgetTokens: number, style: ActionListStyle = 'names', ask: TurnQuestion = 'analysis'): ChatMessage[] {
   const actions = request.validActions.slice(0, PROMPT_ACTIONS);
   const build = (obsChars: number, sections: number): string =>
     [
@@ -41,7 +48,7 @@ export function turnAnalysisPrompt(request: TurnRequest, budgetTokens: number, s
       `${request.lastAction ? "GAME'S RESPONSE" : 'OPENING'}:\n${clip(request.observation, obsChars)}`,
       ...request.context.slice(0, sections).map((s) => `${s.title}:\n${s.text}`),
       actionList(actions, style),
-      questions(style),
+      ask === 'analysis' ? questions(style) : actionQuestion(style),
     ].join('\n\n');
   let obsChars = 1500;
   let sections = request.context.length;
