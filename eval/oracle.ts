@@ -10,7 +10,7 @@
  * `--states N` takes N states spread evenly over the file. Prints one JSON object on stdout;
  * progress goes to stderr.
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { preparePuzzle, storyFor } from '../bench/puzzles';
 import { beliefsContext, freshBeliefs } from '../src/agent/beliefs';
@@ -35,7 +35,7 @@ const ArgsSchema = z.object({
   /** llama.cpp threads: 2 fits the machine alone; 1 loses less when other processes take a core (its threads wait for each other). */
   threads: z.coerce.number().int().min(1).max(64).default(2),
   details: z.boolean().default(false),
-  /** Also write the report here, updated after each model and variant (a killed run keeps what it measured). */
+  /** Also write the report here, updated after each model and variant, and log each answer beside it (FILE.answers.jsonl) so that the same command resumes a killed run. */
   out: z.string().min(1).optional(),
 });
 
@@ -62,20 +62,45 @@ function spread(total: number, count: number): number[] {
   return Array.from({ length: count }, (_, i) => Math.floor((i * total) / count));
 }
 
-interface Answer {
-  state: number;
-  game: string;
-  valid: boolean;
+const AnswerSchema = z.object({
+  state: z.number().int(),
+  game: z.string(),
+  valid: z.boolean(),
   /** Why there is no answer: the LlmError kind (bad-answer = not JSON in the schema, timeout, server). */
-  error: string | null;
-  recommended: string | null;
-  useful: boolean;
-  latencyMs: number;
-  promptTokens: number;
-  completionTokens: number;
-  promptMs: number;
-  generationMs: number;
-  promptTokensEvaluated: number;
+  error: z.string().nullable(),
+  recommended: z.string().nullable(),
+  useful: z.boolean(),
+  latencyMs: z.number(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  promptMs: z.number(),
+  generationMs: z.number(),
+  promptTokensEvaluated: z.number(),
+});
+type Answer = z.infer<typeof AnswerSchema>;
+
+/** One model answer as --out's answer log keeps it, so a killed run resumes without asking again. */
+const LoggedAnswerSchema = AnswerSchema.extend({ model: z.string(), variant: z.string(), shape: z.string(), threads: z.number().int() });
+type LoggedAnswer = z.infer<typeof LoggedAnswerSchema>;
+const answerKey = (a: Pick<LoggedAnswer, 'model' | 'variant' | 'shape' | 'threads' | 'state'>) => `${a.model}|${a.variant}|${a.shape}|${a.threads}|${a.state}`;
+
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function loadAnswerLog(file: string): Map<string, LoggedAnswer> {
+  const log = new Map<string, LoggedAnswer>();
+  if (!existsSync(file)) return log;
+  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+    // A line cut short by a kill is dropped: that answer is asked again.
+    const parsed = LoggedAnswerSchema.safeParse(jsonOrNull(line));
+    if (parsed.success) log.set(answerKey(parsed.data), parsed.data);
+  }
+  return log;
 }
 
 function summary(answers: Answer[]) {
@@ -133,6 +158,9 @@ async function main() {
     writeFileSync(`${args.out}.partial`, `${JSON.stringify(report(runs), null, 1)}\n`);
     renameSync(`${args.out}.partial`, args.out);
   };
+  // With --out, every answer is also appended to an answer log: a killed run started again with the same arguments resumes.
+  const answerLogFile = args.out ? `${args.out}.answers.jsonl` : null;
+  const answerLog = answerLogFile ? loadAnswerLog(answerLogFile) : new Map<string, LoggedAnswer>();
   const runs: unknown[] = [];
   for (const model of args.models) {
     await ensureModel(model, (m) => process.stderr.write(`${m}\n`));
@@ -142,6 +170,12 @@ async function main() {
       for (const shape of args.shape) {
         const answers: Answer[] = [];
         for (const [i, p] of prepared.entries()) {
+          const logged = answerLog.get(answerKey({ model, variant, shape, threads: args.threads, state: p.index }));
+          if (logged) {
+            // Usefulness is judged again: the labels may have changed since the answer was given.
+            answers.push({ ...logged, useful: logged.recommended !== null && p.usefulCommands.has(logged.recommended) });
+            continue;
+          }
           const beliefs = { ...freshBeliefs(), location: p.truth.location.name, inventory: p.truth.inventory.map((x) => x.name), actionHistory: p.s.prefix.slice(-8) };
           const request = { observation: p.observation, lastAction: p.last, validActions: p.validActions, context: [{ title: "AGENT'S BELIEFS", text: beliefsContext(beliefs) }], seed: 0 };
           const query = variantQuery(request, provider, variant, shape);
@@ -157,6 +191,7 @@ async function main() {
           }
           answer.latencyMs = Math.round(performance.now() - t0);
           answers.push(answer);
+          if (answerLogFile) appendFileSync(answerLogFile, `${JSON.stringify({ model, variant, shape, threads: args.threads, ...answer })}\n`);
           process.stderr.write(`eval:oracle ${model} ${variant}/${shape} ${i + 1}/${prepared.length} ${answer.useful ? 'useful' : '-'} ${JSON.stringify(answer.recommended)} ${answer.latencyMs} ms\n`);
         }
         const firstListed = answers.filter((a, i) => a.recommended !== null && a.recommended === prepared[i].validActions[0]).length;
