@@ -30,6 +30,13 @@ const questions = (style: ActionListStyle | null) =>
     : 'Which ONE command should be typed now (a short command such as "open door", "take lamp" or "north"), and why? Give up to 3 alternative commands. ') +
   'How confident are you (low, medium, high)? Use "" for anything unknown.';
 
+/** The action question alone: what a recommendation-only answer is asked. */
+const actionQuestion = (style: ActionListStyle) =>
+  `Which ONE action from VALID ACTIONS makes progress in the game now${style === 'numbers' ? ' (give its number)' : ''}?`;
+
+/** What the prompt asks: the merged turn analysis (production), or only the action. */
+export type TurnQuestion = 'analysis' | 'action';
+
 const actionList = (actions: string[], style: ActionListStyle) =>
   style === 'names' ? `VALID ACTIONS: ${JSON.stringify(actions)}` : `VALID ACTIONS:\n${actions.map((a, i) => `${i + 1}. ${a}`).join('\n')}`;
 
@@ -37,7 +44,7 @@ const actionList = (actions: string[], style: ActionListStyle) =>
  * The merged per-turn query: how did the last action go, and what now? The observation appears
  * once — it is the game's response to the last action.
  */
-export function turnAnalysisPrompt(request: TurnRequest, budgetTokens: number, style: ActionListStyle = 'names'): ChatMessage[] {
+export function turnAnalysisPrompt(request: TurnRequest, budgetTokens: number, style: ActionListStyle = 'names', ask: TurnQuestion = 'analysis'): ChatMessage[] {
   const actions = request.validActions.slice(0, PROMPT_ACTIONS);
   const build = (obsChars: number, sections: number): string =>
     [
@@ -45,7 +52,7 @@ export function turnAnalysisPrompt(request: TurnRequest, budgetTokens: number, s
       `${request.lastAction ? "GAME'S RESPONSE" : 'OPENING'}:\n${clip(request.observation, obsChars)}`,
       ...request.context.slice(0, sections).map((s) => `${s.title}:\n${s.text}`),
       ...(actions.length ? [actionList(actions, style)] : []),
-      questions(actions.length ? style : null),
+      ask === 'action' && actions.length ? actionQuestion(style) : questions(actions.length ? style : null),
     ].join('\n\n');
   let obsChars = 1500;
   let sections = request.context.length;

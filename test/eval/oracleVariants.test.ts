@@ -29,6 +29,14 @@ describe('variantQuery', () => {
     expect(propertyOrder(variantQuery(request, local, 'index', 'first').schema)[0]).toBe('recommended_action_number');
   });
 
+  it('only asks which action makes progress, with no analysis, and answers that one field', () => {
+    const q = variantQuery(request, local, 'index', 'only');
+    expect(propertyOrder(q.schema)).toEqual(['recommended_action_number']);
+    expect(q.messages[1].content).toMatch(/Which ONE action from VALID ACTIONS makes progress in the game now \(give its number\)\?$/);
+    expect(q.messages[1].content).not.toContain('overall goal');
+    expect(q.recommendation({ recommended_action_number: 1 })).toBe('north');
+  });
+
   it('free accepts any text and reads it back as the valid action it names, or none', () => {
     const q = variantQuery(request, local, 'free', 'full');
     expect(q.schema.safeParse(answer({ recommended_action: 'open the mailbox' })).success).toBe(true);

@@ -3,6 +3,7 @@
  * sample from a model this small is noise, so each runs as a small evaluation over variants and
  * asserts a pass rate; the rates are printed for the record.
  */
+import { z } from 'zod';
 import { createOracleActivities } from '../../src/activities/oracle';
 import { beliefsContext, freshBeliefs } from '../../src/agent/beliefs';
 import { LocalProvider } from '../../src/llm/localProvider';
@@ -72,5 +73,14 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) as the oracle`, () => {
     expect(r.usage.calls).toBe(1);
     expect(r.usage.promptTokens).toBeGreaterThan(20);
     expect(r.usage.completionTokens).toBeGreaterThan(3);
+  });
+
+  it('says where a generation\'s time went: reading the prompt (chat template included), then writing the answer', async () => {
+    const r = await provider.complete({ messages: [{ role: 'system', content: 'Answer as JSON.' }, { role: 'user', content: 'Is a lamp a light source?' }], schema: z.object({ yes: z.boolean() }), schemaName: 'yes_no', maxTokens: 20 });
+    expect(r.timing).toBeDefined();
+    // The template's turn markers are evaluated too, so more tokens are read than the messages' text holds.
+    expect(r.timing!.promptTokensEvaluated).toBeGreaterThan(r.usage.promptTokens);
+    expect(r.timing!.promptMs).toBeGreaterThan(0);
+    expect(r.timing!.generationMs).toBeGreaterThan(0);
   });
 });
