@@ -52,6 +52,9 @@ export interface CellMemory {
 export const TIERS = ['new-ever', 'new-here', 'new-state-ever', 'new-cell', 'new-state', 'undoing', 'seen', 'deadly'] as const;
 export type Tier = (typeof TIERS)[number];
 
+/** Nothing here opens anything up: only undoing moves, known ones or death traps are left. */
+export const exhausted = (tier: Tier) => TIERS.indexOf(tier) >= TIERS.indexOf('undoing');
+
 /** What a move would open up, from the engine's probe of it. */
 export function tierOf(option: ActionOption, memory: CellMemory): Tier {
   if (memory.deadly.has(placeOf(option.resultCell))) return 'deadly';

@@ -9,14 +9,21 @@
  */
 import type { ActionOption, Assist } from '../schemas/game';
 import type { LearnedState, PolicyName } from '../schemas/episode';
-import { CellMemory, frontier, placeOf, TIER_REASONS } from './cells';
+import { CellMemory, exhausted, frontier, placeOf, TIER_REASONS } from './cells';
 import { shortState } from './dynamics';
 import { planToReward } from './planner';
+import { Exits, routeToOpen } from './rooms';
 import type { Rng } from './rng';
 
 /** World states seen before, by full or short hash (the episode keeps short ones to stay small). */
 export interface StateSet {
   has(worldHash: string): boolean;
+}
+
+export interface RoomMemory {
+  here: number;
+  exits: Exits;
+  open: ReadonlySet<number>;
 }
 
 export interface PolicyContext {
@@ -39,17 +46,21 @@ export interface PolicyContext {
    * advice that keeps not working from one state is given up after MAX_TRIES.
    */
   tried: Readonly<Record<string, number>>;
+  /** The rooms this episode mapped, and those it left with moves untried (`probe` only; see rooms.ts). */
+  rooms?: RoomMemory;
 }
 
 export interface PolicyChoice {
   command: string;
-  reason: 'won' | 'reward' | 'planned' | 'remembered' | 'novel' | 'untried' | 'random' | 'fallback';
+  reason: 'won' | 'reward' | 'planned' | 'return' | 'remembered' | 'novel' | 'untried' | 'random' | 'fallback';
   /** Why, in a few words a person reads in the transcript and the progress line. */
   why: string;
 }
 
 /** How often a planned or recommended step may be retried from the same state in one episode. */
 export const MAX_TRIES = 2;
+/** Walking back through known corridors repeats steps by design, so a return may retry more. */
+export const MAX_RETURN_TRIES = 6;
 
 export const triedKey = (worldHash: string, command: string) => `${shortState(worldHash)}|${command}`;
 
@@ -93,14 +104,19 @@ export function randomPolicy(ctx: PolicyContext): PolicyChoice {
  * best immediate score gain; and the pool of options that neither kill the player, end the game
  * without a win nor lead where an earlier episode died (all of them if every option does).
  */
-export type KnownChoice = PolicyChoice & { reason: 'won' | 'reward' | 'planned' };
+export type KnownChoice = PolicyChoice & { reason: 'won' | 'reward' | 'planned' | 'return' };
+
+/** The options that neither kill, end the game without a win, nor lead where an earlier episode died (all of them if every option does). */
+export function safePool(options: ActionOption[], deadly: ReadonlySet<string>): ActionOption[] {
+  const alive = options.filter((o) => o.outcome !== 'died' && o.outcome !== 'ended');
+  const safe = alive.filter((o) => !deadly.has(placeOf(o.resultCell)));
+  return safe.length ? safe : alive.length ? alive : options;
+}
 
 export function probedMove(options: ActionOption[], rng: Rng, deadly: ReadonlySet<string> = new Set()): { pool: ActionOption[]; choice: KnownChoice | null } {
   const won = options.find((o) => o.outcome === 'won');
   if (won) return { pool: options, choice: { command: won.command, reason: 'won', why: 'the probe shows it wins' } };
-  const alive = options.filter((o) => o.outcome !== 'died' && o.outcome !== 'ended');
-  const safe = alive.filter((o) => !deadly.has(placeOf(o.resultCell)));
-  const pool = safe.length ? safe : alive.length ? alive : options;
+  const pool = safePool(options, deadly);
   const best = Math.max(...pool.map((o) => o.scoreDelta));
   if (best > 0) return { pool, choice: { command: rng.pick(pool.filter((o) => o.scoreDelta === best)).command, reason: 'reward', why: `the probe shows +${best} points` } };
   return { pool, choice: null };
@@ -121,7 +137,26 @@ export function knownMove(ctx: PolicyContext): { pool: ActionOption[]; choice: K
   const listed = ctx.assist === 'probe' ? new Set(pool.map((o) => o.command)) : ctx.assist === 'valid' ? new Set(ctx.commands) : null;
   const usable = (command: string) => (listed === null || listed.has(command)) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_TRIES;
   const plan = planToReward(ctx.learned.dynamics, ctx.worldHash, usable);
-  return { pool, choice: plan ? { command: plan.action, reason: 'planned', why: `a learned path to +${plan.reward} in ${plan.steps} step${plan.steps === 1 ? "" : "s"}` } : null };
+  if (plan) return { pool, choice: { command: plan.action, reason: 'planned', why: `a learned path to +${plan.reward} in ${steps(plan.steps)}` } };
+  return { pool, choice: ctx.assist === 'probe' ? returnMove(pool, ctx) : null };
+}
+
+const steps = (count: number) => `${count} step${count === 1 ? '' : 's'}`;
+
+/**
+ * Go-Explore's return: when every move here is spent (only undoing, known or deadly ones left),
+ * walk the mapped rooms to the nearest one this episode left with moves that still open
+ * something up, instead of wandering or undoing what was done.
+ */
+function returnMove(pool: ActionOption[], ctx: PolicyContext): KnownChoice | null {
+  const rooms = ctx.rooms;
+  if (!rooms?.open.size) return null;
+  const best = frontier(pool, { ...ctx.cells, visited: ctx.visited });
+  if (best && !exhausted(best.tier)) return null;
+  const listed = new Set(pool.map((o) => o.command));
+  const usable = (command: string) => listed.has(command) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_RETURN_TRIES;
+  const route = routeToOpen(rooms.exits, rooms.here, rooms.open, usable);
+  return route ? { command: route.command, reason: 'return', why: `back to a room with untried moves, ${steps(route.steps)} away` } : null;
 }
 
 /**

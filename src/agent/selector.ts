@@ -16,7 +16,7 @@ import { frontier, TIER_REASONS } from './cells';
 import { accuracy, Reliability } from './reliability';
 import { candidates, explore, knownMove, MAX_TRIES, PolicyContext, StateSet, timesTried } from './policy';
 
-export type SelectionReason = 'won' | 'reward' | 'planned' | 'thought' | 'recommended' | 'blocker' | 'alternative' | 'novel' | 'untried' | 'random' | 'fallback';
+export type SelectionReason = 'won' | 'reward' | 'planned' | 'return' | 'thought' | 'recommended' | 'blocker' | 'alternative' | 'novel' | 'untried' | 'random' | 'fallback';
 
 export interface Selection {
   command: string;

@@ -41,6 +41,10 @@ export const AgentStateSchema = z.object({
   memory: z.record(z.string(), z.unknown()),
   /** Go-Explore cells (see cellOf) this episode has been in, oldest first. */
   cells: z.array(z.string()),
+  /** Room id -> command -> room it leads to, as the probe showed it (`probe` only; see rooms.ts). */
+  exits: z.record(z.string(), z.record(z.string(), z.number().int())).default({}),
+  /** Rooms this episode left with moves that still open something up, oldest first (see rooms.ts). */
+  open: z.array(z.number().int()).default([]),
   /** Locations this episode has been in, oldest first: a new one counts as progress. */
   places: z.array(z.string()),
   /** Turns since the score rose or a new location was reached. */
@@ -51,7 +55,7 @@ export const AgentStateSchema = z.object({
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
 /** ~12 KB and ~9 KB of JSON: with the dynamics model (~32 KB) the carry stays near 55 KB. */
-export const LIMITS = { visited: 800, tried: 300, places: 200, deaths: 100, cells: 300, learnedCells: 400, deadlyPlaces: 100 } as const;
+export const LIMITS = { visited: 800, tried: 300, places: 200, deaths: 100, cells: 300, learnedCells: 400, deadlyPlaces: 100, rooms: 150 } as const;
 /** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
 export const MAX_CARRY_BYTES = 60 * 1024;
 
@@ -75,6 +79,8 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     llm: { calls: 0, promptTokens: 0, completionTokens: 0, fallbackTurns: 0 },
     memory,
     cells: [cellOf(start.truth)],
+    exits: {},
+    open: [],
     places: start.truth.location.name ? [start.truth.location.name] : [],
     stalledTurns: 0,
     lastThoughtboxTurn: null,
@@ -150,6 +156,7 @@ export function fitCarry(state: AgentState, maxBytes = MAX_CARRY_BYTES): AgentSt
       ...s,
       visited: s.visited.slice(Math.ceil(s.visited.length / 10)),
       cells: s.cells.slice(Math.ceil(s.cells.length / 10)),
+      exits: drop(s.exits),
       tried: drop(s.tried),
       learned: { ...s.learned, dynamics: { entries: drop(s.learned.dynamics.entries) } },
     };

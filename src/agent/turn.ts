@@ -19,8 +19,9 @@ import { addUsage, NO_USAGE } from '../schemas/oracle';
 import type { ContextSection, FailureAnswer, FailureRequest, OracleUsage, TurnAnalysis, TurnAnswer, TurnRequest } from '../schemas/oracle';
 import { Beliefs, beliefsContext, LIMITS as BELIEF_LIMITS, pushBounded } from './beliefs';
 import { knownStates, observe as observeDynamics, shortState } from './dynamics';
-import { CellMemory, frontier, placeOf } from './cells';
-import { choose, knownMove, MAX_TRIES, PolicyContext, timesTried, triedKey } from './policy';
+import { CellMemory, exhausted, frontier, placeOf } from './cells';
+import { exitsOf } from './rooms';
+import { choose, knownMove, MAX_TRIES, PolicyContext, safePool, timesTried, triedKey } from './policy';
 import { accuracy } from './reliability';
 import type { Rng } from './rng';
 import { actionWouldHelp, selectAction, SelectionReason } from './selector';
@@ -47,6 +48,7 @@ function policyContext(state: AgentState, config: EpisodeConfig, rng: Rng): Poli
     learned: state.learned,
     rng,
     tried: state.tried,
+    rooms: { here: state.truth.location.id, exits: state.exits, open: new Set(state.open) },
   };
 }
 
@@ -274,11 +276,37 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
     stalledTurns: scoreDelta > 0 || newPlace ? 0 : state.stalledTurns + 1,
     lastThoughtboxTurn: decision.thinking ? state.turn : state.lastThoughtboxTurn,
   };
-  const view = turnView(next, state);
-  const memory = { ...next.memory };
+  const explored = mapped(next, state);
+  const view = turnView(explored, state);
+  const memory = { ...explored.memory };
   for (const module of modules) memory[module.name] = module.observe(memory[module.name], view);
-  return { ...next, memory };
+  return { ...explored, memory };
 }
+
+/**
+ * The room map after a step: the room left and the room reached add their exits as the probe
+ * showed them there, and both are judged again with what is known now (the move just made no
+ * longer opens anything), joining or leaving the open rooms.
+ */
+function mapped(now: AgentState, before: AgentState): AgentState {
+  if (now.options.length === 0 && before.options.length === 0) return now; // only the probe maps
+  const memory = cellMemory(now);
+  let exits = now.exits;
+  let open = now.open;
+  for (const judged of [before, now]) {
+    const id = judged.truth.location.id;
+    exits = keepNewest<Record<string, number>>({ ...withoutKey(exits, String(id)), [id]: exitsOf(id, judged.options) }, LIMITS.rooms);
+    open = open.filter((other) => other !== id);
+    const best = frontier(safePool(judged.options, memory.deadly), { ...memory, here: cellOf(judged.truth) });
+    if (best && !exhausted(best.tier)) open = [...open, id].slice(-LIMITS.rooms);
+  }
+  return { ...now, exits, open };
+}
+
+const withoutKey = <T>(record: Record<string, T>, key: string): Record<string, T> => {
+  const { [key]: _dropped, ...rest } = record;
+  return rest;
+};
 
 // ── maintain ────────────────────────────────────────────────────────────────────────────────
 

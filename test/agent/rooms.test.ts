@@ -1,0 +1,101 @@
+/**
+ * Go-Explore's return over rooms, called directly: the map the probe draws, the walk to the
+ * nearest room left with untried moves, and the turn pipeline keeping both as the episode goes.
+ */
+import { createRng } from '../../src/agent/rng';
+import { exitsOf, routeToOpen } from '../../src/agent/rooms';
+import { knownMove, oracleFreePolicy, PolicyContext, triedKey } from '../../src/agent/policy';
+import { initialState } from '../../src/agent/state';
+import { decide, deliberate, initialMemory, learn } from '../../src/agent/turn';
+import { freshLearned, resolveEpisodeConfig } from '../../src/schemas/episode';
+import type { GameState, GroundTruthData } from '../../src/schemas/game';
+import { opt } from './fixtures';
+
+/** Hall (1) -- north --> Kitchen (2) -- east --> Pantry (3); Cellar (4) is down from the Hall. */
+const EXITS = { 1: { north: 2, down: 4 }, 2: { south: 1, east: 3 }, 3: { west: 2 } };
+
+describe('the room map', () => {
+  it('holds the moves the probe says lead to another room, and not those that kill or end the game', () => {
+    const options = [
+      opt('north', { resultCell: '2//0' }),
+      opt('take lamp', { resultCell: '1/9/0' }),
+      opt('jump', { resultCell: '5//0', outcome: 'died' }),
+      opt('down', { resultCell: '4//0' }),
+    ];
+    expect(exitsOf(1, options)).toEqual({ north: 2, down: 4 });
+  });
+
+  it('routes to the nearest open room, first move usable now, and nowhere when none is reachable', () => {
+    const all = () => true;
+    expect(routeToOpen(EXITS, 3, new Set([1]), all)).toEqual({ command: 'west', steps: 2, to: 1 });
+    expect(routeToOpen(EXITS, 3, new Set([1, 2]), all)).toEqual({ command: 'west', steps: 1, to: 2 });
+    expect(routeToOpen(EXITS, 1, new Set([1]), all)).toBeNull(); // the room it stands in is not a return
+    expect(routeToOpen(EXITS, 3, new Set([1]), (command) => command !== 'west')).toBeNull();
+    expect(routeToOpen(EXITS, 3, new Set([9]), all)).toBeNull();
+  });
+});
+
+const context = (over: Partial<PolicyContext>): PolicyContext => ({
+  assist: 'probe',
+  options: [],
+  commands: [],
+  observation: '',
+  worldHash: 'h-pantry',
+  visited: new Set(['h-pantry', 'h-west', 'h-take jar']),
+  cells: { here: '3//0', seen: new Set(['3//0', '2//0', '1//0']), seenBefore: new Set(), deadly: new Set(), visited: new Set() },
+  learned: freshLearned(),
+  rng: createRng(1),
+  tried: {},
+  rooms: { here: 3, exits: EXITS, open: new Set([1]) },
+  ...over,
+});
+
+describe('returning', () => {
+  it('walks back toward an open room when every move here is spent', () => {
+    const spent = [opt('west', { resultCell: '2//0' }), opt('take jar', { resultCell: '3/7/0' })];
+    expect(knownMove(context({ options: spent })).choice).toEqual({ command: 'west', reason: 'return', why: 'back to a room with untried moves, 2 steps away' });
+  });
+
+  it('does not return while something here is still new, or with no open room', () => {
+    const fresh = [opt('west', { resultCell: '2//0' }), opt('open jar', { resultCell: '3//0' })];
+    expect(oracleFreePolicy(context({ options: fresh }))).toMatchObject({ command: 'open jar', reason: 'novel' });
+    const spent = [opt('west', { resultCell: '2//0' })];
+    expect(knownMove(context({ options: spent, rooms: { here: 3, exits: EXITS, open: new Set() } })).choice).toBeNull();
+  });
+
+  it('gives a return up after a move was retried too often from the same state', () => {
+    const spent = [opt('west', { resultCell: '2//0' })];
+    expect(knownMove(context({ options: spent, tried: { [triedKey('h-pantry', 'west')]: 6 } })).choice).toBeNull();
+  });
+});
+
+describe('the turn pipeline keeps the map', () => {
+  const truth = (id: number, name: string): GroundTruthData => ({ score: 0, moves: 0, location: { id, name }, inventory: [], done: false, victory: false, died: false });
+  const config = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free' });
+
+  it('maps each room it stands in, keeps rooms left with untried moves open, and returns to them', () => {
+    const hall = [opt('north', { resultCell: '2//0' }), opt('open door', { resultCell: '1//0' })];
+    let state = initialState(
+      { observation: 'A hall.', truth: truth(1, 'Hall'), worldHash: 'h-start', snapshot: 's0', options: hall, commands: [], storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 },
+      freshLearned(),
+      1,
+      initialMemory(freshLearned(), config),
+    );
+    const play = (command: string, next: Partial<GameState>) => {
+      const decision = decide(state, config, createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null);
+      state = learn(state, decision, { command, observation: `You ${command}.`, snapshot: 's', commands: [], truth: truth(1, 'Hall'), worldHash: `h-${command}`, options: [], ...next }, createRng(1));
+    };
+    // North into the Kitchen, whose only move leads back: the Hall still has its door to open.
+    play('north', { truth: truth(2, 'Kitchen'), options: [opt('south', { resultCell: '1//0', resultHash: 'h-start' })] });
+    expect(state.exits).toEqual({ 1: { north: 2 }, 2: { south: 1 } });
+    expect(state.open).toEqual([1]);
+    const d = deliberate(state, config, createRng(1));
+    expect(d).toMatchObject({ kind: 'decided', choice: { command: 'south', reason: 'return' } });
+    // Back in the Hall the door gets opened; with it the Hall has nothing new left.
+    play('south', { truth: truth(1, 'Hall'), worldHash: 'h-start', options: hall.map((o) => (o.command === 'north' ? { ...o, resultHash: 'h-north' } : o)) });
+    expect(state.open).toEqual([1]);
+    play('open door', { truth: truth(1, 'Hall'), options: [opt('north', { resultCell: '2//0', resultHash: 'h-north' })] });
+    expect(state.open).toEqual([]);
+    expect(state.exits).toEqual({ 1: { north: 2 }, 2: { south: 1 } });
+  });
+});
