@@ -43,16 +43,21 @@ export interface CellMemory {
   visited: { has(worldHash: string): boolean };
   /** World states earlier episodes reached (the learned dynamics model's). */
   known?: { has(worldHash: string): boolean };
+  /** Commands this episode already made where the player stands (whatever was carried then). */
+  doneHere?: ReadonlySet<string>;
 }
 
 /** Novelty tiers, best first. */
 // A merely new cell (a known place with other things carried) ranks below a world state no episode
 // has seen: every item taken makes every known place a new cell, and ranking those first sent
 // Zork I's explorer walking its known forest again after each pickup.
-export const TIERS = ['new-ever', 'new-here', 'new-state-ever', 'new-cell', 'new-state', 'undoing', 'seen', 'deadly'] as const;
+// A command already made in this room that neither moves nor gains anything (getting into bed,
+// eating, putting one thing on another) reaches a "new" world state only because something else
+// is carried now: ranking those as new kept 9:05's explorer climbing in and out of bed.
+export const TIERS = ['new-ever', 'new-here', 'new-state-ever', 'new-cell', 'new-state', 'undoing', 'repeat', 'seen', 'deadly'] as const;
 export type Tier = (typeof TIERS)[number];
 
-/** Nothing here opens anything up: only undoing moves, known ones or death traps are left. */
+/** Nothing here opens anything up: only undoing moves, repeated or known ones, or death traps are left. */
 export const exhausted = (tier: Tier) => TIERS.indexOf(tier) >= TIERS.indexOf('undoing');
 
 /** What a move would open up, from the engine's probe of it. */
@@ -73,6 +78,7 @@ export function tierOf(option: ActionOption, memory: CellMemory): Tier {
       if (placeNew(cells) || itemNew(cells)) return 'new-here';
       if (!memory.seen.has(option.resultCell)) return 'new-cell';
     }
+    if (memory.doneHere?.has(option.command) && !moved && gained.length === 0) return 'repeat';
     if (undoing) return 'undoing';
     return memory.known?.has(option.resultHash) ? 'new-state' : 'new-state-ever';
   }
@@ -98,6 +104,7 @@ export const TIER_REASONS: Record<Tier, string> = {
   'new-state-ever': 'changes the world in a way no episode has seen',
   'new-state': 'changes the world in a way new to this episode',
   undoing: 'only undoing moves are left',
+  repeat: 'only moves already made here are left',
   seen: 'everything here has been tried',
   deadly: 'every move leads where an earlier episode died',
 };

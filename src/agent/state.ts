@@ -43,6 +43,8 @@ export const AgentStateSchema = z.object({
   cells: z.array(z.string()),
   /** Room id -> command -> room it leads to, as the probe showed it (`probe` only; see rooms.ts). */
   exits: z.record(z.string(), z.record(z.string(), z.number().int())).default({}),
+  /** `room id|command` for each command this episode made, oldest first (see CellMemory.doneHere). */
+  done: z.array(z.string()).default([]),
   /** Rooms this episode left with moves that still open something up, oldest first (see rooms.ts). */
   open: z.array(z.number().int()).default([]),
   /** Locations this episode has been in, oldest first: a new one counts as progress. */
@@ -55,7 +57,7 @@ export const AgentStateSchema = z.object({
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
 /** ~12 KB and ~9 KB of JSON: with the dynamics model (~32 KB) the carry stays near 55 KB. */
-export const LIMITS = { visited: 800, tried: 300, places: 200, deaths: 100, cells: 300, learnedCells: 400, deadlyPlaces: 100, rooms: 150 } as const;
+export const LIMITS = { visited: 800, tried: 300, places: 200, deaths: 100, cells: 300, learnedCells: 400, deadlyPlaces: 100, rooms: 150, done: 300 } as const;
 /** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
 export const MAX_CARRY_BYTES = 60 * 1024;
 
@@ -80,6 +82,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     memory,
     cells: [cellOf(start.truth)],
     exits: {},
+    done: [],
     open: [],
     places: start.truth.location.name ? [start.truth.location.name] : [],
     stalledTurns: 0,
@@ -90,6 +93,12 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
 /** Ground truth always wins over beliefs for what the game states plainly. */
 export function withTruth(b: Beliefs, t: GroundTruthData): Beliefs {
   return { ...b, location: t.location.name || b.location, inventory: t.inventory.map((i) => i.name) };
+}
+
+/** The commands this episode made in a room. */
+export function doneIn(state: AgentState, room: number): Set<string> {
+  const prefix = `${room}|`;
+  return new Set(state.done.filter((entry) => entry.startsWith(prefix)).map((entry) => entry.slice(prefix.length)));
 }
 
 export function visitedSet(state: AgentState): StateSet {
@@ -157,6 +166,7 @@ export function fitCarry(state: AgentState, maxBytes = MAX_CARRY_BYTES): AgentSt
       visited: s.visited.slice(Math.ceil(s.visited.length / 10)),
       cells: s.cells.slice(Math.ceil(s.cells.length / 10)),
       exits: drop(s.exits),
+      done: s.done.slice(Math.ceil(s.done.length / 10)),
       tried: drop(s.tried),
       learned: { ...s.learned, dynamics: { entries: drop(s.learned.dynamics.entries) } },
     };

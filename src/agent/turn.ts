@@ -25,7 +25,7 @@ import { choose, knownMove, MAX_TRIES, PolicyContext, safePool, timesTried, trie
 import { accuracy } from './reliability';
 import type { Rng } from './rng';
 import { actionWouldHelp, selectAction, SelectionReason } from './selector';
-import { AgentState, keepNewest, LIMITS, markVisited, pushOnce, rememberCells, rememberDeath, rememberReward, visitedSet, withTruth } from './state';
+import { AgentState, doneIn, keepNewest, LIMITS, markVisited, pushOnce, rememberCells, rememberDeath, rememberReward, visitedSet, withTruth } from './state';
 import type { ThoughtboxSession } from './thoughtbox/schema';
 import { updateFromAnalysis, updateReliability } from './updater';
 
@@ -62,6 +62,7 @@ function cellMemory(state: AgentState): CellMemory {
     deadly: new Set(state.learned.deadlyPlaces),
     visited: visitedSet(state),
     known: { has: (hash) => known.has(shortState(hash)) },
+    doneHere: doneIn(state, state.truth.location.id),
   };
 }
 
@@ -272,6 +273,7 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
       ...(decision.model ?? state.llm.model ? { model: decision.model ?? state.llm.model } : {}),
     },
     cells: pushOnce(state.cells, cellOf(step.truth), LIMITS.cells),
+    done: pushOnce(state.done, `${state.truth.location.id}|${command}`, LIMITS.done),
     places: newPlace ? [...state.places, place].slice(-LIMITS.places) : state.places,
     stalledTurns: scoreDelta > 0 || newPlace ? 0 : state.stalledTurns + 1,
     lastThoughtboxTurn: decision.thinking ? state.turn : state.lastThoughtboxTurn,
@@ -297,7 +299,7 @@ function mapped(now: AgentState, before: AgentState): AgentState {
     const id = judged.truth.location.id;
     exits = keepNewest<Record<string, number>>({ ...withoutKey(exits, String(id)), [id]: exitsOf(id, judged.options) }, LIMITS.rooms);
     open = open.filter((other) => other !== id);
-    const best = frontier(safePool(judged.options, memory.deadly), { ...memory, here: cellOf(judged.truth) });
+    const best = frontier(safePool(judged.options, memory.deadly), { ...memory, here: cellOf(judged.truth), doneHere: doneIn(now, id) });
     if (best && !exhausted(best.tier)) open = [...open, id].slice(-LIMITS.rooms);
   }
   return { ...now, exits, open };

@@ -44,6 +44,15 @@ describe('cells', () => {
     expect(tierOf(opt('down', { resultCell: '7/10/0' }), memory({ deadly: new Set(['7/10']) }))).toBe('deadly');
   });
 
+  it('rank a command already made in this room, that neither moves nor gains anything, below undoing moves', () => {
+    const m = memory({ doneHere: new Set(['go bed', 'north', 'take lamp']) });
+    expect(tierOf(opt('go bed'), m)).toBe('repeat'); // a new world state only because other things are carried
+    expect(tierOf(opt('north', { resultCell: '5/10/0' }), m)).toBe('new-ever'); // moving somewhere new is never a repeat
+    expect(tierOf(opt('take lamp', { resultCell: '1/10,11/0' }), m)).toBe('new-ever');
+    expect(tierOf(opt('drop key', { resultCell: '1//0' }), m)).toBe('undoing');
+    expect(frontier([opt('go bed'), opt('drop key', { resultCell: '1//0' })], m)?.tier).toBe('undoing');
+  });
+
   it('know the usual undoing verbs', () => {
     expect(['close chest', 'drop lamp', 'turn off lamp', 'Take off coat', 'lock door with key'].every(isUndoing)).toBe(true);
     expect(['open chest', 'take lamp', 'turn on lamp', 'unlock door with key', 'north'].some(isUndoing)).toBe(false);
