@@ -77,6 +77,9 @@ export function tierOf(option: ActionOption, memory: CellMemory): Tier {
       if (placeNew([...cells, ...earlier]) || itemNew([...cells, ...earlier])) return 'new-ever';
       if (placeNew(cells) || itemNew(cells)) return 'new-here';
       if (!memory.seen.has(option.resultCell)) return 'new-cell';
+      // Walking back into a cell this episode was in: the world state is new only because of
+      // something done elsewhere, which was seen when it was done. The return walks these on purpose.
+      if (moved && gained.length === 0) return 'repeat';
     }
     if (memory.doneHere?.has(option.command) && !moved && gained.length === 0) return 'repeat';
     if (undoing) return 'undoing';
@@ -104,7 +107,7 @@ export const TIER_REASONS: Record<Tier, string> = {
   'new-state-ever': 'changes the world in a way no episode has seen',
   'new-state': 'changes the world in a way new to this episode',
   undoing: 'only undoing moves are left',
-  repeat: 'only moves already made here are left',
+  repeat: 'only moves already made, or back to where it has been, are left',
   seen: 'everything here has been tried',
   deadly: 'every move leads where an earlier episode died',
 };

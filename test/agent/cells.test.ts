@@ -33,7 +33,7 @@ describe('cells', () => {
     expect(tierOf(opt('north', { resultCell: '5/10/0' }), m)).toBe('new-ever'); // place 5: nobody was there
     expect(tierOf(opt('take lamp', { resultCell: '1/10,11/0' }), m)).toBe('new-ever'); // item 11: nobody held it
     expect(tierOf(opt('east', { resultCell: '2/10/0' }), m)).toBe('new-here'); // place 2: an earlier episode only
-    expect(tierOf(opt('west', { resultCell: '3/10/0' }), m)).toBe('new-state-ever'); // place 3 in this very cell: seen
+    expect(tierOf(opt('west', { resultCell: '3/10/0' }), m)).toBe('repeat'); // back to place 3 in this very cell
     const carrying = memory({ seen: new Set([HERE, '3//0']) });
     expect(tierOf(opt('west', { resultCell: '3/10/0' }), carrying)).toBe('new-cell'); // place 3, but not with item 10
     expect(tierOf(opt('open door'), m)).toBe('new-state-ever');
