@@ -77,9 +77,9 @@ export function tierOf(option: ActionOption, memory: CellMemory): Tier {
       if (placeNew([...cells, ...earlier]) || itemNew([...cells, ...earlier])) return 'new-ever';
       if (placeNew(cells) || itemNew(cells)) return 'new-here';
       if (!memory.seen.has(option.resultCell)) return 'new-cell';
-      // Walking back into a cell this episode was in: the world state is new only because of
-      // something done elsewhere, which was seen when it was done. The return walks these on purpose.
-      if (moved && gained.length === 0) return 'repeat';
+      // Back in a cell this episode was in (walking back, or taking back what was put down): the
+      // world state is new only because of something done before, which was seen when it was done.
+      return 'repeat';
     }
     if (memory.doneHere?.has(option.command) && !moved && gained.length === 0) return 'repeat';
     if (undoing) return 'undoing';

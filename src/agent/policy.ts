@@ -9,7 +9,7 @@
  */
 import type { ActionOption, Assist } from '../schemas/game';
 import type { LearnedState, PolicyName } from '../schemas/episode';
-import { CellMemory, exhausted, frontier, placeOf, TIER_REASONS } from './cells';
+import { CellMemory, exhausted, frontier, parseCell, placeOf, TIER_REASONS } from './cells';
 import { shortState } from './dynamics';
 import { planToReward } from './planner';
 import { Exits, routeToOpen } from './rooms';
@@ -156,7 +156,13 @@ function returnMove(pool: ActionOption[], ctx: PolicyContext): KnownChoice | nul
   const listed = new Set(pool.map((o) => o.command));
   const usable = (command: string) => listed.has(command) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_RETURN_TRIES;
   const route = routeToOpen(rooms.exits, rooms.here, rooms.open, usable);
-  return route ? { command: route.command, reason: 'return', why: `back to a room with untried moves, ${steps(route.steps)} away` } : null;
+  if (route) return { command: route.command, reason: 'return', why: `back to a room with untried moves, ${steps(route.steps)} away` };
+  // Inside something (in bed, in a car): none of the room's exits is valid from here. Step back
+  // out to a state already seen in this room, where they are, rather than undo things in here.
+  const roomExits = Object.keys(rooms.exits[rooms.here] ?? {});
+  if (roomExits.length === 0 || roomExits.some((command) => listed.has(command))) return null;
+  const out = pool.filter((o) => o.resultHash !== ctx.worldHash && ctx.visited.has(o.resultHash) && parseCell(o.resultCell).location === rooms.here && usable(o.command));
+  return out.length ? { command: ctx.rng.pick(out).command, reason: 'return', why: "out of here, back to where the room's exits are" } : null;
 }
 
 /**

@@ -297,7 +297,8 @@ function mapped(now: AgentState, before: AgentState): AgentState {
   let open = now.open;
   for (const judged of [before, now]) {
     const id = judged.truth.location.id;
-    exits = keepNewest<Record<string, number>>({ ...withoutKey(exits, String(id)), [id]: exitsOf(id, judged.options) }, LIMITS.rooms);
+    // Merged, not replaced: from inside something (a bed, a car) the room's exits are not valid.
+    exits = keepNewest<Record<string, number>>({ ...withoutKey(exits, String(id)), [id]: { ...exits[id], ...exitsOf(id, judged.options) } }, LIMITS.rooms);
     open = open.filter((other) => other !== id);
     const best = frontier(safePool(judged.options, memory.deadly), { ...memory, here: cellOf(judged.truth), doneHere: doneIn(now, id) });
     if (best && !exhausted(best.tier)) open = [...open, id].slice(-LIMITS.rooms);

@@ -50,6 +50,8 @@ describe('cells', () => {
     expect(tierOf(opt('north', { resultCell: '5/10/0' }), m)).toBe('new-ever'); // moving somewhere new is never a repeat
     expect(tierOf(opt('take lamp', { resultCell: '1/10,11/0' }), m)).toBe('new-ever');
     expect(tierOf(opt('drop key', { resultCell: '1//0' }), m)).toBe('undoing');
+    // Taking back what was put down reaches a cell this episode was in: no item is new.
+    expect(tierOf(opt('take key', { resultCell: HERE }), memory({ here: '1//0', seen: new Set([HERE, '1//0']) }))).toBe('repeat');
     expect(frontier([opt('go bed'), opt('drop key', { resultCell: '1//0' })], m)?.tier).toBe('undoing');
   });
 

@@ -63,6 +63,13 @@ describe('returning', () => {
     expect(knownMove(context({ options: spent, rooms: { here: 3, exits: EXITS, open: new Set() } })).choice).toBeNull();
   });
 
+  it('steps back out of something (a bed) when none of the room\'s exits is valid from inside it', () => {
+    // In bed in the Pantry (room 3): only getting up (back to a state seen) and putting things down.
+    const inBed = [opt('get up', { resultCell: '3//0', resultHash: 'h-pantry-standing' }), opt('put jar on bed', { resultCell: '3//0' })];
+    const ctx = context({ options: inBed, visited: new Set(['h-pantry', 'h-pantry-standing']), cells: { ...context({}).cells, doneHere: new Set(['put jar on bed']) } });
+    expect(knownMove(ctx).choice).toEqual({ command: 'get up', reason: 'return', why: "out of here, back to where the room's exits are" });
+  });
+
   it('gives a return up after a move was retried too often from the same state', () => {
     const spent = [opt('west', { resultCell: '2//0' })];
     expect(knownMove(context({ options: spent, tried: { [triedKey('h-pantry', 'west')]: 6 } })).choice).toBeNull();
