@@ -9,7 +9,7 @@
  */
 import type { ActionOption, Assist } from '../schemas/game';
 import type { LearnedState, PolicyName } from '../schemas/episode';
-import { CellMemory, exhausted, frontier, isUndoing, parseCell, placeOf, TIER_REASONS } from './cells';
+import { CellMemory, exhausted, frontier, parseCell, placeOf, TIER_REASONS } from './cells';
 import { shortState } from './dynamics';
 import { planToReward } from './planner';
 import { Exits, routeToOpen } from './rooms';
@@ -180,11 +180,10 @@ export function explore(pool: ActionOption[], ctx: PolicyContext): ExploreChoice
   const commands = candidates(ctx);
   if (commands.length === 0) return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
   const untried = commands.filter((c) => timesTried(ctx.tried, ctx.worldHash, c) === 0);
-  // Without outcomes, undoing moves wait until nothing else is left untried: tried at random they
-  // dropped Zork I's lamp by the chasm and fed the player to a grue in 8 of 10 episodes.
-  const forward = untried.filter((c) => !isUndoing(c));
-  if (forward.length) return { command: ctx.rng.pick(forward), reason: 'untried', why: 'not yet tried here' };
-  if (untried.length) return { command: ctx.rng.pick(untried), reason: 'untried', why: 'not yet tried here; only undoing moves are left' };
+  // Undoing moves are not held back here: holding them back (Zork I under `valid`, 10 × 100,
+  // seed 1) cut the mean final score from 26.9 to 7.5 and the best from 34 to 30: without
+  // outcomes, the moves left to try first were throwing things at the lamp and jumping.
+  if (untried.length) return { command: ctx.rng.pick(untried), reason: 'untried', why: 'not yet tried here' };
   return { command: ctx.rng.pick(commands), reason: 'random', why: 'everything here has been tried' };
 }
 
