@@ -76,7 +76,10 @@ export function tierOf(option: ActionOption, memory: CellMemory): Tier {
       const itemNew = (list: Cell[]) => gained.some((item) => !list.some((c) => c.inventory.includes(item)));
       if (placeNew([...cells, ...earlier]) || itemNew([...cells, ...earlier])) return 'new-ever';
       if (placeNew(cells) || itemNew(cells)) return 'new-here';
-      if (!memory.seen.has(option.resultCell)) return 'new-cell';
+      // Taking back, where it stands, something this episode already carried: with other things
+      // put down meanwhile the cell is new, but picking things up and putting them down again
+      // kept 9:05's explorer in its bedroom for 30 turns.
+      if (moved && !memory.seen.has(option.resultCell)) return 'new-cell';
       // Back in a cell this episode was in (walking back, or taking back what was put down): the
       // world state is new only because of something done before, which was seen when it was done.
       return 'repeat';

@@ -52,6 +52,12 @@ describe('cells', () => {
     expect(tierOf(opt('drop key', { resultCell: '1//0' }), m)).toBe('undoing');
     // Taking back what was put down reaches a cell this episode was in: no item is new.
     expect(tierOf(opt('take key', { resultCell: HERE }), memory({ here: '1//0', seen: new Set([HERE, '1//0']) }))).toBe('repeat');
+    // ... and so does taking it back after something else was put down: the cell is new, the item is not.
+    const putDown = memory({ here: '1/12/0', seen: new Set(['1/10,12/0', '1/12/0']) });
+    expect(tierOf(opt('take key', { resultCell: '1/10,12/0' }), memory({ here: '1//0', seen: new Set(['1/10,12/0', '1/12/0', '1//0']) }))).toBe('repeat');
+    expect(tierOf(opt('take key', { resultCell: '1/10/0' }), { ...putDown, here: '1//0' })).toBe('repeat');
+    // Carrying it somewhere known is still a new cell.
+    expect(tierOf(opt('west', { resultCell: '3/10/0' }), memory({ seen: new Set([HERE, '3//0']) }))).toBe('new-cell');
     expect(frontier([opt('go bed'), opt('drop key', { resultCell: '1//0' })], m)?.tier).toBe('undoing');
   });
 
