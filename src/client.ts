@@ -4,6 +4,7 @@
  */
 import { ServiceError } from '@temporalio/client';
 import { Command, CommanderError } from 'commander';
+import { ConfigError } from './config';
 import { EngineError } from './engine/errors';
 import { UsageError } from './cli/args';
 import { registerExperimentCommands } from './cli/experiment';
@@ -33,7 +34,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     // Help and version exit 0; any argument error is a usage error (2), like our own.
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    if (err instanceof EngineError || err instanceof UsageError || err instanceof TemporalSetupError) {
+    if (err instanceof EngineError || err instanceof UsageError || err instanceof TemporalSetupError || err instanceof ConfigError) {
       process.stderr.write(`grue: ${err.message}\n`);
       return 2;
     }

@@ -15,11 +15,20 @@ const EnvSchema = z.object({
 });
 export type GrueConfig = z.infer<typeof EnvSchema>;
 
+/** An environment variable grue cannot use: a person fixes or unsets it (the CLI exits 2). */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GrueConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid environment configuration: ${issues}`);
+    // None of these variables holds a secret, so the value is shown.
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}=${JSON.stringify(env[String(i.path[0])] ?? '')}: ${i.message}`).join('; ');
+    throw new ConfigError(`invalid environment: ${issues}; fix it or unset it to use the default.`);
   }
   return parsed.data;
 }

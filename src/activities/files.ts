@@ -3,6 +3,7 @@
  * idempotently (a retry writes the same bytes to the same name), with a backup of what they
  * replace. The workflow never reads them back to decide anything.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, copyFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -23,9 +24,18 @@ export function atomicWrite(path: string, content: string | Uint8Array, backup =
   renameSync(tmp, path);
 }
 
-/** Workflow ids become folder names: keep them readable but safe. */
+/** An id that is its own folder name: file-safe characters, not hidden, not too long. */
+const FOLDER_SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,119}$/;
+
+/**
+ * Workflow ids become folder names, one folder per id: an id that is already a safe name is used
+ * as it is; any other id gets a readable form plus a hash of the whole id after a `~`, which a safe
+ * name never contains, so `a b`, `a/b` and `a_b` keep three folders.
+ */
 export function safeName(id: string): string {
-  return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200);
+  if (FOLDER_SAFE_ID.test(id)) return id;
+  const readable = id.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\./, '_').slice(0, 80);
+  return `${readable}~${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }
 
 const TranscriptChunkSchema = z.object({

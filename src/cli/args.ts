@@ -11,6 +11,19 @@ export class UsageError extends Error {
   }
 }
 
+/** Longest workflow id the CLI accepts: it names folders and URLs, and people type it back. */
+export const MAX_WORKFLOW_ID_LENGTH = 200;
+
+/** A workflow id as `--id` or an inspecting command takes it: 1–200 printable characters. */
+export function parseWorkflowId(name: string) {
+  return (value: string): string => {
+    if (value.trim() === '') throw new InvalidArgumentError(`${name} must not be empty.`);
+    if (value.length > MAX_WORKFLOW_ID_LENGTH) throw new InvalidArgumentError(`${name} must be at most ${MAX_WORKFLOW_ID_LENGTH} characters, got ${value.length}.`);
+    if (/[\u0000-\u001f\u007f]/.test(value)) throw new InvalidArgumentError(`${name} must not contain control characters (tabs, newlines, ...).`);
+    return value;
+  };
+}
+
 export function parseInteger(name: string, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}".`);

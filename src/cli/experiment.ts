@@ -6,7 +6,8 @@
  */
 import { Client, WorkflowHandle } from '@temporalio/client';
 import { Command } from 'commander';
-import { ResultsFileError } from '../activities/files';
+import { dirname } from 'node:path';
+import { experimentResultsPath, ResultsFileError } from '../activities/files';
 import { loadConfig, webUiUrl } from '../config';
 import { designArms, ExperimentDesignError, parseFactors, parseModels } from '../experiment/arms';
 import { buildReport } from '../report/build';
@@ -19,10 +20,10 @@ import { progressQuery } from '../workflows/campaign';
 import { statusQuery } from '../workflows/episode';
 import { experimentProgressQuery, experimentWorkflow } from '../workflows/experiment';
 import { GAME_KEY } from '../workflows/searchAttributes';
-import { log, parseInteger, resolved, UsageError } from './args';
+import { log, parseInteger, parseWorkflowId, resolved, UsageError } from './args';
 import { preflightLlm } from './llmCheck';
 import { addRunOptions, DEFAULT_GAME, episodeOptions, pollUntil, progressBar, RunOptions } from './play';
-import { connect, newWorkflowId, withWorker } from './temporal';
+import { connect, newWorkflowId, startNew, withWorker } from './temporal';
 
 interface ExperimentOptions extends RunOptions {
   vary: string;
@@ -72,15 +73,17 @@ export function registerExperimentCommands(program: Command): void {
       const idle = input.factors.filter((f) => LLM_FACTORS.includes(f));
       if (idle.length) log(`note: --policy ${baseline.policy} asks no LLM, so varying ${idle.join(', ')} changes nothing it does.`);
     }
+    // A bad environment fails before the model loads.
+    const env = loadConfig();
     if (input.arms.some((a) => a.config.policy === 'full')) log(`LLM: ${await preflightLlm()}`);
-    const { config, client } = await connect();
+    const { config, client } = await connect(env);
     const workflowId = opts.id ?? newWorkflowId('experiment', game, baseline.seed);
-    const handle = await client.workflow.start(experimentWorkflow, {
-      workflowId,
-      taskQueue: config.GRUE_TASK_QUEUE,
-      args: [input],
-      typedSearchAttributes: [{ key: GAME_KEY, value: baseline.game }],
-    });
+    const handle = await startNew(
+      client,
+      experimentWorkflow,
+      { workflowId, taskQueue: config.GRUE_TASK_QUEUE, args: [input], typedSearchAttributes: [{ key: GAME_KEY, value: baseline.game }] },
+      dirname(experimentResultsPath(config.GRUE_DATA_DIR, workflowId)),
+    );
     process.stdout.write(
       `experiment ${workflowId}: ${input.arms.length} arms × ${baseline.episodes} episodes × ${baseline.maxTurns} turns (seeds ${baseline.seed}..${baseline.seed + baseline.episodes - 1})\n` +
         input.arms.map((a, i) => `  ${i + 1}. ${a.name}`).join('\n') +
@@ -95,7 +98,7 @@ export function registerExperimentCommands(program: Command): void {
   program
     .command('report')
     .description("Write a report of a finished campaign or experiment: report.html (charts inlined), report.md, each chart as SVG and PNG, summary.json. Reads the results and transcripts under GRUE_DATA_DIR; needs no server.")
-    .argument('<id>', 'a campaign or experiment workflow id')
+    .argument('<id>', 'a campaign or experiment workflow id', parseWorkflowId('the workflow id'))
     .option('--out <dir>', 'write the report here (default: <data dir>/reports/<id>/)')
     .action(async (id: string, opts: { out?: string }) => {
       const config = loadConfig();

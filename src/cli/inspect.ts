@@ -12,7 +12,7 @@ import { KnowledgeStateSchema } from '../memory/knowledge/schema';
 import { knowledgeMarkdown, updatesTable, wisdomMarkdown } from '../memory/knowledge/render';
 import type { CampaignResult, EpisodeResult } from '../schemas/episode';
 import { progressQuery } from '../workflows/campaign';
-import { log, parseInteger, UsageError } from './args';
+import { log, parseInteger, parseWorkflowId, UsageError } from './args';
 import { connect } from './temporal';
 import { parseEmbeddedModelList, preflightLlm, prepareEmbeddedModel } from './llmCheck';
 import { EMBEDDED_MODELS } from '../llm/models';
@@ -40,7 +40,7 @@ export function registerInspectCommands(program: Command): void {
   program
     .command('status')
     .description("Show an episode's, campaign's or experiment's state (live when a worker is running).")
-    .argument('<workflowId>')
+    .argument('<workflowId>', 'the workflow id grue printed when it started', parseWorkflowId('the workflow id'))
     .option('--json', 'print JSON')
     .action(async (id: string, opts: { json?: boolean }) => {
       const { config, handle, description } = await handleFor(id);
@@ -68,7 +68,7 @@ export function registerInspectCommands(program: Command): void {
   program
     .command('transcript')
     .description("Print an episode's turns, or with --thoughts its thoughtbox sessions: those written to disk plus, while it runs, the latest ones.")
-    .argument('<workflowId>')
+    .argument('<workflowId>', 'the workflow id grue printed when it started', parseWorkflowId('the workflow id'))
     .option('--json', 'one JSON object per turn (with --thoughts: per thoughtbox session)')
     .option('--last <n>', 'only the last n turns (with --thoughts: the last n sessions)', parseInteger('--last', 1))
     .option('--thoughts', 'print the thoughtbox sessions (thoughts, revisions, branches, refused steps) instead of the turns; while it runs, the one in progress too')
@@ -110,7 +110,7 @@ export function registerInspectCommands(program: Command): void {
   program
     .command('memory')
     .description("Print an episode's memory modules (the structured world model, the knowledge base, the map): live while it runs, its final memory once it has finished.")
-    .argument('<workflowId>')
+    .argument('<workflowId>', 'the workflow id grue printed when it started', parseWorkflowId('the workflow id'))
     .option('--json', 'print JSON')
     .action(async (id: string, opts: { json?: boolean }) => {
       const memory = await memoryOf(id);
@@ -127,7 +127,7 @@ export function registerInspectCommands(program: Command): void {
   program
     .command('knowledge')
     .description("Print the knowledge base of an episode (live while it runs) or of a finished campaign: knowledgebase.md as the workflow's state renders it.")
-    .argument('<workflowId>')
+    .argument('<workflowId>', 'the workflow id grue printed when it started', parseWorkflowId('the workflow id'))
     .option('--wisdom', 'print the persistent wisdom instead')
     .option('--updates', "print each update decision with seed 000's metrics (seconds, turns processed, size, calls, skipped and why)")
     .option('--json', 'print the knowledge state as JSON')
@@ -167,7 +167,7 @@ export function registerInspectCommands(program: Command): void {
     program
       .command(name)
       .description(what)
-      .argument('<workflowId>')
+      .argument('<workflowId>', 'the workflow id grue printed when it started', parseWorkflowId('the workflow id'))
       .action(async (id: string) => {
         const { handle, description } = await handleFor(id);
         if (description.status.name !== 'RUNNING') throw new UsageError(`${id} is ${description.status.name}, not running.`);

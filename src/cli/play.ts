@@ -6,16 +6,18 @@
 import { Client, WorkflowHandle } from '@temporalio/client';
 import { MultiBar, SingleBar } from 'cli-progress';
 import { Command } from 'commander';
+import { dirname } from 'node:path';
+import { campaignResultsPath, runDir } from '../activities/files';
 import { loadStoryFile } from '../engine/story';
 import { resolveStory } from '../engine/resolveStory';
-import { webUiUrl } from '../config';
+import { loadConfig, webUiUrl } from '../config';
 import { AssistSchema, CAMPAIGN_DEFAULTS, CampaignResult, EPISODE_DEFAULTS, EpisodeOptions, EpisodeResult, PolicyNameSchema, TurnRecord, resolveCampaignConfig, resolveEpisodeConfig } from '../schemas/episode';
 import { campaignWorkflow, progressQuery } from '../workflows/campaign';
 import { episodeWorkflow, statusQuery, transcriptQuery } from '../workflows/episode';
 import { GAME_KEY } from '../workflows/searchAttributes';
-import { log, parseInteger, resolved } from './args';
+import { log, MAX_WORKFLOW_ID_LENGTH, parseInteger, parseWorkflowId, resolved } from './args';
 import { preflightLlm } from './llmCheck';
-import { connect, newWorkflowId, withWorker } from './temporal';
+import { connect, newWorkflowId, startNew, withWorker } from './temporal';
 
 export const DEFAULT_GAME = 'lighthouse';
 
@@ -63,7 +65,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--knowledge-verify-after <n>', `replay a fact in the engine when it has not been seen true for n turns (default: ${D.knowledgeVerifyAfter})`, parseInteger('--knowledge-verify-after', 1, 10_000))
     .option('--assist <level>', `what the engine tells the agent about the valid actions: ${AssistSchema.options.join(' | ')} (probe = each action's outcome; valid = the list only, as Jericho's agents get; none = nothing, the agent writes commands; default: ${D.assist})`)
     .option('--model <id>', 'the model the LLM activities use: an embedded model id or the OpenAI-compatible endpoint\'s model name (default: the worker\'s GRUE_LLM_MODEL)')
-    .option('--id <workflowId>', 'workflow id (default: generated)')
+    .option('--id <workflowId>', `workflow id, 1-${MAX_WORKFLOW_ID_LENGTH} characters, not used by an earlier run (default: generated)`, parseWorkflowId('--id'))
     .option('--no-worker', 'do not run an in-process worker (use when `grue worker` processes are running)')
     .option('--no-wait', 'start the workflow, print its id and return');
 }
@@ -106,15 +108,17 @@ export function registerPlayCommands(program: Command): void {
       .argument('[game]', 'story path or bundled game name', DEFAULT_GAME),
   ).action(async (game: string, opts: RunOptions) => {
     const input = resolved(() => resolveEpisodeConfig(episodeOptions(game, opts)), 'episode options');
+    // A bad environment fails before the model loads.
+    const env = loadConfig();
     if (input.policy === 'full') log(`LLM: ${await preflightLlm(input.model)}`);
-    const { config, client } = await connect();
+    const { config, client } = await connect(env);
     const workflowId = opts.id ?? newWorkflowId('episode', game, input.seed);
-    const handle = await client.workflow.start(episodeWorkflow, {
-      workflowId,
-      taskQueue: config.GRUE_TASK_QUEUE,
-      args: [{ config: input }],
-      typedSearchAttributes: [{ key: GAME_KEY, value: input.game }],
-    });
+    const handle = await startNew(
+      client,
+      episodeWorkflow,
+      { workflowId, taskQueue: config.GRUE_TASK_QUEUE, args: [{ config: input }], typedSearchAttributes: [{ key: GAME_KEY, value: input.game }] },
+      runDir(config.GRUE_DATA_DIR, workflowId),
+    );
     process.stdout.write(`episode ${workflowId}\nWeb UI: ${webUiUrl(config, workflowId)}\n`);
     if (!opts.wait) return;
     const watch = () => watchEpisode(handle, input.maxTurns);
@@ -131,15 +135,17 @@ export function registerPlayCommands(program: Command): void {
       .option('--episodes <n>', `number of episodes (default: ${CAMPAIGN_DEFAULTS.episodes})`, parseInteger('--episodes', 1, 10_000)),
   ).action(async (game: string, opts: RunOptions & { episodes?: number }) => {
     const input = resolved(() => resolveCampaignConfig({ ...episodeOptions(game, opts), episodes: opts.episodes }), 'campaign options');
+    // A bad environment fails before the model loads.
+    const env = loadConfig();
     if (input.policy === 'full') log(`LLM: ${await preflightLlm(input.model)}`);
-    const { config, client } = await connect();
+    const { config, client } = await connect(env);
     const workflowId = opts.id ?? newWorkflowId('campaign', game, input.seed);
-    const handle = await client.workflow.start(campaignWorkflow, {
-      workflowId,
-      taskQueue: config.GRUE_TASK_QUEUE,
-      args: [input],
-      typedSearchAttributes: [{ key: GAME_KEY, value: input.game }],
-    });
+    const handle = await startNew(
+      client,
+      campaignWorkflow,
+      { workflowId, taskQueue: config.GRUE_TASK_QUEUE, args: [input], typedSearchAttributes: [{ key: GAME_KEY, value: input.game }] },
+      dirname(campaignResultsPath(config.GRUE_DATA_DIR, workflowId)),
+    );
     process.stdout.write(`campaign ${workflowId}\nWeb UI: ${webUiUrl(config, workflowId)}\n`);
     if (!opts.wait) return;
     const watch = () => watchCampaign(client, handle, input.episodes);

@@ -29,11 +29,28 @@ describe('grue play: bad input fails before any workflow starts', () => {
     [['play', 'lighthouse', '--knowledge-kb', '9'], /--knowledge-kb must be between 1 and 8/],
     [['play', 'lighthouse', '--knowledge-every', '21'], /--knowledge-every must be between 0 and 20/],
     [['campaign', 'lighthouse', '--episodes', 'many'], /--episodes must be a whole number/],
+    [['play', 'lighthouse', '--id', ''], /--id must not be empty/],
+    [['campaign', 'lighthouse', '--id', 'a\nb'], /--id must not contain control characters/],
+    [['status', ''], /the workflow id must not be empty/],
   ])('%j', (args, message) => {
     const r = grue(args as string[], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message as RegExp);
     expect(r.stderr).not.toMatch(/Temporal server/);
+  });
+
+  it('a 5,000-character id, refused without a word about the server', () => {
+    const r = grue(['play', 'lighthouse', '--id', 'x'.repeat(5000)], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--id must be at most 200 characters, got 5000/);
+    expect(r.stderr).not.toMatch(/TEMPORAL_ADDRESS|Temporal server/);
+  });
+
+  it('a bad TEMPORAL_UI_PORT, named with its value', () => {
+    const r = grue(['play', 'lighthouse'], { ...env, TEMPORAL_UI_PORT: 'eighty' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^grue: invalid environment: TEMPORAL_UI_PORT="eighty": .*unset it/m);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
   it('a corrupt story file', () => {
@@ -116,6 +133,19 @@ describe('grue play, status, transcript, list against a dev server', () => {
     const lastJson = grue(['transcript', `cli-episode-${process.pid}`, '--thoughts', '--json', '--last', '1'], env);
     expect(lastJson.code).toBe(0);
     expect(lastJson.stdout.trim().split('\n').map((l) => JSON.parse(l))).toMatchObject([{ turn: 4, outcome: 'declined' }]);
+
+    // The id is taken: a second run under it would write over this run's transcript.
+    const again = grue(['play', 'ferry', '--policy', 'oracle-free', '--max-turns', '2', '--id', `cli-episode-${process.pid}`], env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(new RegExp(`^grue: workflow id "cli-episode-${process.pid}" was used by an earlier run \\(completed\\), whose files are in .*choose another --id`, 'm'));
+    expect(grue(['transcript', `cli-episode-${process.pid}`, '--json'], env).stdout.trim().split('\n').map((l) => JSON.parse(l).turn)).toEqual([1, 2, 3, 4]);
+
+    // ... and so is the id of a running workflow (started here on a queue no worker serves).
+    const idle = { ...env, GRUE_TASK_QUEUE: `cli-idle-${process.pid}` };
+    expect(grue(['play', 'ferry', '--policy', 'oracle-free', '--no-wait', '--id', `cli-running-${process.pid}`], idle).code).toBe(0);
+    const busy = grue(['play', 'ferry', '--policy', 'oracle-free', '--id', `cli-running-${process.pid}`], idle);
+    expect(busy.code).toBe(2);
+    expect(busy.stderr).toMatch(new RegExp(`^grue: workflow id "cli-running-${process.pid}" is in use by a running workflow: follow it with`, 'm'));
 
     const memory = grue(['memory', `cli-episode-${process.pid}`], env);
     expect(memory.code).toBe(0);

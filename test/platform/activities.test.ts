@@ -106,6 +106,19 @@ describe('file activities', () => {
     expect(leftovers).toEqual([]);
   });
 
+  it('keeps one folder per workflow id: ids that clean to the same name do not share a transcript', async () => {
+    const ids = ['chaos-col a', 'chaos-col/a', 'chaos-col_a', `${'x'.repeat(200)}1`, `${'x'.repeat(200)}2`, '..', '.hidden'];
+    const folders = ids.map((id) => runDir(dataDir, id));
+    expect(new Set(folders).size).toBe(ids.length);
+    for (const folder of folders) expect(folder.startsWith(join(dataDir, 'runs') + '/')).toBe(true);
+    expect(runDir(dataDir, 'chaos-col_a')).toBe(join(dataDir, 'runs', 'chaos-col_a')); // a safe id is its own name
+    for (const [index, id] of ids.entries()) await run(() => acts.writeTranscriptChunk({ workflowId: id, turns: [{ ...turn(1), observation: `episode ${index}` }] }));
+    for (const [index, id] of ids.entries()) {
+      const path = await run(() => acts.finalizeTranscript({ workflowId: id }));
+      expect(readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).observation)).toEqual([`episode ${index}`]);
+    }
+  });
+
   it('writes results.json idempotently and keeps a backup of what it replaces', async () => {
     const results = { campaignId: 'c1', game: 'ferry', episodes: [], meanScore: 0, maxScore: 0, learned: freshLearned() };
     const path = await run(() => acts.writeResults({ campaignId: 'c1', results }));
