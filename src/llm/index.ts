@@ -9,6 +9,9 @@ import type { LlmProvider } from './types';
 export * from './types';
 export * from './errors';
 
+/** The longest per-call LLM timeout that fits in an LLM activity's start-to-close timeout. */
+export const MAX_LLM_TIMEOUT_MS = 270_000;
+
 const LlmConfigSchema = z
   .object({
     GRUE_LLM_PROVIDER: z.enum(['local', 'openai']).default('local'),
@@ -16,7 +19,8 @@ const LlmConfigSchema = z
     GRUE_LLM_BASE_URL: z.string().url().optional(),
     GRUE_LLM_API_KEY: z.string().optional(),
     OPENAI_API_KEY: z.string().optional(),
-    GRUE_LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+    // Below the LLM activities' 5-minute start-to-close timeout, so a slow answer can still land.
+    GRUE_LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(MAX_LLM_TIMEOUT_MS, `at most ${MAX_LLM_TIMEOUT_MS}: the LLM activities time out after 5 minutes`).default(120_000),
     GRUE_LLM_THREADS: z.coerce.number().int().min(1).max(256).default(2),
   })
   .superRefine((c, ctx) => {

@@ -78,6 +78,9 @@ function candidateOf(call: unknown): CandidateCall {
   }
 }
 
+/** How long the preflight waits for the endpoint's model list. */
+export const PREFLIGHT_TIMEOUT_MS = 15_000;
+
 export class OpenAiProvider implements LlmProvider {
   readonly name = 'openai';
   readonly model: string;
@@ -165,14 +168,19 @@ export class OpenAiProvider implements LlmProvider {
   }
 
   async preflight(): Promise<void> {
+    // An endpoint that takes the connection and never answers would hold `grue play` for the
+    // whole call timeout: the preflight has its own, short one.
+    const timeout = Math.min(PREFLIGHT_TIMEOUT_MS, this.timeoutMs);
+    const started = Date.now();
     try {
-      const models = await this.client.models.list();
+      const models = await this.client.models.list({ timeout });
       const ids = models.data.map((m) => m.id);
       if (ids.length && !ids.includes(this.model)) {
         throw new LlmError('config', `The LLM endpoint does not serve model "${this.model}"; it has: ${ids.slice(0, 10).join(', ')}. Set GRUE_LLM_MODEL.`);
       }
     } catch (err) {
-      const e = classifyOpenAiError(err);
+      const e = classifyOpenAiError(err, Date.now() - started >= timeout * 0.9);
+      if (e.kind === 'timeout') throw new LlmError('timeout', `The LLM endpoint took the connection but did not answer within ${timeout / 1000} s.`);
       // Some servers have no /models route: that alone is not a reason to refuse.
       if (e.kind === 'not-found' && !(err instanceof LlmError)) return;
       throw e;

@@ -2,11 +2,12 @@
  * The openai provider against a local fake chat-completions server: every fault is retried or
  * classified as specified, and a full short episode runs through it on the real dev server.
  */
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { MockActivityEnvironment, TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { z } from 'zod';
 import { createActivities } from '../../src/activities';
 import { readTranscript } from '../../src/activities/files';
+import { loadLlmConfig } from '../../src/llm';
 import { LlmError } from '../../src/llm/errors';
 import { OpenAiProvider } from '../../src/llm/openaiProvider';
 import { episodeWorkflow } from '../../src/workflows';
@@ -63,6 +64,36 @@ describe('OpenAiProvider fault classification', () => {
     await expect(p.preflight()).rejects.toThrow(/does not serve model "gpt-nonexistent"/);
     await expect(provider().preflight()).resolves.toBeUndefined();
   });
+
+  it('preflight gives up on an endpoint that takes the connection and never answers', async () => {
+    fake.hangModels = true;
+    const p = new OpenAiProvider({ baseURL: fake.url, model: 'fake-model', timeoutMs: 1000 });
+    await expect(p.preflight()).rejects.toMatchObject({ kind: 'timeout', message: expect.stringMatching(/took the connection but did not answer within 1 s/) });
+  });
+
+  it('the preflight waits at most its own short timeout, not the call timeout', async () => {
+    fake.hangModels = true;
+    const p = new OpenAiProvider({ baseURL: fake.url, model: 'fake-model', timeoutMs: 600_000 });
+    const settled = p.preflight().then(
+      () => 'answered',
+      (err: LlmError) => err.kind,
+    );
+    // Jest's 30 s limit would fail this test if the 600 s call timeout applied.
+    await expect(settled).resolves.toBe('timeout');
+  }, 30_000);
+
+  it('an LLM activity heartbeats while a slow endpoint has not answered yet', async () => {
+    fake.delayMs = 1500;
+    const activities = createActivities({ dataDir: tempDataDir(), llm: () => provider(5000) });
+    const env = new MockActivityEnvironment({ heartbeatTimeoutMs: 600 });
+    let beats = 0;
+    env.on('heartbeat', () => beats++);
+    const request = { observation: 'You are in a hall.', lastAction: null, validActions: ['stand up', 'look'], context: [], seed: 1 };
+    const answer = (await env.run(activities.analyseTurn, request)) as Awaited<ReturnType<typeof activities.analyseTurn>>;
+    expect(answer.usage.calls).toBe(1);
+    // Every 200 ms (a third of the heartbeat timeout) for 1.5 s, though the endpoint said nothing.
+    expect(beats).toBeGreaterThanOrEqual(4);
+  });
 });
 
 describe('a full episode through the openai provider with injected faults', () => {
@@ -114,5 +145,12 @@ describe('a full episode through the openai provider with injected faults', () =
     // Successful LLM calls were counted with their tokens: 1 + 2 + 0 + 2.
     expect(result.r.llm!.calls).toBe(5);
     expect(result.r.llm!.promptTokens).toBe(500);
+  });
+});
+
+describe('LLM configuration', () => {
+  it('refuses a per-call timeout the LLM activities could never wait for', () => {
+    expect(loadLlmConfig({ GRUE_LLM_TIMEOUT_MS: '270000' }).GRUE_LLM_TIMEOUT_MS).toBe(270_000);
+    expect(() => loadLlmConfig({ GRUE_LLM_TIMEOUT_MS: '600000' })).toThrow(/GRUE_LLM_TIMEOUT_MS.*at most 270000: the LLM activities time out after 5 minutes/);
   });
 });
