@@ -1,11 +1,12 @@
 /**
  * The activity boundary of every LLM call: a provider error that no retry can fix (bad request,
  * auth, unknown model, bad configuration) becomes a non-retryable ApplicationFailure; anything
- * else is rethrown for Temporal to retry. Long generations heartbeat through `heartbeat()`.
+ * else is rethrown for Temporal to retry, its message scrubbed of API keys either way. Long
+ * generations heartbeat through `heartbeat()`.
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { LlmError } from '../llm';
+import { LlmError, scrubbedError } from '../llm';
 
 /** The longest gap between two heartbeats while an LLM call runs. */
 export const LLM_HEARTBEAT_EVERY_MS = 10_000;
@@ -14,7 +15,9 @@ export async function classifiedLlmCall<T>(call: () => Promise<T>): Promise<T> {
   const stop = keepAlive();
   try {
     return await call();
-  } catch (err) {
+  } catch (raw) {
+    // Scrubbed before anything leaves the worker: an endpoint may echo the API key in its error.
+    const err = scrubbedError(raw);
     if (err instanceof LlmError && !err.retryable) throw ApplicationFailure.nonRetryable(err.message, `LLM_${err.kind.toUpperCase().replace('-', '_')}`);
     throw err;
   } finally {

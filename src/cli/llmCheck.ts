@@ -1,5 +1,5 @@
 /** Making sure the configured LLM can work before any workflow starts (grue play, campaign, setup). */
-import { createProvider, describeProvider, loadLlmConfig, LlmError, LlmProvider } from '../llm';
+import { createProvider, describeProvider, loadLlmConfig, LlmError, LlmProvider, scrubSecrets } from '../llm';
 import { LocalProvider } from '../llm/localProvider';
 import { DEFAULT_EMBEDDED_MODEL, EMBEDDED_MODELS, ensureModel } from '../llm/models';
 import { log, UsageError } from './args';
@@ -9,7 +9,7 @@ async function prove(provider: LlmProvider): Promise<string> {
   try {
     await provider.preflight();
   } catch (err) {
-    const detail = err instanceof LlmError ? err.message : (err as Error).message;
+    const detail = scrubSecrets(err instanceof LlmError ? err.message : (err as Error).message);
     throw new UsageError(`the LLM (${describeProvider(provider)}) cannot be used: ${detail}`);
   } finally {
     await provider.close();

@@ -6,7 +6,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Fault = 'ok' | '429' | '500' | 'timeout' | 'malformed' | 'schema-mismatch' | '401' | '400-response-format' | '400-tools';
+export type Fault = 'ok' | '429' | '500' | 'timeout' | 'malformed' | 'schema-mismatch' | '401' | '400-response-format' | '400-tools' | '500-echo-auth' | '401-echo-auth';
 
 /** One scripted tool call; `arguments` is sent as given, so it may be a string that is not JSON. */
 export interface ScriptedToolCall {
@@ -81,6 +81,9 @@ export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi>
     if (fault === '429') return send(429, { error: { message: 'rate limited', type: 'rate_limit' } });
     if (fault === '500') return send(500, { error: { message: 'internal error', type: 'server_error' } });
     if (fault === '401') return send(401, { error: { message: 'bad key', type: 'auth' } });
+    // Some proxies put the request's headers into their error text.
+    if (fault === '500-echo-auth') return send(500, { error: { message: `upstream failed for Authorization: ${req.headers.authorization}`, type: 'server_error' } });
+    if (fault === '401-echo-auth') return send(401, { error: { message: `key ${String(req.headers.authorization).replace(/^Bearer /, '')} is not valid`, type: 'auth' } });
     if (fault === '400-response-format') return send(400, { error: { message: "response_format 'json_schema' is not supported", type: 'invalid_request' } });
     if (fault === '400-tools') return send(400, { error: { message: 'this model does not support tools', type: 'invalid_request' } });
     if (fault === 'timeout') return; // never answer: the client's timeout fires

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { createActivities } from '../../src/activities';
 import { readTranscript } from '../../src/activities/files';
 import { loadLlmConfig } from '../../src/llm';
-import { LlmError } from '../../src/llm/errors';
+import { LlmError, scrubSecrets } from '../../src/llm/errors';
 import { OpenAiProvider } from '../../src/llm/openaiProvider';
 import { episodeWorkflow } from '../../src/workflows';
 import { createEnv, tempDataDir, uniqueQueue, workflowBundle } from '../platform/env';
@@ -145,6 +145,37 @@ describe('a full episode through the openai provider with injected faults', () =
     // Successful LLM calls were counted with their tokens: 1 + 2 + 0 + 2.
     expect(result.r.llm!.calls).toBe(5);
     expect(result.r.llm!.promptTokens).toBe(500);
+  });
+});
+
+describe('API keys stay on the worker', () => {
+  it.each([['500-echo-auth'], ['401-echo-auth']] as const)('an endpoint that echoes the key (%s) fails the activity without it', async (fault) => {
+    const key = 'sk-canary-0123456789abcdef';
+    const previous = process.env.GRUE_LLM_API_KEY;
+    process.env.GRUE_LLM_API_KEY = key;
+    try {
+      fake.faults = [fault];
+      const activities = createActivities({ dataDir: tempDataDir(), llm: () => new OpenAiProvider({ baseURL: fake.url, apiKey: key, model: 'fake-model', timeoutMs: 2000 }) });
+      const request = { observation: 'You are in a hall.', lastAction: null, validActions: ['stand up', 'look'], context: [], seed: 1 };
+      const err = await new MockActivityEnvironment().run(activities.analyseTurn, request).then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(err).toBeInstanceOf(Error);
+      expect(fake.requests.at(-1)?.fault).toBe(fault); // the endpoint did see (and echo) the key
+      const everything = JSON.stringify({ message: err!.message, stack: err!.stack, cause: String((err as Error & { cause?: unknown }).cause ?? '') });
+      expect(everything).not.toContain('canary-0123456789abcdef');
+      expect(err!.message).toMatch(/\[redacted\]/);
+    } finally {
+      if (previous === undefined) delete process.env.GRUE_LLM_API_KEY;
+      else process.env.GRUE_LLM_API_KEY = previous;
+    }
+  });
+
+  it('scrubs the configured keys and anything shaped like a key', () => {
+    const env = { OPENAI_API_KEY: 'plain-secret-value' };
+    expect(scrubSecrets('got plain-secret-value and Bearer abc.def and sk-proj-1234567890 back', env)).toBe('got [redacted] and Bearer [redacted] and [redacted] back');
+    expect(scrubSecrets('nothing secret here', env)).toBe('nothing secret here');
   });
 });
 
