@@ -1,12 +1,14 @@
 /**
  * Game activities: a turn is a pure function of (story, snapshot, command), so any worker can
- * run any turn and a retried turn returns the same result. Sessions are cached per story only
+ * run any turn and a retried turn returns the same result. A turn heartbeats while it probes
+ * the valid actions, so a worker that dies mid-turn is noticed within the heartbeat timeout. Sessions are cached per story only
  * to skip re-parsing it; every step starts by restoring the snapshot it was given.
  */
 import { resolveStory } from '../engine/resolveStory';
 import { GameSession } from '../engine/session';
 import { StorySessions } from './stories';
-import { findValidActions } from '../engine/validActions';
+import { findValidActionsYielding } from '../engine/validActions';
+import { heartbeat } from './llmBoundary';
 import { Assist, GameState, StartGameInputSchema, StartGameResult, StepGameInputSchema, StepGameResult } from '../schemas/game';
 import { classified, parseInput } from './failures';
 
@@ -24,10 +26,11 @@ function bounded(text: string): string {
  * the search runs for `probe` and `valid`, and `valid` keeps only the commands. Under `none` it
  * does not run at all: the agent gets the parser's reply and nothing else.
  */
-function stateOf(session: GameSession, observation: string, assist: Assist): GameState {
+async function stateOf(session: GameSession, observation: string, assist: Assist): Promise<GameState> {
   // After a win or a quit there is nothing to try (and a quit game cannot be rewound). After a
   // death some games go on (Zork), so the search still runs.
-  const found = assist !== 'none' && !session.groundTruth().victory && !session.isOver ? findValidActions(session).slice(0, MAX_OPTIONS) : [];
+  const search = assist !== 'none' && !session.groundTruth().victory && !session.isOver;
+  const found = search ? (await findValidActionsYielding(session, { onYield: heartbeat() })).slice(0, MAX_OPTIONS) : [];
   return {
     observation: bounded(observation),
     truth: session.groundTruth(),
@@ -42,12 +45,13 @@ export function createGameActivities(stories: StorySessions = new StorySessions(
   return {
     async startGame(raw: unknown): Promise<StartGameResult> {
       const input = parseInput(StartGameInputSchema, raw, 'startGame input');
-      return classified(() => {
+      return classified(async () => {
         const path = resolveStory(input.game);
         const session = GameSession.fromFile(path, { seed: input.seed });
+        const state = await stateOf(session, session.intro, input.assist);
         stories.remember(path, session);
         return {
-          ...stateOf(session, session.intro, input.assist),
+          ...state,
           storyMd5: session.story.md5,
           storyName: session.binding?.name ?? path.split('/').pop()!,
           maxScore: session.maxScore ?? null,
@@ -57,12 +61,13 @@ export function createGameActivities(stories: StorySessions = new StorySessions(
 
     async stepGame(raw: unknown): Promise<StepGameResult> {
       const input = parseInput(StepGameInputSchema, raw, 'stepGame input');
-      return classified(() => {
-        const session = stories.session(input.game, input.storyMd5);
-        session.restore(Buffer.from(input.snapshot, 'base64'));
-        const result = session.step(input.command);
-        return { command: result.command, ...stateOf(session, result.observation, input.assist) };
-      });
+      return classified(() =>
+        stories.use(input.game, input.storyMd5, async (session) => {
+          session.restore(Buffer.from(input.snapshot, 'base64'));
+          const result = session.step(input.command);
+          return { command: result.command, ...(await stateOf(session, result.observation, input.assist)) };
+        }),
+      );
     },
   };
 }

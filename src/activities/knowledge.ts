@@ -73,23 +73,24 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
     async verifyKnowledge(raw: unknown): Promise<VerifyResult> {
       const request = parseInput(VerifyRequestSchema, raw, 'verifyKnowledge input');
       const beat = heartbeat();
-      return classified(() => {
-        const session = stories.session(request.game, request.storyMd5);
-        const results = request.checks.map((check) => {
-          beat();
-          session.restore(Buffer.from(check.snapshot, 'base64'));
-          let response = '';
-          try {
-            for (const command of check.verification.commands) response = session.step(command).observation;
-          } catch (err) {
-            // A command the engine refuses, or one after the game ended, cannot show the fact: the check fails, the activity does not.
-            if (!(err instanceof InvalidCommandError || err instanceof GameOverError)) throw err;
-            return { id: check.id, passed: false, response: `refused: ${err.message}`.slice(0, 300) };
-          }
-          return { id: check.id, passed: effectHolds(check.verification.expect, response), response: response.slice(0, 300) };
-        });
-        return { results };
-      });
+      return classified(() =>
+        stories.use(request.game, request.storyMd5, (session) => {
+          const results = request.checks.map((check) => {
+            beat();
+            session.restore(Buffer.from(check.snapshot, 'base64'));
+            let response = '';
+            try {
+              for (const command of check.verification.commands) response = session.step(command).observation;
+            } catch (err) {
+              // A command the engine refuses, or one after the game ended, cannot show the fact: the check fails, the activity does not.
+              if (!(err instanceof InvalidCommandError || err instanceof GameOverError)) throw err;
+              return { id: check.id, passed: false, response: `refused: ${err.message}`.slice(0, 300) };
+            }
+            return { id: check.id, passed: effectHolds(check.verification.expect, response), response: response.slice(0, 300) };
+          });
+          return { results };
+        }),
+      );
     },
   };
 }

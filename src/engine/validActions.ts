@@ -230,12 +230,38 @@ export function candidateCommands(session: GameSession, options: CandidateOption
 
 /** Try every candidate from the current state; return one command per distinct effect. The session's state is unchanged afterwards. */
 export function findValidActions(session: GameSession, candidates: string[] = candidateCommands(session)): ValidAction[] {
+  const search = validActionSearch(session, candidates);
+  for (let step = search.next(); ; step = search.next()) if (step.done) return step.value;
+}
+
+/**
+ * The same search, giving the caller the event loop back every `yieldEveryMs` (and calling
+ * `onYield` there): an activity can heartbeat while it probes, so a worker that dies mid-probe is
+ * noticed in seconds. The session must not be used by anything else until it resolves.
+ */
+export async function findValidActionsYielding(session: GameSession, options: { yieldEveryMs?: number; onYield?: () => void } = {}): Promise<ValidAction[]> {
+  const every = options.yieldEveryMs ?? 250;
+  const search = validActionSearch(session, candidateCommands(session));
+  let since = performance.now();
+  for (let step = search.next(); ; step = search.next()) {
+    if (step.done) return step.value;
+    if (performance.now() - since >= every) {
+      options.onYield?.();
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+  }
+}
+
+/** The search as a generator that pauses after each candidate, so callers choose when to yield. */
+function* validActionSearch(session: GameSession, candidates: string[]): Generator<void, ValidAction[], void> {
   const start = session.captureState();
   const before = session.worldState();
   const beforeBytes = Buffer.from(session.objects.entryBytes(session.mem));
   const groups = new Map<string, ValidAction>();
   try {
     for (const command of candidates) {
+      yield;
       session.restoreState(start);
       try {
         session.tryCommand(command);

@@ -29,9 +29,16 @@ import { GAME_KEY, SCORE_KEY, TURN_KEY } from './searchAttributes';
 
 // ── activities ──────────────────────────────────────────────────────────────────────────────
 
+const TURN_HEARTBEAT_TIMEOUT_SECONDS = 10;
+
+/**
+ * A turn heartbeats while it probes the valid actions: a worker that died mid-turn is noticed
+ * after the heartbeat timeout, not after the whole turn timeout.
+ */
 const gameActivities = (turnTimeoutSeconds: number) =>
   proxyActivities<Pick<Activities, 'startGame' | 'stepGame'>>({
     startToCloseTimeout: `${turnTimeoutSeconds} seconds`,
+    heartbeatTimeout: `${Math.min(TURN_HEARTBEAT_TIMEOUT_SECONDS, turnTimeoutSeconds)} seconds`,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
   });
 

@@ -6,6 +6,7 @@ import { createActivities } from '../../src/activities';
 import { runDir } from '../../src/activities/files';
 import { freshLearned } from '../../src/schemas/episode';
 import { tempDataDir } from './env';
+import { describeWithGame } from '../helpers';
 
 const dataDir = tempDataDir();
 const acts = createActivities({ dataDir });
@@ -86,6 +87,27 @@ describe('game activities', () => {
     const wrongStory = await failure(run(() => acts.stepGame({ game: 'lighthouse', storyMd5: other.storyMd5, snapshot: other.snapshot, command: 'look' })));
     expect(wrongStory).toMatchObject({ nonRetryable: true, type: 'StoryMismatch' });
   });
+});
+
+describeWithGame('905.z5', 'a turn on a story whose probe takes seconds', (game) => {
+  it('heartbeats while it probes the valid actions, and concurrent turns on one story do not share a session', async () => {
+    const start = await run(() => acts.startGame({ game, seed: 1 }));
+    const standing = await run(() => acts.stepGame({ game, storyMd5: start.storyMd5, snapshot: start.snapshot, command: 'stand up' }));
+    const probing = new MockActivityEnvironment({ heartbeatTimeoutMs: 10_000 });
+    let beats = 0;
+    probing.on('heartbeat', () => beats++);
+    const input = { game, storyMd5: start.storyMd5, snapshot: standing.snapshot, command: 'south' };
+    const alone = (await probing.run(acts.stepGame, input)) as Awaited<ReturnType<typeof acts.stepGame>>;
+    expect(alone.truth.location.name).toBe('Bathroom');
+    expect(alone.options.length).toBeGreaterThan(3);
+    expect(beats).toBeGreaterThan(0);
+    // Two turns at once on the same worker, from different states: each sees only its own game.
+    const other = { game, storyMd5: start.storyMd5, snapshot: start.snapshot, command: 'take wallet' };
+    const [together, otherTogether] = await Promise.all([run(() => acts.stepGame(input)), run(() => acts.stepGame(other))]);
+    const otherAlone = await run(() => acts.stepGame(other));
+    expect(together).toEqual(alone);
+    expect(otherTogether).toEqual(otherAlone);
+  }, 120_000);
 });
 
 describe('file activities', () => {
