@@ -2,9 +2,11 @@
  * The grue worker: one task queue serving the episode and campaign workflows and all
  * activities. Run standalone with `grue worker`, or in-process by `grue play`.
  */
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { loadConfig } from './config';
+import { episodeRecordsFromHistory } from './temporal/episodeHistory';
 import type { ProviderFactory } from './activities';
 
 export interface GrueWorkerOptions {
@@ -23,12 +25,14 @@ export interface GrueWorkerOptions {
 }
 
 export async function createGrueWorker(opts: GrueWorkerOptions): Promise<Worker> {
+  // The final transcript is read back from the episode's history (see episodeHistory.ts), over the worker's own connection.
+  const client = new Client({ connection: opts.connection, namespace: opts.namespace });
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: require.resolve('./workflows') }),
-    activities: createActivities({ dataDir: opts.dataDir, llm: opts.llm }),
+    activities: createActivities({ dataDir: opts.dataDir, llm: opts.llm, history: (workflowId, runId) => episodeRecordsFromHistory(client, workflowId, runId) }),
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 4,
     maxConcurrentWorkflowTaskExecutions: opts.maxConcurrentWorkflowTasks ?? 10,
   });

@@ -3,6 +3,8 @@
  * idempotently (a retry writes the same bytes to the same name), with a backup of what they
  * replace. The workflow never reads them back to decide anything.
  */
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, copyFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -12,6 +14,14 @@ import { CampaignResult, CampaignResultSchema, TurnRecordSchema } from '../schem
 import { ExperimentResult, ExperimentResultSchema } from '../schemas/experiment';
 import { describeZodError } from '../schemas/describe';
 import { classified, parseInput } from './failures';
+import { EpisodeHistoryError, EpisodeRecords } from '../temporal/episodeHistory';
+
+/**
+ * Reads an episode's records back from its history (src/temporal/episodeHistory.ts). A worker
+ * always has one; without it (activity unit tests, in-process tools) the final transcript is
+ * assembled from this worker's own chunk files, complete only when one data dir saw every write.
+ */
+export type EpisodeHistoryReader = (workflowId: string, runId?: string) => Promise<EpisodeRecords>;
 
 export function atomicWrite(path: string, content: string | Uint8Array, backup = false): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -116,13 +126,18 @@ export function chunkName(fromTurn: number): string {
   return `turns-${String(fromTurn).padStart(7, '0')}.jsonl`;
 }
 
-/** Every turn record written so far for a workflow, in order, without duplicates. */
+/**
+ * Every turn record this data dir holds for a workflow, in order, without duplicates: the final
+ * transcript.jsonl (complete, read back from history, on the worker that finished the episode)
+ * and the chunks this worker wrote (only its own share when workers have different data dirs).
+ */
 export function readTranscript(dataDir: string, workflowId: string): z.infer<typeof TurnRecordSchema>[] {
   const dir = join(runDir(dataDir, workflowId), 'turns');
-  if (!existsSync(dir)) return [];
+  const chunks = existsSync(dir) ? readdirSync(dir).filter((n) => /^turns-\d+\.jsonl$/.test(n)).sort().map((n) => join(dir, n)) : [];
+  const final = join(runDir(dataDir, workflowId), 'transcript.jsonl');
   const byTurn = new Map<number, z.infer<typeof TurnRecordSchema>>();
-  for (const f of readdirSync(dir).filter((n) => /^turns-\d+\.jsonl$/.test(n)).sort()) {
-    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+  for (const path of [...(existsSync(final) ? [final] : []), ...chunks]) {
+    for (const line of readFileSync(path, 'utf8').split('\n')) {
       if (!line.trim()) continue;
       const rec = TurnRecordSchema.parse(JSON.parse(line));
       byTurn.set(rec.turn, rec);
@@ -143,7 +158,18 @@ export function readThoughts(dataDir: string, workflowId: string): ThoughtboxSes
     .map((line) => ThoughtboxSessionSchema.parse(JSON.parse(line)));
 }
 
-export function createFileActivities(dataDir: string) {
+/** A history that cannot be read as an episode's will not read differently on a retry; a connection error will. */
+async function readHistory(history: EpisodeHistoryReader, workflowId: string): Promise<EpisodeRecords> {
+  try {
+    // Read back from the run this activity belongs to, the last of its chain so far.
+    return await history(workflowId, Context.current().info.workflowExecution?.runId);
+  } catch (err) {
+    if (err instanceof EpisodeHistoryError) throw ApplicationFailure.nonRetryable(err.message, err.name);
+    throw err;
+  }
+}
+
+export function createFileActivities(dataDir: string, history?: EpisodeHistoryReader) {
   return {
     async writeTranscriptChunk(raw: unknown): Promise<string> {
       const input = parseInput(TranscriptChunkSchema, raw, 'writeTranscriptChunk input');
@@ -154,13 +180,18 @@ export function createFileActivities(dataDir: string) {
       });
     },
 
-    /** Assemble the chunks into transcript.jsonl; returns its path. */
+    /**
+     * transcript.jsonl (and thoughts.jsonl, when the episode thought) as views of the episode's
+     * history, which holds every chunk whichever worker wrote it; returns the transcript's path.
+     */
     async finalizeTranscript(raw: unknown): Promise<string> {
       const input = parseInput(FinalizeSchema, raw, 'finalizeTranscript input');
+      const records = history ? await readHistory(history, input.workflowId) : null;
       return classified(() => {
-        const turns = readTranscript(dataDir, input.workflowId);
+        const turns = records?.turns ?? readTranscript(dataDir, input.workflowId);
         const path = join(runDir(dataDir, input.workflowId), 'transcript.jsonl');
         atomicWrite(path, turns.map((t) => JSON.stringify(t)).join('\n') + (turns.length ? '\n' : ''), true);
+        if (records?.thoughts.length) atomicWrite(thoughtsPath(dataDir, input.workflowId), records.thoughts.map((s) => JSON.stringify(s)).join('\n') + '\n');
         return path;
       });
     },

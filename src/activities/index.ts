@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createProvider, loadLlmConfig } from '../llm';
 import type { LlmProvider } from '../llm/types';
 import { createCompactionActivities } from './compaction';
-import { createFileActivities } from './files';
+import { createFileActivities, EpisodeHistoryReader } from './files';
 import { createGameActivities } from './game';
 import { createKnowledgeActivities } from './knowledge';
 import { createOracleActivities } from './oracle';
@@ -55,7 +55,7 @@ function routedByModel<A extends ActivitySet>(make: (llm: () => LlmProvider) => 
  * activities share one provider per model: one copy of an embedded model per worker, so its
  * threads never compete with a second copy of it for the cores.
  */
-export function createActivities(options: { dataDir: string; llm?: ProviderFactory }) {
+export function createActivities(options: { dataDir: string; llm?: ProviderFactory; history?: EpisodeHistoryReader }) {
   const providers = new Map<string, LlmProvider>();
   const provider = (model: string | null) => {
     const key = model ?? '';
@@ -74,7 +74,7 @@ export function createActivities(options: { dataDir: string; llm?: ProviderFacto
   const stories = new StorySessions();
   return {
     ...createGameActivities(stories),
-    ...createFileActivities(options.dataDir),
+    ...createFileActivities(options.dataDir, options.history),
     ...routedByModel(createOracleActivities, provider),
     ...routedByModel(createCompactionActivities, provider),
     ...routedByModel(createThoughtboxActivities, provider),

@@ -1,9 +1,9 @@
 /** `grue status|transcript|list|pause|resume|stop|worker|setup|server`: look at and steer running work. */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Command } from 'commander';
-import { readThoughts, readTranscript } from '../activities/files';
 import { loadConfig, webUiUrl } from '../config';
 import { connectClient } from '../temporal/connect';
+import { episodeRecordsFromHistory } from '../temporal/episodeHistory';
 import { ensureServer, ensureTemporalCli } from '../temporal/server';
 import type { TurnRecord } from '../schemas/episode';
 import { memoryQuery, pauseSignal, resumeSignal, statusQuery, stopSignal, thinkingQuery, transcriptQuery } from '../workflows/episode';
@@ -67,21 +67,24 @@ export function registerInspectCommands(program: Command): void {
 
   program
     .command('transcript')
-    .description("Print an episode's turns, or with --thoughts its thoughtbox sessions: those written to disk plus, while it runs, the latest ones.")
+    .description("Print an episode's turns, or with --thoughts its thoughtbox sessions, from its history (complete whichever workers' disks they were written to) plus, while it runs, the latest ones.")
     .argument('<workflowId>', 'the workflow id grue printed when it started', parseWorkflowId('the workflow id'))
     .option('--json', 'one JSON object per turn (with --thoughts: per thoughtbox session)')
     .option('--last <n>', 'only the last n turns (with --thoughts: the last n sessions)', parseInteger('--last', 1))
     .option('--thoughts', 'print the thoughtbox sessions (thoughts, revisions, branches, refused steps) instead of the turns; while it runs, the one in progress too')
     .action(async (id: string, opts: { json?: boolean; last?: number; thoughts?: boolean }) => {
-      const { config, handle, description } = await handleFor(id);
+      const { client, handle, description } = await handleFor(id);
+      // The history holds every record the episode wrote, on whichever worker's disk it landed; a
+      // running episode's query adds the turns (and the thoughtbox session) not yet written.
+      const recorded = await episodeRecordsFromHistory(client, id);
+      const running = description.status.name === 'RUNNING';
       if (opts.thoughts) {
-        const live = description.status.name === 'RUNNING' ? await tryQuery(() => handle.query(thinkingQuery)) : null;
-        printThoughts(id, readThoughts(config.GRUE_DATA_DIR, id), live, opts);
+        printThoughts(id, recorded.thoughts, running ? await tryQuery(() => handle.query(thinkingQuery)) : null, opts);
         return;
       }
       const byTurn = new Map<number, TurnRecord>();
-      for (const t of readTranscript(config.GRUE_DATA_DIR, id)) byTurn.set(t.turn, t);
-      if (description.status.name === 'RUNNING') {
+      for (const t of recorded.turns) byTurn.set(t.turn, t);
+      if (running) {
         for (const t of (await tryQuery(() => handle.query(transcriptQuery))) ?? []) byTurn.set(t.turn, t);
       }
       let turns = [...byTurn.values()].sort((a, b) => a.turn - b.turn);

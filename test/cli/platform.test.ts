@@ -3,9 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFileActivities, readTranscript } from '../../src/activities/files';
-import { applyAnswer, openSession } from '../../src/agent/thoughtbox/session';
-import { opt } from '../agent/fixtures';
+import { readTranscript } from '../../src/activities/files';
 import { ROOT, sharedGame } from '../helpers';
 import { tempDataDir } from '../platform/env';
 import { ownServer } from '../platform/server';
@@ -63,24 +61,6 @@ describe('grue play: bad input fails before any workflow starts', () => {
   });
 });
 
-/** Thoughtbox sessions as the reducer records them, for `transcript --thoughts` to print. */
-const usage = { calls: 1, promptTokens: 100, completionTokens: 10 };
-const step = (over: object) => ({ kind: 'step' as const, step: { thought: 'x', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true, ...over } });
-
-function concludedSession(turn: number) {
-  let session = openSession(turn, 'always', true, 20);
-  for (const answer of [
-    step({ thought: 'Goal: cross the river' }),
-    step({ thought: 'A skipped number', thoughtNumber: 3 }),
-    step({ thought: 'The ferry leaves from the north', thoughtNumber: 2, nextThoughtNeeded: false, branchFromThought: 1, branchId: 'ferry', action: 'north' }),
-  ]) {
-    session = applyAnswer(session, answer, usage, [opt('north'), opt('south')]);
-  }
-  return session;
-}
-
-const declinedSession = (turn: number) => applyAnswer(openSession(turn, 'no progress for 8 turns', false, 20), { kind: 'none', text: 'no need' }, usage, [opt('north')]);
-
 describe('grue play, status, transcript, list against a dev server', () => {
   let server: Awaited<ReturnType<typeof ownServer>>;
   let env: Record<string, string>;
@@ -111,28 +91,11 @@ describe('grue play, status, transcript, list against a dev server', () => {
     expect(transcript.code).toBe(0);
     expect(transcript.stdout.trim().split('\n').map((l) => JSON.parse(l).turn)).toEqual([1, 2, 3, 4]);
 
-    // An oracle-free episode never thinks; the chains printed are the ones written into its run.
+    // An oracle-free episode never thinks (the chains a thinking episode records are printed in test/platform/thoughtbox.test.ts).
     const none = grue(['transcript', `cli-episode-${process.pid}`, '--thoughts'], env);
     expect(none.code).toBe(0);
     expect(none.stdout).toBe('');
     expect(none.stderr).toMatch(new RegExp(`no thoughtbox sessions recorded for cli-episode-${process.pid}`));
-    const files = createFileActivities(env.GRUE_DATA_DIR);
-    for (const session of [concludedSession(2), declinedSession(4)]) await files.writeThoughts({ workflowId: `cli-episode-${process.pid}`, session });
-    const thoughts = grue(['transcript', `cli-episode-${process.pid}`, '--thoughts'], env);
-    expect(thoughts.code).toBe(0);
-    expect(thoughts.stdout.split('\n')).toEqual([
-      'turn 2 · thoughtbox (always) · concluded → "north" · 2 thoughts, 1 refused, 3 calls, 330 tokens',
-      '  1  Goal: cross the river',
-      '  ✗ refused: thoughtNumber must be 2: thoughts are numbered 1, 2, 3, ... in order, and this session has 1 so far',
-      '  ├─ branch "ferry" from 1',
-      '  │  2  The ferry leaves from the north',
-      '',
-      'turn 4 · thoughtbox (no progress for 8 turns) · declined (the model chose not to think) · 0 thoughts, 1 call, 110 tokens',
-      '',
-    ]);
-    const lastJson = grue(['transcript', `cli-episode-${process.pid}`, '--thoughts', '--json', '--last', '1'], env);
-    expect(lastJson.code).toBe(0);
-    expect(lastJson.stdout.trim().split('\n').map((l) => JSON.parse(l))).toMatchObject([{ turn: 4, outcome: 'declined' }]);
 
     // The id is taken: a second run under it would write over this run's transcript.
     const again = grue(['play', 'ferry', '--policy', 'oracle-free', '--max-turns', '2', '--id', `cli-episode-${process.pid}`], env);

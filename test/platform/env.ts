@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActivities } from '../../src/activities';
+import { episodeRecordsFromHistory } from '../../src/temporal/episodeHistory';
 import { findTemporalCli } from '../../src/temporal/server';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../../src/workflows/searchAttributes';
 
@@ -60,7 +61,7 @@ export async function createTestWorker(env: TestWorkflowEnvironment, taskQueue: 
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: createActivities({ dataDir }),
+    activities: createActivities({ dataDir, history: (workflowId, runId) => episodeRecordsFromHistory(env.client, workflowId, runId) }),
   });
 }
 

@@ -6,13 +6,14 @@
  * query, the history), the iteration limit survived, and a worker SIGKILLed mid-session resumed
  * at the next thought with no thought lost or repeated.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readThoughts, readTranscript } from '../../src/activities/files';
 import { AUTO, ThoughtboxSession } from '../../src/agent/thoughtbox';
 import type { EpisodeOptions } from '../../src/schemas/episode';
 import { episodeWorkflow, thinkingQuery } from '../../src/workflows/episode';
-import { episodeInput, GAME_FILES, withoutTimings } from '../helpers';
+import { episodeInput, GAME_FILES, ROOT, withoutTimings } from '../helpers';
 import { ScriptedProvider } from '../llm/scriptedProvider';
 import { tempDataDir, uniqueQueue } from './env';
 import { killHard, ownServerForTests, spawnScriptedWorker, waitFor, withScriptedWorker } from './scripted';
@@ -84,6 +85,21 @@ describe('the thoughtbox in an episode', () => {
     const history = await dev.client.workflow.getHandle(workflowId).fetchHistory();
     const thinks = history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'think');
     expect(thinks).toHaveLength(12);
+
+    // `grue transcript --thoughts` reads them back from the history: a CLI whose data dir holds nothing of this run prints every session.
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [join(ROOT, 'bin', 'grue.js'), 'transcript', workflowId, ...args], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, TEMPORAL_ADDRESS: dev.address, GRUE_DATA_DIR: tempDataDir() },
+      });
+    const fromHistory = cli('--thoughts', '--json');
+    expect(fromHistory.status).toBe(0);
+    expect(fromHistory.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(sessions);
+    const shown = cli('--thoughts', '--last', '1');
+    expect(shown.stdout.split('\n')[0]).toMatch(/^turn 2 · thoughtbox \(always\) · concluded → ".+" · 4 thoughts, 4 calls/);
+    expect(cli('--json').stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(turns);
   });
 
   it('stops a session at maxThinkingIterations and plays the turn on the oracle and selector', async () => {
