@@ -18,7 +18,9 @@ export function buildProgram(): Command {
   program
     .name('grue')
     .description('LLM agents that play interactive fiction (Z-machine games) as durable Temporal workflows.')
-    .showHelpAfterError()
+    // Argument errors read like every other grue error: one `grue: …` line, then where the usage is.
+    .configureOutput({ outputError: (message, write) => write(`grue: ${message.replace(/^error: /, '')}`) })
+    .showHelpAfterError('(see --help for the usage)')
     .exitOverride();
   registerPlayCommands(program);
   registerExperimentCommands(program);

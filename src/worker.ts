@@ -32,7 +32,7 @@ export async function createGrueWorker(opts: GrueWorkerOptions): Promise<Worker>
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: require.resolve('./workflows') }),
-    activities: createActivities({ dataDir: opts.dataDir, llm: opts.llm, history: (workflowId, runId) => episodeRecordsFromHistory(client, workflowId, runId) }),
+    activities: createActivities({ dataDir: opts.dataDir, llm: opts.llm, history: (workflowId, runId, onRunRead) => episodeRecordsFromHistory(client, workflowId, runId, onRunRead) }),
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 4,
     maxConcurrentWorkflowTaskExecutions: opts.maxConcurrentWorkflowTasks ?? 10,
   });

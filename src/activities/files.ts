@@ -14,6 +14,7 @@ import { CampaignResult, CampaignResultSchema, TurnRecordSchema } from '../schem
 import { ExperimentResult, ExperimentResultSchema } from '../schemas/experiment';
 import { describeZodError } from '../schemas/describe';
 import { classified, parseInput } from './failures';
+import { heartbeat } from './llmBoundary';
 import { EpisodeHistoryError, EpisodeRecords } from '../temporal/episodeHistory';
 
 /**
@@ -21,7 +22,7 @@ import { EpisodeHistoryError, EpisodeRecords } from '../temporal/episodeHistory'
  * always has one; without it (activity unit tests, in-process tools) the final transcript is
  * assembled from this worker's own chunk files, complete only when one data dir saw every write.
  */
-export type EpisodeHistoryReader = (workflowId: string, runId?: string) => Promise<EpisodeRecords>;
+export type EpisodeHistoryReader = (workflowId: string, runId?: string, onRunRead?: () => void) => Promise<EpisodeRecords>;
 
 export function atomicWrite(path: string, content: string | Uint8Array, backup = false): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -162,7 +163,7 @@ export function readThoughts(dataDir: string, workflowId: string): ThoughtboxSes
 async function readHistory(history: EpisodeHistoryReader, workflowId: string): Promise<EpisodeRecords> {
   try {
     // Read back from the run this activity belongs to, the last of its chain so far.
-    return await history(workflowId, Context.current().info.workflowExecution?.runId);
+    return await history(workflowId, Context.current().info.workflowExecution?.runId, heartbeat());
   } catch (err) {
     if (err instanceof EpisodeHistoryError) throw ApplicationFailure.nonRetryable(err.message, err.name);
     throw err;

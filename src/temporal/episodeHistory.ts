@@ -37,9 +37,10 @@ const MAX_RUNS = 100_000;
 /**
  * Every turn and thoughtbox session of the episode `workflowId`, over all of its runs (each
  * continue-as-new starts a run whose history points at the one before). `runId` is the run to
- * read back from (default: the latest).
+ * read back from (default: the latest); `onRunRead` is called after each run's history is read
+ * (an activity heartbeats there).
  */
-export async function episodeRecordsFromHistory(client: Client, workflowId: string, runId?: string): Promise<EpisodeRecords> {
+export async function episodeRecordsFromHistory(client: Client, workflowId: string, runId?: string, onRunRead: () => void = () => undefined): Promise<EpisodeRecords> {
   const converter = client.options.loadedDataConverter;
   const decode = async (payload: Payload): Promise<unknown> => {
     let payloads = [payload];
@@ -52,6 +53,7 @@ export async function episodeRecordsFromHistory(client: Client, workflowId: stri
   for (let run: string | undefined = runId, read = 0; read < MAX_RUNS; read++) {
     const history = await client.workflow.getHandle(workflowId, run).fetchHistory();
     runs.push(history);
+    onRunRead();
     const previous = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId;
     if (!previous) break;
     run = previous;

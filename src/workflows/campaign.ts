@@ -13,6 +13,8 @@ import { validatedInput } from './input';
 
 const files = proxyActivities<Pick<Activities, 'writeResults'>>({
   startToCloseTimeout: '1 minute',
+  // A write takes milliseconds: a worker that died during it is noticed in 10 s, not a minute.
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 20 },
 });
 

@@ -54,8 +54,10 @@ const thinker = proxyActivities<Pick<Activities, 'think'>>(llmWork);
 /** Memory modules' activities, called by the name each module gives (see src/memory/module.ts). */
 const memoryActivities = proxyActivities<Record<string, (request: unknown) => Promise<unknown>>>(llmWork);
 
+/** A file write takes milliseconds (reading the history back heartbeats per run): a dead worker's write is retried after 10 s. */
 const files = proxyActivities<Pick<Activities, 'writeTranscriptChunk' | 'finalizeTranscript' | 'writeMemoryFiles' | 'writeThoughts'>>({
   startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 20 },
 });
 

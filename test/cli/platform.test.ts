@@ -35,6 +35,9 @@ describe('grue play: bad input fails before any workflow starts', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message as RegExp);
     expect(r.stderr).not.toMatch(/Temporal server/);
+    // A `grue: …` message (at most a pointer to --help after it): no stack, no page of usage.
+    expect(r.stderr).toMatch(/^grue: /);
+    expect(r.stderr).not.toMatch(/Usage:|^\s+at /m);
   });
 
   it('a 5,000-character id, refused without a word about the server', () => {

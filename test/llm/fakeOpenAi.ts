@@ -26,6 +26,8 @@ export interface FakeOpenAi {
   toolCalls: ScriptedToolCall[] | null;
   /** Milliseconds to wait before answering a completion (a slow endpoint). */
   delayMs: number;
+  /** Milliseconds to wait before answering the next completions, in order (after them, `delayMs`). */
+  delays: number[];
   /** The model list is never answered (an endpoint that takes the connection and hangs). */
   hangModels: boolean;
   close(): Promise<void>;
@@ -61,7 +63,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi> {
-  const state: FakeOpenAi = { url: '', faults: [], requests: [], toolCalls: null, delayMs: 0, hangModels: false, close: async () => undefined };
+  const state: FakeOpenAi = { url: '', faults: [], requests: [], toolCalls: null, delayMs: 0, delays: [], hangModels: false, close: async () => undefined };
   const sockets = new Set<import('node:net').Socket>();
   const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const raw = await readBody(req);
@@ -76,7 +78,8 @@ export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi>
       return send(200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'test' }] });
     }
     const fault = state.faults.shift() ?? 'ok';
-    if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
+    const delay = state.delays.shift() ?? state.delayMs;
+    if (delay) await new Promise((r) => setTimeout(r, delay));
     state.requests.push({ path: req.url ?? '', body, fault });
     if (fault === '429') return send(429, { error: { message: 'rate limited', type: 'rate_limit' } });
     if (fault === '500') return send(500, { error: { message: 'internal error', type: 'server_error' } });

@@ -61,7 +61,7 @@ export async function createTestWorker(env: TestWorkflowEnvironment, taskQueue: 
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: createActivities({ dataDir, history: (workflowId, runId) => episodeRecordsFromHistory(env.client, workflowId, runId) }),
+    activities: createActivities({ dataDir, history: (workflowId, runId, onRunRead) => episodeRecordsFromHistory(env.client, workflowId, runId, onRunRead) }),
   });
 }
 

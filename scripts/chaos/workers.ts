@@ -1,0 +1,103 @@
+/**
+ * Worker processes for the chaos suite: `grue worker` children it can SIGKILL, and the kill that
+ * lands where it matters — on the worker running the episode's activity right now.
+ */
+import type { Client } from '@temporalio/client';
+import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+export interface WorkerPool {
+  /** Start another worker (it gets the next data dir and log file). */
+  add(): ChildProcess;
+  /** The live worker with this pid, if it is one of ours. */
+  byPid(pid: number): ChildProcess | undefined;
+  live(): ChildProcess[];
+  /** Log files, for the canary scan. */
+  logs: string[];
+  /** Unexpected exits (not our SIGKILL): each is a bug to report. */
+  failures: string[];
+  /** SIGKILL every worker still running. */
+  stopAll(): Promise<void>;
+}
+
+/**
+ * Workers on one task queue; each has its own data dir (as on separate machines), so the final
+ * transcript must come from the history, not from a shared disk.
+ */
+export function workerPool(options: { address: string; taskQueue: string; dir: string; env?: Record<string, string> }): WorkerPool {
+  const workers = new Set<ChildProcess>();
+  const logs: string[] = [];
+  const failures: string[] = [];
+  let started = 0;
+  const pool: WorkerPool = {
+    logs,
+    failures,
+    add() {
+      const index = ++started;
+      const dataDir = join(options.dir, `worker-${index}`);
+      mkdirSync(dataDir, { recursive: true });
+      const logFile = join(options.dir, `worker-${index}.log`);
+      logs.push(logFile);
+      const child = spawn(process.execPath, [join(ROOT, 'bin', 'grue.js'), 'worker', '--concurrency', '2'], {
+        cwd: ROOT,
+        env: { ...process.env, ...options.env, TEMPORAL_ADDRESS: options.address, GRUE_TASK_QUEUE: options.taskQueue, GRUE_DATA_DIR: dataDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const log = createWriteStream(logFile);
+      child.stdout!.pipe(log);
+      child.stderr!.pipe(log);
+      workers.add(child);
+      child.once('exit', (code, signal) => {
+        workers.delete(child);
+        if (signal !== 'SIGKILL') failures.push(`worker ${index} (pid ${child.pid}) exited with ${code ?? signal}; see ${logFile}`);
+      });
+      return child;
+    },
+    byPid: (pid) => [...workers].find((worker) => worker.pid === pid),
+    live: () => [...workers],
+    async stopAll() {
+      await Promise.all([...workers].map(killHard));
+    },
+  };
+  return pool;
+}
+
+export async function killHard(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** STARTED in a pending activity's state (temporal.api.enums.v1.PendingActivityState). */
+const PENDING_ACTIVITY_STATE_STARTED = 2;
+
+/**
+ * The activity of `workflowId` running right now and the pid of the worker running it (a worker's
+ * identity is `<pid>@<host>`), or null when none is running (a workflow task is in progress).
+ */
+export async function runningActivity(client: Client, workflowId: string): Promise<{ activity: string; pid: number } | null> {
+  const description = await client.workflow.getHandle(workflowId).describe();
+  for (const pending of description.raw.pendingActivities ?? []) {
+    if (Number(pending.state) !== PENDING_ACTIVITY_STATE_STARTED) continue;
+    const pid = Number(/^(\d+)@/.exec(pending.lastWorkerIdentity ?? '')?.[1]);
+    if (pid) return { activity: pending.activityType?.name ?? 'unknown', pid };
+  }
+  return null;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Poll until `probe` gives a value or `ms` pass (null then). */
+export async function poll<T>(probe: () => Promise<T | null | undefined>, ms: number, every = 100): Promise<T | null> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe().catch(() => null);
+    if (value) return value;
+    if (Date.now() > end) return null;
+    await sleep(every);
+  }
+}
