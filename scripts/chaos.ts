@@ -351,7 +351,7 @@ async function main(): Promise<void> {
       faultsInjected: agent.faultsInjected,
       retries: tally.retries,
       fallbacks: agent.fallbacks,
-      stallSecondsMedian: median(tally.stalls),
+      stallSecondsMedian: tally.stalls.length ? Number(median(tally.stalls)!.toFixed(1)) : null,
       canaryHits: Object.values(leaks).reduce((sum, hits) => sum + hits, 0),
       killsMidActivity: tally.killsMidActivity,
       killedDuring: tally.killedDuring,
