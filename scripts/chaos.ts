@@ -15,24 +15,25 @@
  * different, leaked or stalled too long.
  */
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { Command } from 'commander';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readJsonLines } from '../src/activities/files';
 import { createRng } from '../src/agent/rng';
 import { CampaignResult, EpisodeResult, resolveCampaignConfig, resolveEpisodeConfig, TurnRecord, TurnRecordSchema } from '../src/schemas/episode';
-import { episodeRecordsFromHistory } from '../src/temporal/episodeHistory';
+import { episodeRecordsFromHistory, runHistories } from '../src/temporal/episodeHistory';
 import { DevServer, ensureTemporalCli, freePort, startDevServer } from '../src/temporal/server';
-import { createGrueWorker } from '../src/worker';
 import { campaignWorkflow, episodeWorkflow } from '../src/workflows';
 import { progressQuery } from '../src/workflows/campaign';
 import { statusQuery } from '../src/workflows/episode';
 import { Fault, startFakeOpenAi } from '../test/llm/fakeOpenAi';
+import { inProcessWorker, quietRuntime } from '../test/platform/env';
+import { killHard } from '../test/platform/scripted';
 import { badInputCases, BadInputReport, tryBadInputs } from './chaos/badInput';
-import { activityCounts, canaryHits, historiesOf } from './chaos/history';
-import { killHard, poll, runningActivity, sleep, workerPool, WorkerPool } from './chaos/workers';
+import { activityCounts, canaryHits } from './chaos/history';
+import { poll, runningActivity, sleep, workerPool, WorkerPool } from './chaos/workers';
 
 const ZORK = resolve(__dirname, '..', '..', 'shared', 'games', 'zork1.z3');
 
@@ -96,19 +97,6 @@ async function restartServer(lab: Lab): Promise<void> {
   lab.client = new Client({ connection: await Connection.connect({ address: lab.address }) });
 }
 
-async function inProcessWorker(address: string, taskQueue: string, dataDir: string) {
-  const connection = await NativeConnection.connect({ address });
-  const worker = await createGrueWorker({ connection, namespace: 'default', taskQueue, dataDir });
-  const running = worker.run();
-  return {
-    stop: async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-    },
-  };
-}
-
 const turnOf = async (lab: Lab, workflowId: string) => (await lab.client.workflow.getHandle(workflowId).query(statusQuery)).turn;
 const isClosed = async (lab: Lab, workflowId: string) => (await lab.client.workflow.getHandle(workflowId).describe()).status.name !== 'RUNNING';
 
@@ -137,13 +125,6 @@ async function killOnce(lab: Lab, pool: WorkerPool, workflowId: string, tally: T
   return true;
 }
 
-function readTranscriptFile(path: string): TurnRecord[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => TurnRecordSchema.parse(JSON.parse(line)));
-}
-
 const decided = (turn: TurnRecord) => JSON.stringify({ ...turn, elapsedMs: 0 });
 
 /** Turn by turn against the reference: differing turns, turns missing from 1..expected, turns written twice. */
@@ -159,7 +140,7 @@ function compareTurns(turns: TurnRecord[], reference: TurnRecord[] | null, expec
 
 /** Every run of the episode in the history: retries, and turns played twice (more steps than turns). */
 async function countHistory(lab: Lab, workflowId: string, turns: number, tally: Tally): Promise<void> {
-  const counts = activityCounts(await historiesOf(lab.client, workflowId));
+  const counts = activityCounts(await runHistories(lab.client, workflowId));
   tally.retries += counts.retries;
   tally.duplicates += Math.max(0, counts.steps - turns);
 }
@@ -194,7 +175,7 @@ async function episodeUnderKills(lab: Lab, form: Form['episode'], tally: Tally):
     const result = (await lab.client.workflow.getHandle(workflowId).result()) as EpisodeResult;
     const refResult = (await lab.client.workflow.getHandle(refHandle.workflowId).result()) as EpisodeResult;
     if (pool.failures.length) throw new Error(`workers died on their own: ${pool.failures.join('; ')}`);
-    compareTurns(readTranscriptFile(result.transcriptPath), readTranscriptFile(refResult.transcriptPath), refResult.turns, tally);
+    compareTurns(readJsonLines(result.transcriptPath, TurnRecordSchema), readJsonLines(refResult.transcriptPath, TurnRecordSchema), refResult.turns, tally);
     if (JSON.stringify({ ...result, transcriptPath: '' }) !== JSON.stringify({ ...refResult, transcriptPath: '' })) tally.mismatches++;
     await countHistory(lab, workflowId, result.turns, tally);
     say(`episode done: ${result.turns} turns, score ${result.score} (reference ${refResult.turns} turns, score ${refResult.score})`);
@@ -322,7 +303,7 @@ async function main(): Promise<void> {
     .opts<{ short?: boolean; seed: string; keep?: boolean }>();
   const form = opts.short ? SHORT : FULL;
   if (!opts.short && !existsSync(ZORK)) throw new Error(`the full form plays Zork I from ${ZORK}, which is not there; run the short form (npm run chaos -- --short) or put the game there`);
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  quietRuntime();
   const began = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'grue-chaos-'));
   const [port, uiPort] = [await freePort(), await freePort()];

@@ -5,21 +5,9 @@
  */
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import type { RunHistory } from '../../src/temporal/episodeHistory';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-
-type History = Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>;
-
-/** Every run of a workflow id, oldest first (following each run's pointer to the run it continued). */
-export async function historiesOf(client: Client, workflowId: string): Promise<History[]> {
-  const runs: History[] = [];
-  for (let run: string | undefined; ; ) {
-    const history = await client.workflow.getHandle(workflowId, run).fetchHistory();
-    runs.unshift(history);
-    run = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? undefined;
-    if (!run) return runs;
-  }
-}
 
 export interface ActivityCounts {
   /** Attempts beyond the first, over every activity. */
@@ -28,7 +16,7 @@ export interface ActivityCounts {
   steps: number;
 }
 
-export function activityCounts(histories: History[]): ActivityCounts {
+export function activityCounts(histories: RunHistory[]): ActivityCounts {
   let retries = 0;
   let steps = 0;
   for (const history of histories) {

@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import { ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { killHard } from '../../test/platform/scripted';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -63,13 +64,6 @@ export function workerPool(options: { address: string; taskQueue: string; dir: s
     },
   };
   return pool;
-}
-
-export async function killHard(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
 }
 
 /** STARTED in a pending activity's state (temporal.api.enums.v1.PendingActivityState). */

@@ -9,7 +9,8 @@ import { CompactRequestSchema, CompactResult } from '../memory/compaction';
 import { compactionPrompt } from '../memory/compaction/prompt';
 import { COMPACTION_TOOLS } from '../memory/compaction/tools';
 import { parseInput } from './failures';
-import { classifiedLlmCall, heartbeat } from './llmBoundary';
+import { heartbeat } from './heartbeat';
+import { classifiedLlmCall } from './llmBoundary';
 
 /** Prompt budget by provider: the embedded model's 2,048-token context leaves room for ~8 tool calls. */
 const promptBudget = (provider: LlmProvider) => (provider.name === 'local' ? 1200 : 6000);

@@ -14,7 +14,7 @@ import { CampaignResult, CampaignResultSchema, TurnRecordSchema } from '../schem
 import { ExperimentResult, ExperimentResultSchema } from '../schemas/experiment';
 import { describeZodError } from '../schemas/describe';
 import { classified, parseInput } from './failures';
-import { heartbeat } from './llmBoundary';
+import { heartbeat } from './heartbeat';
 import { EpisodeHistoryError, EpisodeRecords } from '../temporal/episodeHistory';
 
 /**
@@ -123,6 +123,19 @@ export function runDir(dataDir: string, workflowId: string): string {
   return join(dataDir, 'runs', safeName(workflowId));
 }
 
+/** Records as JSON Lines: one object a line, each line ended (nothing at all for no records). */
+export function jsonLines(records: readonly unknown[]): string {
+  return records.map((record) => `${JSON.stringify(record)}\n`).join('');
+}
+
+/** A JSON Lines file read back, each line checked against `schema` (blank lines skipped). */
+export function readJsonLines<S extends z.ZodTypeAny>(path: string, schema: S): z.infer<S>[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => schema.parse(JSON.parse(line)));
+}
+
 export function chunkName(fromTurn: number): string {
   return `turns-${String(fromTurn).padStart(7, '0')}.jsonl`;
 }
@@ -138,11 +151,7 @@ export function readTranscript(dataDir: string, workflowId: string): z.infer<typ
   const final = join(runDir(dataDir, workflowId), 'transcript.jsonl');
   const byTurn = new Map<number, z.infer<typeof TurnRecordSchema>>();
   for (const path of [...(existsSync(final) ? [final] : []), ...chunks]) {
-    for (const line of readFileSync(path, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      const rec = TurnRecordSchema.parse(JSON.parse(line));
-      byTurn.set(rec.turn, rec);
-    }
+    for (const record of readJsonLines(path, TurnRecordSchema)) byTurn.set(record.turn, record);
   }
   return [...byTurn.values()].sort((a, b) => a.turn - b.turn);
 }
@@ -152,11 +161,7 @@ export const thoughtsPath = (dataDir: string, workflowId: string) => join(runDir
 /** Every thoughtbox session written for a workflow, one per turn, in turn order. */
 export function readThoughts(dataDir: string, workflowId: string): ThoughtboxSession[] {
   const path = thoughtsPath(dataDir, workflowId);
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => ThoughtboxSessionSchema.parse(JSON.parse(line)));
+  return existsSync(path) ? readJsonLines(path, ThoughtboxSessionSchema) : [];
 }
 
 /** A history that cannot be read as an episode's will not read differently on a retry; a connection error will. */
@@ -176,7 +181,7 @@ export function createFileActivities(dataDir: string, history?: EpisodeHistoryRe
       const input = parseInput(TranscriptChunkSchema, raw, 'writeTranscriptChunk input');
       return classified(() => {
         const path = join(runDir(dataDir, input.workflowId), 'turns', chunkName(input.turns[0].turn));
-        atomicWrite(path, input.turns.map((t) => JSON.stringify(t)).join('\n') + '\n');
+        atomicWrite(path, jsonLines(input.turns));
         return path;
       });
     },
@@ -191,8 +196,8 @@ export function createFileActivities(dataDir: string, history?: EpisodeHistoryRe
       return classified(() => {
         const turns = records?.turns ?? readTranscript(dataDir, input.workflowId);
         const path = join(runDir(dataDir, input.workflowId), 'transcript.jsonl');
-        atomicWrite(path, turns.map((t) => JSON.stringify(t)).join('\n') + (turns.length ? '\n' : ''), true);
-        if (records?.thoughts.length) atomicWrite(thoughtsPath(dataDir, input.workflowId), records.thoughts.map((s) => JSON.stringify(s)).join('\n') + '\n');
+        atomicWrite(path, jsonLines(turns), true);
+        if (records?.thoughts.length) atomicWrite(thoughtsPath(dataDir, input.workflowId), jsonLines(records.thoughts));
         return path;
       });
     },
@@ -224,7 +229,7 @@ export function createFileActivities(dataDir: string, history?: EpisodeHistoryRe
         const sessions = readThoughts(dataDir, input.workflowId).filter((s) => s.turn !== input.session.turn);
         const all = [...sessions, input.session].sort((a, b) => a.turn - b.turn);
         const path = thoughtsPath(dataDir, input.workflowId);
-        atomicWrite(path, all.map((s) => JSON.stringify(s)).join('\n') + '\n');
+        atomicWrite(path, jsonLines(all));
         return path;
       });
     },

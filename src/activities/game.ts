@@ -1,14 +1,15 @@
 /**
  * Game activities: a turn is a pure function of (story, snapshot, command), so any worker can
  * run any turn and a retried turn returns the same result. A turn heartbeats while it probes
- * the valid actions, so a worker that dies mid-turn is noticed within the heartbeat timeout. Sessions are cached per story only
- * to skip re-parsing it; every step starts by restoring the snapshot it was given.
+ * the valid actions, so a worker that dies mid-turn is noticed within the heartbeat timeout.
+ * Sessions are kept per story only to skip re-parsing it; every step starts by restoring the
+ * snapshot it was given.
  */
 import { resolveStory } from '../engine/resolveStory';
 import { GameSession } from '../engine/session';
 import { StorySessions } from './stories';
 import { findValidActionsYielding } from '../engine/validActions';
-import { heartbeat } from './llmBoundary';
+import { heartbeat } from './heartbeat';
 import { Assist, GameState, StartGameInputSchema, StartGameResult, StepGameInputSchema, StepGameResult } from '../schemas/game';
 import { classified, parseInput } from './failures';
 

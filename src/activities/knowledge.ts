@@ -14,7 +14,8 @@ import { KnowledgeAnswer, KnowledgeAnswerSchema, ItemAnswerSchema, UpdateRequest
 import { updatePrompt, wisdomPrompt } from '../memory/knowledge/prompt';
 import { effectHolds } from '../memory/knowledge/verify';
 import { classified, parseInput } from './failures';
-import { classifiedLlmCall, heartbeat } from './llmBoundary';
+import { heartbeat } from './heartbeat';
+import { classifiedLlmCall } from './llmBoundary';
 import type { StorySessions } from './stories';
 
 const local = (provider: LlmProvider) => provider.name === 'local';

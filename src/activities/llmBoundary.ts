@@ -1,8 +1,8 @@
 /**
  * The activity boundary of every LLM call: a provider error that no retry can fix (bad request,
  * auth, unknown model, bad configuration) becomes a non-retryable ApplicationFailure; anything
- * else is rethrown for Temporal to retry, its message scrubbed of API keys either way. Long
- * generations heartbeat through `heartbeat()`.
+ * else is rethrown for Temporal to retry, its message scrubbed of API keys either way. Every call
+ * heartbeats on a timer while it runs (`keepAlive`).
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -42,14 +42,4 @@ function keepAlive(): () => void {
   const every = Math.min(LLM_HEARTBEAT_EVERY_MS, timeout ? Math.max(50, Math.floor(timeout / 3)) : LLM_HEARTBEAT_EVERY_MS);
   const timer = setInterval(() => ctx.heartbeat(), every);
   return () => clearInterval(timer);
-}
-
-/** Heartbeats the current activity; a no-op when called outside one (evaluation and benchmark scripts). */
-export function heartbeat(): () => void {
-  try {
-    const ctx = Context.current();
-    return () => ctx.heartbeat();
-  } catch {
-    return () => undefined;
-  }
 }

@@ -15,7 +15,8 @@ import { describeProvider, LlmProvider } from '../llm';
 import type { ChatMessage } from '../llm/types';
 import { FailureAnalysisSchema, FailureAnswer, FailureRequestSchema, TurnAnalysisSchema, TurnAnswer, TurnRequest, TurnRequestSchema } from '../schemas/oracle';
 import { parseInput } from './failures';
-import { classifiedLlmCall, heartbeat } from './llmBoundary';
+import { heartbeat } from './heartbeat';
+import { classifiedLlmCall } from './llmBoundary';
 
 /** Prompt budget by provider: a small local context, or a generous remote one. */
 export function promptBudget(provider: LlmProvider): number {

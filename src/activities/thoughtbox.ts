@@ -12,7 +12,8 @@ import { ThinkingStepSchema, ThinkRequest, ThinkRequestSchema, ThinkResult } fro
 import type { LlmProvider } from '../llm';
 import { GAME_FILES_DIR } from '../paths';
 import { parseInput } from './failures';
-import { classifiedLlmCall, heartbeat } from './llmBoundary';
+import { heartbeat } from './heartbeat';
+import { classifiedLlmCall } from './llmBoundary';
 
 export const COOKBOOK_FILE = join(GAME_FILES_DIR, 'thinking_patterns.md');
 

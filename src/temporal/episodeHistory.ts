@@ -8,6 +8,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { z } from 'zod';
 import { ThoughtboxSession, ThoughtboxSessionSchema } from '../agent/thoughtbox/schema';
 import { describeZodError } from '../schemas/describe';
@@ -34,41 +35,42 @@ export class EpisodeHistoryError extends Error {
 /** Continue-as-new chains are bounded by maxTurns / continueAsNewEvery; this only stops a cycle. */
 const MAX_RUNS = 100_000;
 
-/**
- * Every turn and thoughtbox session of the episode `workflowId`, over all of its runs (each
- * continue-as-new starts a run whose history points at the one before). `runId` is the run to
- * read back from (default: the latest); `onRunRead` is called after each run's history is read
- * (an activity heartbeats there).
- */
-export async function episodeRecordsFromHistory(client: Client, workflowId: string, runId?: string, onRunRead: () => void = () => undefined): Promise<EpisodeRecords> {
-  const converter = client.options.loadedDataConverter;
-  const decode = async (payload: Payload): Promise<unknown> => {
-    let payloads = [payload];
-    for (const codec of [...converter.payloadCodecs].reverse()) payloads = await codec.decode(payloads);
-    return converter.payloadConverter.fromPayload(payloads[0]);
-  };
+export type RunHistory = Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>;
 
-  // Newest run first, following each run's pointer to the run it continued.
-  const runs: Array<Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>> = [];
+/**
+ * The history of every run of `workflowId`, oldest first, reading back from `runId` (default: the
+ * latest) along each run's pointer to the run it continued; `onRunRead` is called after each.
+ */
+export async function runHistories(client: Client, workflowId: string, runId?: string, onRunRead: () => void = () => undefined): Promise<RunHistory[]> {
+  const runs: RunHistory[] = [];
   for (let run: string | undefined = runId, read = 0; read < MAX_RUNS; read++) {
     const history = await client.workflow.getHandle(workflowId, run).fetchHistory();
-    runs.push(history);
+    runs.unshift(history);
     onRunRead();
     const previous = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId;
     if (!previous) break;
     run = previous;
   }
+  return runs;
+}
 
+/**
+ * Every turn and thoughtbox session of the episode `workflowId`, over all of its runs (each
+ * continue-as-new starts a run whose history points at the one before), read as `runHistories`
+ * reads them (an activity heartbeats in `onRunRead`).
+ */
+export async function episodeRecordsFromHistory(client: Client, workflowId: string, runId?: string, onRunRead: () => void = () => undefined): Promise<EpisodeRecords> {
   const turns = new Map<number, TurnRecord>();
   const thoughts = new Map<number, ThoughtboxSession>();
-  for (const history of runs.reverse()) {
+  for (const history of await runHistories(client, workflowId, runId, onRunRead)) {
     for (const event of history.events ?? []) {
       const scheduled = event.activityTaskScheduledEventAttributes;
       const type = scheduled?.activityType?.name;
       if (type !== 'writeTranscriptChunk' && type !== 'writeThoughts') continue;
-      const payload = scheduled?.input?.payloads?.[0];
-      if (!payload) throw new EpisodeHistoryError(workflowId, `a ${type} activity without input (event ${event.eventId})`);
-      const input = await decode(payload as Payload);
+      const payloads = scheduled?.input?.payloads;
+      if (!payloads?.length) throw new EpisodeHistoryError(workflowId, `a ${type} activity without input (event ${event.eventId})`);
+      // Decoded as the client decodes any payload: its codecs, then its payload converter.
+      const input = await decodeFromPayloadsAtIndex(client.options.loadedDataConverter, 0, payloads as Payload[]);
       if (type === 'writeTranscriptChunk') {
         const chunk = ChunkInputSchema.safeParse(input);
         if (!chunk.success) throw new EpisodeHistoryError(workflowId, `transcript chunk at event ${event.eventId}: ${describeZodError(chunk.error)}`);

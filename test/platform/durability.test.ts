@@ -3,15 +3,14 @@
  * duplicate a single turn.
  */
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { readTranscript } from '../../src/activities/files';
-import { createGrueWorker } from '../../src/worker';
 import { episodeWorkflow } from '../../src/workflows';
 import { statusQuery } from '../../src/workflows/episode';
 import { episodeInput, ROOT, withoutTimings } from '../helpers';
-import { quietRuntime, tempDataDir, uniqueQueue, workflowBundle } from './env';
+import { inProcessWorker, tempDataDir, uniqueQueue } from './env';
+import { killHard } from './scripted';
 import { ownServer } from './server';
 
 jest.setTimeout(15 * 60_000);
@@ -33,27 +32,6 @@ function spawnWorker(address: string, taskQueue: string, dataDir: string): Child
 }
 
 const workerFailures: string[] = [];
-
-async function killHard(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
-
-async function inProcessWorker(address: string, taskQueue: string, dataDir: string) {
-  quietRuntime();
-  const connection = await NativeConnection.connect({ address });
-  const worker = await createGrueWorker({ connection, namespace: 'default', taskQueue, dataDir, workflowBundle: await workflowBundle() });
-  const running = worker.run();
-  return {
-    stop: async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-    },
-  };
-}
 
 describe('durability', () => {
   it('survives its worker being SIGKILLed 3+ times mid-episode: same transcript as an uninterrupted run', async () => {

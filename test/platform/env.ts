@@ -3,13 +3,14 @@
  * TestWorkflowEnvironment.createLocal with an existing-path executable.
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActivities } from '../../src/activities';
 import { episodeRecordsFromHistory } from '../../src/temporal/episodeHistory';
 import { findTemporalCli } from '../../src/temporal/server';
+import { createGrueWorker } from '../../src/worker';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../../src/workflows/searchAttributes';
 
 export function temporalCli(): string {
@@ -63,6 +64,21 @@ export async function createTestWorker(env: TestWorkflowEnvironment, taskQueue: 
     workflowBundle: await workflowBundle(),
     activities: createActivities({ dataDir, history: (workflowId, runId, onRunRead) => episodeRecordsFromHistory(env.client, workflowId, runId, onRunRead) }),
   });
+}
+
+/** A grue worker in this process, on a connection of its own to `address`, serving `taskQueue` until stopped. */
+export async function inProcessWorker(address: string, taskQueue: string, dataDir: string): Promise<{ stop(): Promise<void> }> {
+  quietRuntime();
+  const connection = await NativeConnection.connect({ address });
+  const worker = await createGrueWorker({ connection, namespace: 'default', taskQueue, dataDir, workflowBundle: await workflowBundle() });
+  const running = worker.run();
+  return {
+    stop: async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
 }
 
 /**

@@ -39,10 +39,10 @@ export async function killHard(child: ChildProcess): Promise<void> {
 }
 
 /** Polls `probe` until it gives a value. */
-export async function waitFor<T>(what: string, probe: () => T | null | undefined, ms = 120_000): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => T | null | undefined | Promise<T | null | undefined>, ms = 120_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value) return value;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));

@@ -4,43 +4,19 @@
  * and `grue transcript` must hold every turn whichever worker wrote it.
  */
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readTranscript, runDir } from '../../src/activities/files';
+import { readJsonLines, readTranscript, runDir } from '../../src/activities/files';
 import { episodeRecordsFromHistory } from '../../src/temporal/episodeHistory';
-import { createGrueWorker } from '../../src/worker';
 import { episodeWorkflow } from '../../src/workflows';
 import { statusQuery } from '../../src/workflows/episode';
+import { TurnRecordSchema } from '../../src/schemas/episode';
 import { episodeInput, ROOT } from '../helpers';
-import { quietRuntime, tempDataDir, uniqueQueue, workflowBundle } from './env';
+import { inProcessWorker, tempDataDir, uniqueQueue } from './env';
+import { waitFor } from './scripted';
 import { ownServer } from './server';
 
 jest.setTimeout(10 * 60_000);
-
-async function inProcessWorker(address: string, taskQueue: string, dataDir: string) {
-  quietRuntime();
-  const connection = await NativeConnection.connect({ address });
-  const worker = await createGrueWorker({ connection, namespace: 'default', taskQueue, dataDir, workflowBundle: await workflowBundle() });
-  const running = worker.run();
-  return {
-    stop: async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-    },
-  };
-}
-
-/** Poll a condition until it holds (the episode runs on its own; there is nothing to await). */
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const turnsIn = (records: Array<{ turn: number }>) => records.map((record) => record.turn);
 
@@ -57,7 +33,7 @@ describe('workers with different data dirs', () => {
     try {
       const first = await inProcessWorker(address, taskQueue, firstDir);
       const handle = await client.workflow.start(episodeWorkflow, { taskQueue, workflowId: `apart-${Date.now()}`, args: [input] });
-      await until(async () => ((await handle.query(statusQuery).catch(() => null))?.turn ?? 0) >= 15, 120_000);
+      await waitFor('the first worker to play 15 turns', async () => ((await handle.query(statusQuery).catch(() => null))?.turn ?? 0) >= 15);
       await first.stop();
       const leftAt = turnsIn(readTranscript(firstDir, handle.workflowId));
       const second = await inProcessWorker(address, taskQueue, secondDir);
@@ -71,7 +47,7 @@ describe('workers with different data dirs', () => {
       expect(leftAt.length).toBeLessThan(result.turns);
       // The final file, on the worker that finished, holds every turn.
       expect(result.transcriptPath).toBe(join(runDir(secondDir, handle.workflowId), 'transcript.jsonl'));
-      const finalFile = readFileSync(result.transcriptPath, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+      const finalFile = readJsonLines(result.transcriptPath, TurnRecordSchema);
       expect(turnsIn(finalFile)).toEqual(everyTurn);
       const history = await episodeRecordsFromHistory(client, handle.workflowId);
       expect(turnsIn(history.turns)).toEqual(everyTurn);
