@@ -11,7 +11,7 @@ import { campaignResultsPath, runDir } from '../activities/files';
 import { loadStoryFile } from '../engine/story';
 import { resolveStory } from '../engine/resolveStory';
 import { loadConfig, webUiUrl } from '../config';
-import { AssistSchema, CAMPAIGN_DEFAULTS, CampaignResult, EPISODE_DEFAULTS, EpisodeOptions, EpisodeResult, PolicyNameSchema, TurnRecord, resolveCampaignConfig, resolveEpisodeConfig } from '../schemas/episode';
+import { AssistSchema, CAMPAIGN_DEFAULTS, CampaignResult, EPISODE_DEFAULTS, EpisodeOptions, EpisodeResult, MAX_PARALLEL_EPISODES, PolicyNameSchema, TurnRecord, resolveCampaignConfig, resolveEpisodeConfig } from '../schemas/episode';
 import { campaignWorkflow, progressQuery } from '../workflows/campaign';
 import { episodeWorkflow, statusQuery, transcriptQuery } from '../workflows/episode';
 import { GAME_KEY } from '../workflows/searchAttributes';
@@ -132,9 +132,14 @@ export function registerPlayCommands(program: Command): void {
       .command('campaign')
       .description('Play several episodes in a row, carrying what was learned; writes results.json.')
       .argument('[game]', 'story path or bundled game name', DEFAULT_GAME)
-      .option('--episodes <n>', `number of episodes (default: ${CAMPAIGN_DEFAULTS.episodes})`, parseInteger('--episodes', 1, 10_000)),
-  ).action(async (game: string, opts: RunOptions & { episodes?: number }) => {
-    const input = resolved(() => resolveCampaignConfig({ ...episodeOptions(game, opts), episodes: opts.episodes }), 'campaign options');
+      .option('--episodes <n>', `number of episodes (default: ${CAMPAIGN_DEFAULTS.episodes})`, parseInteger('--episodes', 1, 10_000))
+      .option(
+        '--parallel <n>',
+        `episodes in flight at once, as child workflows spread over every worker on the task queue; each starts from what was learned when it started (default: ${CAMPAIGN_DEFAULTS.parallel})`,
+        parseInteger('--parallel', 1, MAX_PARALLEL_EPISODES),
+      ),
+  ).action(async (game: string, opts: RunOptions & { episodes?: number; parallel?: number }) => {
+    const input = resolved(() => resolveCampaignConfig({ ...episodeOptions(game, opts), episodes: opts.episodes, parallel: opts.parallel }), 'campaign options');
     // A bad environment fails before the model loads.
     const env = loadConfig();
     if (input.policy === 'full') log(`LLM: ${await preflightLlm(input.model)}`);
@@ -215,7 +220,8 @@ async function watchCampaign(client: Client, handle: WorkflowHandle<typeof campa
     const result = await pollUntil(handle.result(), async () => {
       const p = await handle.query(progressQuery);
       let current = '';
-      if (p.currentEpisode) {
+      if (p.running.length > 1) current = `| ${p.running.length} running`;
+      else if (p.currentEpisode) {
         const s = await client.workflow.getHandle(p.currentEpisode).query(statusQuery).catch(() => null);
         if (s) current = `| now: turn ${s.turn} score ${s.score} ${s.location}`;
       }

@@ -233,13 +233,22 @@ export const EpisodeStatusSchema = z.object({
 });
 export type EpisodeStatus = z.infer<typeof EpisodeStatusSchema>;
 
+/** Child workflows a campaign keeps in flight at most: each holds a slot of the worker's workflow cache. */
+export const MAX_PARALLEL_EPISODES = 200;
+
 /** A campaign is N episodes with one episode config (each episode's seed is the campaign seed + its index). */
 export const CampaignConfigSchema = EpisodeConfigSchema.extend({
   episodes: z.number().int().min(1).max(10_000),
+  /**
+   * Episodes in flight at once (child workflows). Each starts from what the campaign had learned
+   * when it started, and what it learned is merged back when it ends (see mergeLearned). Absent in
+   * campaigns recorded before it existed, which ran one episode at a time; the client always sets it.
+   */
+  parallel: z.number().int().min(1).max(MAX_PARALLEL_EPISODES).optional(),
 }).strict();
 export type CampaignConfig = z.infer<typeof CampaignConfigSchema>;
-export const CAMPAIGN_DEFAULTS = { episodes: 3 };
-export type CampaignOptions = EpisodeOptions & { episodes?: number };
+export const CAMPAIGN_DEFAULTS = { episodes: 3, parallel: 1 };
+export type CampaignOptions = EpisodeOptions & { episodes?: number; parallel?: number };
 
 export function resolveCampaignConfig(options: CampaignOptions): CampaignConfig {
   return CampaignConfigSchema.parse({ ...EPISODE_DEFAULTS, ...CAMPAIGN_DEFAULTS, ...definedOnly(options) });
@@ -247,7 +256,7 @@ export function resolveCampaignConfig(options: CampaignOptions): CampaignConfig 
 
 /** The campaign's episode config for episode `index`. */
 export function episodeConfigOf(campaign: CampaignConfig, index: number): EpisodeConfig {
-  const { episodes: _episodes, ...episode } = campaign;
+  const { episodes: _episodes, parallel: _parallel, ...episode } = campaign;
   return { ...episode, seed: campaign.seed + index };
 }
 
@@ -285,7 +294,10 @@ export type CampaignResult = z.infer<typeof CampaignResultSchema>;
 export const CampaignProgressSchema = z.object({
   completed: z.number().int(),
   total: z.number().int(),
+  /** The running episode with the lowest index (null when none runs). */
   currentEpisode: z.string().nullable(),
+  /** Every episode running now, lowest index first (more than one with `parallel` > 1). */
+  running: z.array(z.string()),
   scores: z.array(z.number().int()),
 });
 export type CampaignProgress = z.infer<typeof CampaignProgressSchema>;

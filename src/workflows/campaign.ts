@@ -1,11 +1,12 @@
 /**
- * A campaign runs episodes one after another as child workflows and carries what was learned
- * from each into the next. Every episode gets the campaign's complete episode config (its seed is
+ * A campaign runs episodes as child workflows, one after another or `parallel` at once, and
+ * carries what was learned from each into the next. Every episode gets the campaign's complete episode config (its seed is
  * the campaign's seed plus its index). The summary goes to results.json through an idempotent
  * activity.
  */
-import { continueAsNew, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { mergeLearned } from '../agent/learnedMerge';
 import { accuracy } from '../agent/reliability';
 import { CampaignConfig, CampaignConfigSchema, CampaignProgress, CampaignResult, episodeConfigOf, freshLearned, LearnedState } from '../schemas/episode';
 import { episodeWorkflow } from './episode';
@@ -34,20 +35,29 @@ export function episodeWorkflowId(campaignId: string, index: number): string {
 export async function campaignWorkflow(input: CampaignConfig, carried?: CampaignCarry): Promise<CampaignResult> {
   const config = validatedInput(CampaignConfigSchema, input, 'campaign input');
   const campaignId = workflowInfo().workflowId;
+  const parallel = config.parallel ?? 1;
   const done: EpisodeSummary[] = [...(carried?.done ?? [])];
   let learned: LearnedState = carried?.learned ?? freshLearned();
-  let current: string | null = null;
+  // Workflow ids of the episodes in flight.
+  const running = new Set<string>();
+  let launched = done.length;
+  let failure: unknown = null;
 
-  setHandler(progressQuery, () => ({ completed: done.length, total: config.episodes, currentEpisode: current, scores: done.map((e) => e.score) }));
+  setHandler(progressQuery, () => {
+    const inFlight = [...running].sort();
+    return { completed: done.length, total: config.episodes, currentEpisode: inFlight[0] ?? null, running: inFlight, scores: done.map((e) => e.score) };
+  });
 
-  while (done.length < config.episodes) {
-    const index = done.length;
-    current = episodeWorkflowId(campaignId, index);
+  const playEpisode = async (index: number): Promise<void> => {
+    const workflowId = episodeWorkflowId(campaignId, index);
     const episode = episodeConfigOf(config, index);
-    const result = await executeChild(episodeWorkflow, { workflowId: current, args: [{ config: episode, learned }] });
-    learned = result.learned;
+    const startedWith = learned;
+    running.add(workflowId);
+    const result = await executeChild(episodeWorkflow, { workflowId, args: [{ config: episode, learned: startedWith }] });
+    // One at a time, an episode starts from everything learned before it, so its state replaces the campaign's.
+    learned = parallel === 1 ? result.learned : mergeLearned(learned, startedWith, result.learned);
     done.push({
-      workflowId: current,
+      workflowId,
       seed: episode.seed,
       score: result.score,
       turns: result.turns,
@@ -55,11 +65,26 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
       died: result.died,
       ...(result.llm ? { llmCalls: result.llm.calls, tokens: result.llm.promptTokens + result.llm.completionTokens, fallbackTurns: result.llm.fallbackTurns } : {}),
     });
-    current = null;
-    if (done.length < config.episodes && workflowInfo().continueAsNewSuggested) {
+    running.delete(workflowId);
+  };
+
+  while (done.length < config.episodes) {
+    while (running.size < parallel && launched < config.episodes) {
+      // A failed episode fails the campaign, as it does when episodes run one at a time.
+      playEpisode(launched++).catch((err: unknown) => (failure ??= err));
+    }
+    const finishedBefore = done.length;
+    await condition(() => done.length > finishedBefore || failure !== null);
+    if (failure !== null) throw failure;
+    if (launched < config.episodes && workflowInfo().continueAsNewSuggested) {
+      // Drained first (nothing starts while this waits): no child outlives its parent's run, and the next run starts at done.length.
+      await condition(() => running.size === 0 || failure !== null);
+      if (failure !== null) throw failure;
       await continueAsNew<typeof campaignWorkflow>(input, { done, learned });
     }
   }
+  // Parallel episodes finish in any order; the summary lists them in episode order.
+  done.sort((a, b) => a.seed - b.seed);
 
   const scores = done.map((e) => e.score);
   const summary = {

@@ -131,6 +131,25 @@ describe('campaignWorkflow', () => {
     expect(child.parentExecution?.workflowId).toBe(handle.workflowId);
   });
 
+  it('with parallel 3, runs the episodes at once, merges what each learned and lists them in episode order', async () => {
+    const handle = await served.env.client.workflow.start(campaignWorkflow, {
+      taskQueue,
+      workflowId: `campaign-parallel-${Date.now()}`,
+      args: [campaignInput({ game: 'ferry', episodes: 4, seed: 7, maxTurns: 6, parallel: 3 })],
+    });
+    const result = await handle.result();
+    expect(result.episodes.map((e) => e.seed)).toEqual([7, 8, 9, 10]);
+    // Every episode's lessons reach the campaign: none overwrote a sibling's count.
+    expect(result.learned.episodes).toBe(4);
+    const children = await Promise.all(result.episodes.map((e) => served.env.client.workflow.getHandle(e.workflowId).describe()));
+    const [first, second, third, fourth] = children;
+    // The first three started before any of them ended; the fourth waited for a free place.
+    const firstEnd = Math.min(...[first, second, third].map((child) => child.closeTime!.getTime()));
+    for (const child of [first, second, third]) expect(child.startTime.getTime()).toBeLessThan(firstEnd);
+    expect(fourth.startTime.getTime()).toBeGreaterThanOrEqual(firstEnd);
+    expect(await handle.query(progressQuery)).toMatchObject({ completed: 4, total: 4, currentEpisode: null, running: [] });
+  });
+
   (ZORK ? it : it.skip)('replays what earlier episodes learned (Zork I; skipped without ../shared/games/zork1.z3): the next episode plans its way to the rewards found before', async () => {
     const result = await served.env.client.workflow.execute(campaignWorkflow, {
       taskQueue,
