@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { createProvider, loadLlmConfig } from '../llm';
+import { Slots, slotsFor, withSlots } from '../llm/slots';
 import type { LlmProvider } from '../llm/types';
 import { createCompactionActivities } from './compaction';
 import { createFileActivities, EpisodeHistoryReader } from './files';
@@ -51,26 +52,39 @@ function routedByModel<A extends ActivitySet>(make: (llm: () => LlmProvider) => 
 }
 
 /**
+ * One provider per model for the whole worker, each call taking one of the worker's LLM slots
+ * (see src/llm/slots.ts): however many episodes the worker serves, its embedded models run one
+ * inference at a time.
+ */
+export function sharedProviders(factory: ProviderFactory): ProviderFactory {
+  const providers = new Map<string, LlmProvider>();
+  const embedded = new Slots(1);
+  let remote: Slots | null = null;
+  const remoteSlots = () => (remote ??= new Slots(loadLlmConfig().GRUE_LLM_CONCURRENCY));
+  return (model) => {
+    const key = model ?? '';
+    let shared = providers.get(key);
+    if (!shared) {
+      try {
+        const made = factory(model);
+        shared = withSlots(made, slotsFor(made, embedded, remoteSlots));
+      } catch (err) {
+        // A model this worker cannot serve is a configuration error: no retry can fix it.
+        throw ApplicationFailure.nonRetryable(`The episode asks for model "${model}": ${(err as Error).message}`, 'LLM_CONFIG');
+      }
+      providers.set(key, shared);
+    }
+    return shared;
+  };
+}
+
+/**
  * Every activity the worker registers. Names are what the Web UI shows for each step. The LLM
  * activities share one provider per model: one copy of an embedded model per worker, so its
  * threads never compete with a second copy of it for the cores.
  */
 export function createActivities(options: { dataDir: string; llm?: ProviderFactory; history?: EpisodeHistoryReader }) {
-  const providers = new Map<string, LlmProvider>();
-  const provider = (model: string | null) => {
-    const key = model ?? '';
-    let p = providers.get(key);
-    if (!p) {
-      try {
-        p = (options.llm ?? providerFor)(model);
-      } catch (err) {
-        // A model this worker cannot serve is a configuration error: no retry can fix it.
-        throw ApplicationFailure.nonRetryable(`The episode asks for model "${model}": ${(err as Error).message}`, 'LLM_CONFIG');
-      }
-      providers.set(key, p);
-    }
-    return p;
-  };
+  const provider = sharedProviders(options.llm ?? providerFor);
   const stories = new StorySessions();
   return {
     ...createGameActivities(stories),

@@ -22,6 +22,8 @@ const LlmConfigSchema = z
     // Below the LLM activities' 5-minute start-to-close timeout, so a slow answer can still land.
     GRUE_LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(MAX_LLM_TIMEOUT_MS, `at most ${MAX_LLM_TIMEOUT_MS}: the LLM activities time out after 5 minutes`).default(120_000),
     GRUE_LLM_THREADS: z.coerce.number().int().min(1).max(256).default(2),
+    /** Calls a worker sends a remote endpoint at once (an embedded model always takes one at a time; see slots.ts). */
+    GRUE_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   })
   .superRefine((c, ctx) => {
     if (c.GRUE_LLM_PROVIDER === 'local' && c.GRUE_LLM_MODEL && !EMBEDDED_MODELS[c.GRUE_LLM_MODEL]) {
