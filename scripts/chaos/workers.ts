@@ -28,7 +28,7 @@ export interface WorkerPool {
  * Workers on one task queue; each has its own data dir (as on separate machines), so the final
  * transcript must come from the history, not from a shared disk.
  */
-export function workerPool(options: { address: string; taskQueue: string; dir: string; env?: Record<string, string> }): WorkerPool {
+export function workerPool(options: { address: string; taskQueue: string; dir: string; env?: Record<string, string>; concurrency?: number }): WorkerPool {
   const workers = new Set<ChildProcess>();
   const logs: string[] = [];
   const failures: string[] = [];
@@ -42,7 +42,7 @@ export function workerPool(options: { address: string; taskQueue: string; dir: s
       mkdirSync(dataDir, { recursive: true });
       const logFile = join(options.dir, `worker-${index}.log`);
       logs.push(logFile);
-      const child = spawn(process.execPath, [join(ROOT, 'bin', 'grue.js'), 'worker', '--concurrency', '2'], {
+      const child = spawn(process.execPath, [join(ROOT, 'bin', 'grue.js'), 'worker', '--concurrency', String(options.concurrency ?? 2)], {
         cwd: ROOT,
         env: { ...process.env, ...options.env, TEMPORAL_ADDRESS: options.address, GRUE_TASK_QUEUE: options.taskQueue, GRUE_DATA_DIR: dataDir },
         stdio: ['ignore', 'pipe', 'pipe'],
