@@ -12,6 +12,7 @@ import { registerGameCommand } from './cli/game';
 import { registerInspectCommands } from './cli/inspect';
 import { registerPlayCommands } from './cli/play';
 import { TemporalSetupError } from './temporal/server';
+import { stopTracing } from './telemetry/tracing';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -56,7 +57,10 @@ export async function main(argv: string[]): Promise<number> {
  * result is printed. Every command's action awaits its own work, including the `grue game` REPL.
  */
 export function run(): void {
-  main(process.argv).then((code) => process.exit(code));
+  main(process.argv).then(async (code) => {
+    await stopTracing(); // the spans still batched leave before the process does
+    process.exit(code);
+  });
 }
 
 if (require.main === module) run();

@@ -7,6 +7,7 @@ import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { loadConfig } from './config';
 import { episodeRecordsFromHistory } from './temporal/episodeHistory';
+import { startWorkerTelemetry, tracingWorkerOptions } from './telemetry';
 import type { ProviderFactory } from './activities';
 
 export interface GrueWorkerOptions {
@@ -35,12 +36,15 @@ export async function createGrueWorker(opts: GrueWorkerOptions): Promise<Worker>
     activities: createActivities({ dataDir: opts.dataDir, llm: opts.llm, history: (workflowId, runId, onRunRead) => episodeRecordsFromHistory(client, workflowId, runId, onRunRead) }),
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 4,
     maxConcurrentWorkflowTaskExecutions: opts.maxConcurrentWorkflowTasks ?? 10,
+    // Interceptors and the workflow span sink when this process traces (src/telemetry/tracing.ts).
+    ...tracingWorkerOptions(Boolean(opts.workflowBundle)),
   });
 }
 
 /** `grue worker`: connect and serve until SIGINT/SIGTERM. */
-export async function runWorker(options: { concurrency?: number; taskQueue?: string } = {}): Promise<void> {
+export async function runWorker(options: { concurrency?: number; taskQueue?: string; metricsPort?: number } = {}): Promise<void> {
   const config = loadConfig();
+  const telemetry = await startWorkerTelemetry(config, options.metricsPort);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   try {
     const worker = await createGrueWorker({
@@ -53,6 +57,7 @@ export async function runWorker(options: { concurrency?: number; taskQueue?: str
     await worker.run();
   } finally {
     await connection.close();
+    await telemetry.stop();
   }
 }
 

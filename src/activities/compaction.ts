@@ -4,13 +4,14 @@
  * pure code in the workflow (src/memory/compaction), so a retried activity cannot apply anything
  * twice.
  */
-import type { LlmProvider } from '../llm';
+import { describeProvider, LlmProvider } from '../llm';
 import { CompactRequestSchema, CompactResult } from '../memory/compaction';
 import { compactionPrompt } from '../memory/compaction/prompt';
 import { COMPACTION_TOOLS } from '../memory/compaction/tools';
 import { parseInput } from './failures';
 import { heartbeat } from './heartbeat';
 import { classifiedLlmCall } from './llmBoundary';
+import { recordLlmWork } from '../telemetry/metrics';
 
 /** Prompt budget by provider: the embedded model's 2,048-token context leaves room for ~8 tool calls. */
 const promptBudget = (provider: LlmProvider) => (provider.name === 'local' ? 1200 : 6000);
@@ -21,7 +22,7 @@ export function createCompactionActivities(llm: () => LlmProvider) {
       const request = parseInput(CompactRequestSchema, raw, 'compact input');
       const provider = llm();
       const onProgress = heartbeat();
-      const answer = await classifiedLlmCall(() =>
+      const answer = await classifiedLlmCall(provider, () =>
         provider.callTools({
           messages: compactionPrompt(request, promptBudget(provider)),
           tools: [...COMPACTION_TOOLS],
@@ -32,6 +33,7 @@ export function createCompactionActivities(llm: () => LlmProvider) {
           onProgress,
         }),
       );
+      await recordLlmWork('compactions', describeProvider(provider));
       return {
         calls: answer.calls,
         invalid: answer.invalid.map((i) => ({ tool: i.tool, error: i.error })),

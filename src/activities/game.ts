@@ -12,6 +12,7 @@ import { findValidActionsYielding } from '../engine/validActions';
 import { heartbeat } from './heartbeat';
 import { Assist, GameState, StartGameInputSchema, StartGameResult, StepGameInputSchema, StepGameResult } from '../schemas/game';
 import { classified, parseInput } from './failures';
+import { recordGameStart, recordTurn } from '../telemetry/metrics';
 
 /** Observations are bounded so history stays small whatever a game prints. */
 export const MAX_OBSERVATION_CHARS = 8000;
@@ -51,6 +52,7 @@ export function createGameActivities(stories: StorySessions = new StorySessions(
         const session = GameSession.fromFile(path, { seed: input.seed });
         const state = await stateOf(session, session.intro, input.assist);
         stories.remember(path, session);
+        recordGameStart(input.game);
         return {
           ...state,
           storyMd5: session.story.md5,
@@ -66,7 +68,9 @@ export function createGameActivities(stories: StorySessions = new StorySessions(
         stories.use(input.game, input.storyMd5, async (session) => {
           session.restore(Buffer.from(input.snapshot, 'base64'));
           const result = session.step(input.command);
-          return { command: result.command, ...(await stateOf(session, result.observation, input.assist)) };
+          const state = await stateOf(session, result.observation, input.assist);
+          recordTurn(input.game, { command: result.command, truth: state.truth });
+          return { command: result.command, ...state };
         }),
       );
     },

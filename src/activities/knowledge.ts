@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { GameOverError, InvalidCommandError } from '../engine/errors';
-import type { LlmProvider } from '../llm';
+import { describeProvider, LlmProvider } from '../llm';
 import type { ChatMessage } from '../llm/types';
 import type { OracleUsage } from '../schemas/oracle';
 import { KnowledgeAnswer, KnowledgeAnswerSchema, ItemAnswerSchema, UpdateRequestSchema, UpdateResult, VerifyRequestSchema, VerifyResult, WisdomAnswer, WisdomAnswerSchema, WisdomRequestSchema, WisdomResult } from '../memory/knowledge/schema';
@@ -17,6 +17,7 @@ import { classified, parseInput } from './failures';
 import { heartbeat } from './heartbeat';
 import { classifiedLlmCall } from './llmBoundary';
 import type { StorySessions } from './stories';
+import { recordLlmWork } from '../telemetry/metrics';
 
 const local = (provider: LlmProvider) => provider.name === 'local';
 
@@ -52,7 +53,7 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
     const provider = llm();
     const size = local(provider) ? 'local' : 'remote';
     const started = Date.now();
-    const answer = await classifiedLlmCall(() =>
+    const answer = await classifiedLlmCall(provider, () =>
       provider.complete({ schema: schemas[size], schemaName: name, messages: prompt(UPDATE_BUDGET[size]), maxTokens: maxTokens[size], temperature: 0, seed, onProgress: heartbeat() }),
     );
     return { answer: answer.value, usage: { calls: 1, ...answer.usage }, seconds: (Date.now() - started) / 1000 };
@@ -62,7 +63,9 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
     async updateKnowledge(raw: unknown): Promise<UpdateResult> {
       const request = parseInput(UpdateRequestSchema, raw, 'updateKnowledge input');
       const schemas = { local: localKnowledgeAnswerSchema as z.ZodType<KnowledgeAnswer>, remote: KnowledgeAnswerSchema };
-      return timedCall('knowledge_update', schemas, (budget) => updatePrompt(request, budget), UPDATE_MAX_TOKENS, request.seed);
+      const update = await timedCall('knowledge_update', schemas, (budget) => updatePrompt(request, budget), UPDATE_MAX_TOKENS, request.seed);
+      await recordLlmWork('knowledgeUpdates', describeProvider(llm()));
+      return update;
     },
 
     async synthesizeWisdom(raw: unknown): Promise<WisdomResult> {

@@ -2,27 +2,37 @@
  * The activity boundary of every LLM call: a provider error that no retry can fix (bad request,
  * auth, unknown model, bad configuration) becomes a non-retryable ApplicationFailure; anything
  * else is rethrown for Temporal to retry, its message scrubbed of API keys either way. Every call
- * heartbeats on a timer while it runs (`keepAlive`).
+ * heartbeats on a timer while it runs (`keepAlive`), and is counted and put on the activity's
+ * span with its model, tokens and outcome (src/telemetry/metrics.ts).
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { LlmError, scrubbedError } from '../llm';
+import { describeProvider, LlmError, LlmProvider, scrubbedError } from '../llm';
+import type { Usage } from '../llm/types';
+import { lastAttempt, observeLlmCall } from '../telemetry/metrics';
 
 /** The longest gap between two heartbeats while an LLM call runs. */
 export const LLM_HEARTBEAT_EVERY_MS = 10_000;
 
-export async function classifiedLlmCall<T>(call: () => Promise<T>): Promise<T> {
+export async function classifiedLlmCall<T extends { usage: Usage }>(provider: LlmProvider, call: () => Promise<T>): Promise<T> {
   const stop = keepAlive();
+  const observed = observeLlmCall(describeProvider(provider));
+  let result: T;
   try {
-    return await call();
+    result = await call();
   } catch (raw) {
     // Scrubbed before anything leaves the worker: an endpoint may echo the API key in its error.
     const err = scrubbedError(raw);
-    if (err instanceof LlmError && !err.retryable) throw ApplicationFailure.nonRetryable(err.message, `LLM_${err.kind.toUpperCase().replace('-', '_')}`);
+    const permanent = err instanceof LlmError && !err.retryable;
+    // A failure on the last attempt is a fallback: the workflow plays on without this answer.
+    await observed(lastAttempt(permanent) ? 'fallback' : 'error');
+    if (permanent) throw ApplicationFailure.nonRetryable(err.message, `LLM_${err.kind.toUpperCase().replace('-', '_')}`);
     throw err;
   } finally {
     stop();
   }
+  await observed('ok', result.usage);
+  return result;
 }
 
 /**

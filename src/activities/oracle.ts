@@ -41,8 +41,9 @@ export const TURN_MAX_TOKENS = 320;
 export function createOracleActivities(llm: () => LlmProvider) {
   async function ask<S extends z.ZodTypeAny>(schema: S, schemaName: string, messages: ChatMessage[], maxTokens: number, seed = 0) {
     const onProgress = heartbeat();
-    const r = await classifiedLlmCall(() => llm().complete({ schema, schemaName, messages, maxTokens, temperature: 0, seed, onProgress }));
-    return { answer: r.value as z.infer<S>, usage: { calls: 1, ...r.usage }, model: describeProvider(llm()) };
+    const provider = llm();
+    const r = await classifiedLlmCall(provider, () => provider.complete({ schema, schemaName, messages, maxTokens, temperature: 0, seed, onProgress }));
+    return { answer: r.value as z.infer<S>, usage: { calls: 1, ...r.usage }, model: describeProvider(provider) };
   }
 
   return {

@@ -9,7 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constrainedThoughtboxTool, thinkingMessages, thoughtboxTool } from '../agent/thoughtbox/prompt';
 import { ThinkingStepSchema, ThinkRequest, ThinkRequestSchema, ThinkResult } from '../agent/thoughtbox/schema';
-import type { LlmProvider } from '../llm';
+import { describeProvider, LlmProvider } from '../llm';
+import { recordLlmWork } from '../telemetry/metrics';
 import { GAME_FILES_DIR } from '../paths';
 import { parseInput } from './failures';
 import { heartbeat } from './heartbeat';
@@ -40,7 +41,7 @@ export function createThoughtboxActivities(llm: () => LlmProvider, cookbookFile 
       cookbook ??= readCookbook(cookbookFile);
       const provider = llm();
       const onProgress = heartbeat();
-      const answer = await classifiedLlmCall(() =>
+      const answer = await classifiedLlmCall(provider, () =>
         provider.callTools({
           messages: thinkingMessages(request, cookbook!, promptBudget(provider)),
           tools: [toolFor(provider, request)],
@@ -55,9 +56,10 @@ export function createThoughtboxActivities(llm: () => LlmProvider, cookbookFile 
       );
       const usage = { calls: 1, ...answer.usage };
       const [call] = answer.calls;
+      const [invalid] = answer.invalid;
+      await recordLlmWork('thoughts', describeProvider(provider), { answer: call ? 'step' : invalid ? 'invalid' : 'none' });
       // The tool's schema narrows the action to the valid ones; the session keeps the seed's shape.
       if (call) return { answer: { kind: 'step', step: ThinkingStepSchema.parse(call.arguments) }, usage };
-      const [invalid] = answer.invalid;
       if (invalid) return { answer: { kind: 'invalid', call: invalid.raw ?? null, error: invalid.error }, usage };
       return { answer: { kind: 'none', text: answer.raw.slice(0, 500) }, usage };
     },

@@ -3,6 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { Command } from 'commander';
 import { loadConfig, webUiUrl } from '../config';
 import { connectClient } from '../temporal/connect';
+import { DEFAULT_METRICS_PORT } from '../telemetry/runtime';
 import { episodeRecordsFromHistory } from '../temporal/episodeHistory';
 import { ensureServer, ensureTemporalCli } from '../temporal/server';
 import type { TurnRecord } from '../schemas/episode';
@@ -183,12 +184,13 @@ export function registerInspectCommands(program: Command): void {
     .command('worker')
     .description('Run a worker: serves episodes and campaigns on the task queue until interrupted.')
     .option('--concurrency <n>', 'activities at once', parseInteger('--concurrency', 1, 256), 4)
-    .action(async (opts: { concurrency: number }) => {
+    .option('--metrics-port <n>', `serve Prometheus metrics on http://127.0.0.1:<n>/metrics, 0 = off (default: GRUE_METRICS_ADDRESS, else ${DEFAULT_METRICS_PORT} when free)`, parseInteger('--metrics-port', 0, 65535))
+    .action(async (opts: { concurrency: number; metricsPort?: number }) => {
       const config = loadConfig();
       await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, log });
       await connectClient(config).then((c) => c.connection.close());
       log(`worker serving task queue "${config.GRUE_TASK_QUEUE}" at ${config.TEMPORAL_ADDRESS}`);
-      await runWorker({ concurrency: opts.concurrency });
+      await runWorker({ concurrency: opts.concurrency, metricsPort: opts.metricsPort });
     });
 
   program

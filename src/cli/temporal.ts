@@ -1,30 +1,33 @@
 /** Connecting the CLI to Temporal: a server (started when local and down), a client, an in-process worker. */
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { GrueConfig, loadConfig } from '../config';
 import { connectClient, registerSearchAttributes } from '../temporal/connect';
 import { ensureServer } from '../temporal/server';
 import { providerFor } from '../activities';
 import type { LlmProvider } from '../llm/types';
+import { installRuntime, startTracing } from '../telemetry';
 import { createGrueWorker } from '../worker';
 import { log, UsageError } from './args';
 
 /** Config, a running server (started if local and down) and a client with grue's search attributes. */
 export async function connect(config: GrueConfig = loadConfig()): Promise<{ config: GrueConfig; client: Client }> {
   await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, log });
+  // Before the client: with an OTLP endpoint configured, starting a workflow begins its trace.
+  await startTracing(config, 'grue');
   const client = await connectClient(config);
   await registerSearchAttributes(client, config.TEMPORAL_NAMESPACE);
   return { config, client };
 }
 
-/** Keep the worker's routine INFO lines out of the terminal while a progress bar is shown. */
+/**
+ * Keep the worker's routine INFO lines out of the terminal while a progress bar is shown. The
+ * in-process worker serves no metrics: it lives for one command, and a port of its own would
+ * collide with a `grue worker` on the same machine (run one with --no-worker for metrics).
+ */
 export function quietWorkerLogs(): void {
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-  } catch {
-    // Already installed by an earlier call in this process.
-  }
+  installRuntime({ logLevel: 'WARN' });
 }
 
 /** Run `work` with an in-process worker serving the task queue until it settles. */

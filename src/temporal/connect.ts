@@ -1,11 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { GrueConfig } from '../config';
+import { tracingClientInterceptors } from '../telemetry/tracing';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../workflows/searchAttributes';
 
 export async function connectClient(config: GrueConfig): Promise<Client> {
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors: tracingClientInterceptors() });
 }
 
 /** Register grue's search attributes on a server that was not started with them (idempotent). */

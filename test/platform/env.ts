@@ -3,12 +3,13 @@
  * TestWorkflowEnvironment.createLocal with an existing-path executable.
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActivities } from '../../src/activities';
 import { episodeRecordsFromHistory } from '../../src/temporal/episodeHistory';
+import { installRuntime } from '../../src/telemetry/runtime';
 import { findTemporalCli } from '../../src/temporal/server';
 import { createGrueWorker } from '../../src/worker';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../../src/workflows/searchAttributes';
@@ -19,15 +20,8 @@ export function temporalCli(): string {
   return cli;
 }
 
-let runtimeInstalled = false;
 export function quietRuntime(): void {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-  } catch {
-    /* already installed */
-  }
+  installRuntime({ logLevel: 'WARN' });
 }
 
 export async function createEnv(opts: { uiPort?: number } = {}): Promise<TestWorkflowEnvironment> {

@@ -1,0 +1,166 @@
+/**
+ * `grue worker --metrics-port` serves Prometheus metrics on loopback: the SDK's own and grue's
+ * counters, which move while an episode plays and end equal to what its history shows. The
+ * episode is the full agent against the fake OpenAI endpoint, so the LLM counters move too; its
+ * first LLM call fails once (500, retried) and then for good (401), which is a fallback.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { createServer } from 'node:net';
+import { DEFAULT_METRICS_PORT } from '../../src/telemetry/runtime';
+import { runHistories } from '../../src/temporal/episodeHistory';
+import { episodeWorkflow } from '../../src/workflows';
+import { episodeInput } from '../helpers';
+import { FakeOpenAi, startFakeOpenAi } from '../llm/fakeOpenAi';
+import { tempDataDir, uniqueQueue } from './env';
+import { GrueWorkerProcess, Sample, scrape, spawnGrueWorker, total } from './grueWorker';
+import { waitFor } from './scripted';
+import { freePort, ownServer } from './server';
+
+jest.setTimeout(6 * 60_000);
+
+const LLM_ACTIVITIES = ['analyseTurn', 'analyseFailure', 'think', 'compact', 'updateKnowledge', 'synthesizeWisdom'];
+const MODEL = 'openai:metrics-model';
+/** The SDK's log line once the worker polls its task queue. */
+const WORKER_RUNNING = /Worker state changed \{[^}]*RUNNING/;
+
+/** Listen on a loopback port, as another worker's metrics endpoint would. */
+function holdPort(port: number): Promise<{ port: number; close(): void }> {
+  const holder = createServer();
+  return new Promise((resolve, reject) => {
+    holder.once('error', reject);
+    holder.listen(port, '127.0.0.1', () => resolve({ port, close: () => holder.close() }));
+  });
+}
+
+/** Completed activities of a workflow's whole continue-as-new chain, by activity type. */
+async function completedActivities(client: Client, workflowId: string): Promise<Record<string, number>> {
+  const completed: Record<string, number> = {};
+  for (const run of await runHistories(client, workflowId)) {
+    const types = new Map<string, string>();
+    for (const event of run.events ?? []) {
+      const scheduled = event.activityTaskScheduledEventAttributes;
+      if (scheduled) types.set(String(event.eventId), scheduled.activityType?.name ?? '?');
+      const done = event.activityTaskCompletedEventAttributes;
+      if (done) {
+        const type = types.get(String(done.scheduledEventId)) ?? '?';
+        completed[type] = (completed[type] ?? 0) + 1;
+      }
+    }
+  }
+  return completed;
+}
+
+describe('grue worker --metrics-port', () => {
+  let server: Awaited<ReturnType<typeof ownServer>>;
+  let client: Client;
+  let fake: FakeOpenAi;
+  let worker: GrueWorkerProcess;
+  let metricsUrl: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    const dataDir = tempDataDir();
+    server = await ownServer(dataDir);
+    client = new Client({ connection: await Connection.connect({ address: `127.0.0.1:${server.port}` }) });
+    fake = await startFakeOpenAi('metrics-model');
+    env = {
+      TEMPORAL_ADDRESS: `127.0.0.1:${server.port}`,
+      TEMPORAL_UI_PORT: String(server.uiPort),
+      GRUE_DATA_DIR: dataDir,
+      GRUE_TASK_QUEUE: uniqueQueue('metrics'),
+      GRUE_LLM_PROVIDER: 'openai',
+      GRUE_LLM_BASE_URL: fake.url,
+      GRUE_LLM_MODEL: 'metrics-model',
+      GRUE_LLM_API_KEY: 'sk-metrics-test',
+    };
+    const port = await freePort();
+    worker = spawnGrueWorker(['--metrics-port', String(port)], env);
+    metricsUrl = (await worker.waitForLog(/metrics: (http:\/\/\S+)/))[1];
+    expect(metricsUrl).toBe(`http://127.0.0.1:${port}/metrics`);
+    await worker.waitForLog(WORKER_RUNNING);
+  }, 180_000);
+
+  afterAll(async () => {
+    await worker?.stop();
+    await fake?.close();
+    await client?.connection.close();
+    await server?.stop();
+  });
+
+  it("serves the SDK's metrics at the address it logs", async () => {
+    // The SDK's worker metrics appear once its pollers have run.
+    const samples = await waitFor('the SDK metrics', async () => {
+      const found = await scrape(metricsUrl);
+      return found.some((sample) => sample.name.startsWith('temporal_')) ? found : null;
+    });
+    expect(samples.filter((sample) => sample.name.startsWith('temporal_')).length).toBeGreaterThan(0);
+  });
+
+  it("grue's counters move during an episode and end equal to its history", async () => {
+    fake.faults = ['500', '401'];
+    fake.delayMs = 150; // turns take long enough to be seen mid-episode
+    const workflowId = `metrics-${Date.now()}`;
+    const input = episodeInput({ game: 'lighthouse', policy: 'full', seed: 1, maxTurns: 12, compactEvery: 3, knowledgeEvery: 3, thoughtbox: 'always', maxThinkingIterations: 2, stopOnDeath: false });
+    const handle = await client.workflow.start(episodeWorkflow, { taskQueue: env.GRUE_TASK_QUEUE, workflowId, args: [input] });
+
+    const during = await waitFor('grue_turns_total to count two turns', async () => {
+      const samples = await scrape(metricsUrl);
+      return total(samples, 'grue_turns_total', { game: 'lighthouse' }) >= 2 ? samples : null;
+    });
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect(total(during, 'grue_llm_calls_total', { game: 'lighthouse', model: MODEL })).toBeGreaterThan(0);
+
+    const result = await handle.result();
+    const completed = await completedActivities(client, workflowId);
+    const after: Sample[] = await scrape(metricsUrl);
+    const tags = { game: 'lighthouse', model: MODEL };
+    const answered = LLM_ACTIVITIES.reduce((sum, type) => sum + (completed[type] ?? 0), 0);
+
+    expect(completed.stepGame).toBe(result.turns);
+    expect(total(after, 'grue_turns_total', { game: 'lighthouse' })).toBe(completed.stepGame);
+    expect(total(after, 'grue_turns_total', { game: 'lighthouse', activityType: 'stepGame' })).toBe(completed.stepGame);
+    expect(total(after, 'grue_llm_calls_total', { ...tags, outcome: 'ok' })).toBe(answered);
+    expect(total(after, 'grue_llm_calls_total', { ...tags, outcome: 'error' })).toBe(1);
+    expect(total(after, 'grue_llm_calls_total', { ...tags, outcome: 'fallback', activityType: 'analyseTurn' })).toBe(1);
+    expect(total(after, 'grue_llm_fallbacks_total', tags)).toBe(1);
+    expect(result.llm?.fallbackTurns).toBe(1);
+    // The fake endpoint reports 100 prompt and 20 completion tokens for every answer.
+    expect(total(after, 'grue_llm_prompt_tokens_total', tags)).toBe(100 * answered);
+    expect(total(after, 'grue_llm_completion_tokens_total', tags)).toBe(20 * answered);
+    expect(completed.compact).toBeGreaterThan(0);
+    expect(total(after, 'grue_compactions_total', tags)).toBe(completed.compact);
+    expect(completed.think).toBeGreaterThan(0);
+    expect(total(after, 'grue_thoughts_total', tags)).toBe(completed.think);
+    expect(completed.updateKnowledge).toBeGreaterThan(0);
+    expect(total(after, 'grue_knowledge_updates_total', tags)).toBe(completed.updateKnowledge);
+    // Every counter is named once: no `_total_total` from the exporter.
+    expect(after.some((sample) => sample.name.endsWith('_total_total'))).toBe(false);
+  });
+
+  it('a port someone chose that is taken is an error (exit 2) naming the way out', async () => {
+    const holder = await holdPort(await freePort());
+    try {
+      const chosen = spawnGrueWorker(['--metrics-port', String(holder.port)], env);
+      expect(await chosen.exited).toBe(2);
+      expect(chosen.log()).toMatch(new RegExp(`^grue: cannot serve metrics on 127\\.0\\.0\\.1:${holder.port}: .*Address already in use.*--metrics-port`, 'm'));
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('with the default port taken (another worker), a worker warns and serves episodes without metrics', async () => {
+    // Taken by this test, or already by something else on the machine: either way it is taken.
+    const holder = await holdPort(DEFAULT_METRICS_PORT).catch(() => null);
+    try {
+      const second = spawnGrueWorker([], { ...env, GRUE_METRICS_ADDRESS: undefined });
+      await second.waitForLog(new RegExp(`grue: metrics are off: 127\\.0\\.0\\.1:${DEFAULT_METRICS_PORT} is taken .*--metrics-port`));
+      await second.waitForLog(WORKER_RUNNING);
+      const workflowId = `metrics-default-${Date.now()}`;
+      const result = await client.workflow.execute(episodeWorkflow, { taskQueue: env.GRUE_TASK_QUEUE, workflowId, args: [episodeInput({ game: 'lighthouse', policy: 'oracle-free', maxTurns: 3 })] });
+      expect(result.turns).toBe(3);
+      expect(await second.stop()).toBe(0);
+    } finally {
+      holder?.close();
+    }
+  });
+});
