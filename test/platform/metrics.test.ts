@@ -2,12 +2,21 @@
  * `grue worker --metrics-port` serves Prometheus metrics on loopback: the SDK's own and grue's
  * counters, which move while an episode plays and end equal to what its history shows. The
  * episode is the full agent against the fake OpenAI endpoint, so the LLM counters move too; its
- * first LLM call fails once (500, retried) and then for good (401), which is a fallback.
+ * first LLM call fails once (500, retried) and then for good (401), which is a fallback. The LLM
+ * boundary's own checks run it in a mock activity context against the same server: the game of
+ * an episode whose turns this worker never saw comes from its GrueGame search attribute.
  */
 import { Client, Connection } from '@temporalio/client';
+import type { MetricCounter, MetricMeter, MetricTags } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
 import { createServer } from 'node:net';
 import { DEFAULT_METRICS_PORT } from '../../src/telemetry/runtime';
+import { classifiedLlmCall } from '../../src/activities/llmBoundary';
+import { LlmError } from '../../src/llm/errors';
+import type { LlmProvider } from '../../src/llm/types';
 import { runHistories } from '../../src/temporal/episodeHistory';
+import { GAME_KEY } from '../../src/workflows/searchAttributes';
 import { episodeWorkflow } from '../../src/workflows';
 import { episodeInput } from '../helpers';
 import { FakeOpenAi, startFakeOpenAi } from '../llm/fakeOpenAi';
@@ -162,5 +171,55 @@ describe('grue worker --metrics-port', () => {
     } finally {
       holder?.close();
     }
+  });
+
+  describe('the LLM boundary on a worker that has not seen the episode', () => {
+    /** A metric meter that keeps what is counted. */
+    function recordingMeter(): { meter: MetricMeter; counted: Array<{ name: string; value: number; tags: MetricTags }> } {
+      const counted: Array<{ name: string; value: number; tags: MetricTags }> = [];
+      const meter = {
+        createCounter: (name: string) => ({ name, kind: 'counter', valueType: 'int', add: (value: number, tags: MetricTags = {}) => counted.push({ name, value, tags }) }) as unknown as MetricCounter,
+        withTags: () => meter,
+      } as unknown as MetricMeter;
+      return { meter, counted };
+    }
+    const provider = { name: 'openai', model: 'lookup-model' } as LlmProvider;
+    const quiet = new DefaultLogger('ERROR'); // the failures are on purpose
+    const grueTags = ({ namespace: _namespace, taskQueue: _taskQueue, activityType: _activityType, ...tags }: MetricTags) => tags;
+    const retryable = () => Promise.reject(new LlmError('server', 'the endpoint answered 500', 500));
+
+    it("tags a call with the episode's game from its GrueGame search attribute, and tells a retried failure from a fallback", async () => {
+      // An episode nobody serves: its game is known only to the server.
+      const workflowId = `metrics-lookup-${Date.now()}`;
+      const handle = await client.workflow.start(episodeWorkflow, { taskQueue: 'metrics-nobody', workflowId, args: [episodeInput({ game: 'lighthouse', maxTurns: 1 })], typedSearchAttributes: [{ key: GAME_KEY, value: 'lighthouse' }] });
+      try {
+        const info = (attempt: number) => ({ workflowExecution: { workflowId, runId: handle.firstExecutionRunId }, attempt, retryPolicy: { maximumAttempts: 4 } });
+        const { meter, counted } = recordingMeter();
+        await new MockActivityEnvironment(info(1), { client, metricMeter: meter, logger: quiet }).run(() => classifiedLlmCall(provider, async () => ({ usage: { promptTokens: 7, completionTokens: 3 } })));
+        await expect(new MockActivityEnvironment(info(2), { client, metricMeter: meter, logger: quiet }).run(() => classifiedLlmCall(provider, retryable))).rejects.toThrow(/500/);
+        await expect(new MockActivityEnvironment(info(4), { client, metricMeter: meter, logger: quiet }).run(() => classifiedLlmCall(provider, retryable))).rejects.toThrow(/500/);
+        const tags = { game: 'lighthouse', model: 'openai:lookup-model' };
+        // Beside the SDK's own tags (namespace, taskQueue, activityType).
+        expect(counted.map((entry) => ({ ...entry, tags: grueTags(entry.tags) }))).toEqual([
+          { name: 'grue_llm_calls_total', value: 1, tags: { ...tags, outcome: 'ok' } },
+          { name: 'grue_llm_prompt_tokens_total', value: 7, tags },
+          { name: 'grue_llm_completion_tokens_total', value: 3, tags },
+          { name: 'grue_llm_calls_total', value: 1, tags: { ...tags, outcome: 'error' } },
+          { name: 'grue_llm_calls_total', value: 1, tags: { ...tags, outcome: 'fallback' } },
+          { name: 'grue_llm_fallbacks_total', value: 1, tags },
+        ]);
+      } finally {
+        await handle.terminate('metrics test: lookup checked');
+      }
+    });
+
+    it("tags a call of a workflow the server does not know with game 'unknown', and the call still succeeds", async () => {
+      const { meter, counted } = recordingMeter();
+      const answer: { value: string } = await new MockActivityEnvironment({ workflowExecution: { workflowId: `no-such-workflow-${Date.now()}`, runId: 'none' } }, { client, metricMeter: meter, logger: quiet }).run(() =>
+        classifiedLlmCall(provider, async () => ({ usage: { promptTokens: 1, completionTokens: 1 }, value: 'fine' })),
+      );
+      expect(answer.value).toBe('fine');
+      expect({ ...counted[0], tags: grueTags(counted[0].tags) }).toEqual({ name: 'grue_llm_calls_total', value: 1, tags: { game: 'unknown', model: 'openai:lookup-model', outcome: 'ok' } });
+    });
   });
 });
