@@ -103,7 +103,8 @@ async function main(): Promise<void> {
   const address = `127.0.0.1:${port}`;
   const server = await startDevServer({ cli: ensureTemporalCli(say), dataDir: join(dir, 'server'), port, uiPort: await freePort() });
   const taskQueue = `bench-scale-${process.pid}`;
-  const pool = workerPool({ address, taskQueue, dir, concurrency: options.concurrency });
+  // Metrics off: W workers on one machine would all want the default port (the first gets it, the rest warn).
+  const pool = workerPool({ address, taskQueue, dir, concurrency: options.concurrency, env: { GRUE_METRICS_ADDRESS: 'off' } });
   const stop = async () => {
     await pool.stopAll();
     await server.stop();
