@@ -11,6 +11,7 @@ import { registerExperimentCommands } from './cli/experiment';
 import { registerGameCommand } from './cli/game';
 import { registerInspectCommands } from './cli/inspect';
 import { registerPlayCommands } from './cli/play';
+import { TemporalProfileError } from './temporal/profile';
 import { TemporalSetupError } from './temporal/server';
 import { stopTracing } from './telemetry/tracing';
 
@@ -22,7 +23,13 @@ export function buildProgram(): Command {
     // Argument errors read like every other grue error: one `grue: …` line, then where the usage is.
     .configureOutput({ outputError: (message, write) => write(`grue: ${message.replace(/^error: /, '')}`) })
     .showHelpAfterError('(see --help for the usage)')
+    .option('--profile <name>', 'the Temporal connection profile in temporal.toml, as the temporal CLI reads it (default: $TEMPORAL_PROFILE, else "default")')
     .exitOverride();
+  // Set before any command reads its configuration, so every connection (client, in-process worker) uses the profile.
+  program.hook('preAction', (command) => {
+    const profile = command.optsWithGlobals<{ profile?: string }>().profile;
+    if (profile !== undefined) process.env.TEMPORAL_PROFILE = profile;
+  });
   registerPlayCommands(program);
   registerExperimentCommands(program);
   registerInspectCommands(program);
@@ -37,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     // Help and version exit 0; any argument error is a usage error (2), like our own.
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    if (err instanceof EngineError || err instanceof UsageError || err instanceof TemporalSetupError || err instanceof ConfigError) {
+    if (err instanceof EngineError || err instanceof UsageError || err instanceof TemporalSetupError || err instanceof ConfigError || err instanceof TemporalProfileError) {
       process.stderr.write(`grue: ${err.message}\n`);
       return 2;
     }

@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { projectRoot } from './paths';
+import { resolveTemporalTarget, TemporalTarget } from './temporal/profile';
 
 const EnvSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('localhost:7233'),
@@ -27,7 +28,8 @@ const EnvSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().startsWith('http', 'must be an http:// or https:// URL').optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().startsWith('http', 'must be an http:// or https:// URL').optional(),
 });
-export type GrueConfig = z.infer<typeof EnvSchema>;
+/** TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE are the resolved profile's (see src/temporal/profile.ts). */
+export type GrueConfig = z.infer<typeof EnvSchema> & { temporal: TemporalTarget };
 
 /** An environment variable grue cannot use: a person fixes or unsets it (the CLI exits 2). */
 export class ConfigError extends Error {
@@ -44,7 +46,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GrueConfig {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}=${JSON.stringify(env[String(i.path[0])] ?? '')}: ${i.message}`).join('; ');
     throw new ConfigError(`invalid environment: ${issues}; fix it or unset it to use the default.`);
   }
-  return parsed.data;
+  const temporal = resolveTemporalTarget(env);
+  return { ...parsed.data, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: temporal.namespace, temporal };
 }
 
 /**

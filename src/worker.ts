@@ -4,6 +4,7 @@
  */
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
+import { connectWorkerConnection } from './temporal/connect';
 import { createActivities } from './activities';
 import { loadConfig } from './config';
 import { episodeRecordsFromHistory } from './temporal/episodeHistory';
@@ -45,7 +46,7 @@ export async function createGrueWorker(opts: GrueWorkerOptions): Promise<Worker>
 export async function runWorker(options: { concurrency?: number; taskQueue?: string; metricsPort?: number } = {}): Promise<void> {
   const config = loadConfig();
   const telemetry = await startWorkerTelemetry(config, options.metricsPort);
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connection = await connectWorkerConnection(config);
   try {
     const worker = await createGrueWorker({
       connection,

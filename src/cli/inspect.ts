@@ -187,7 +187,7 @@ export function registerInspectCommands(program: Command): void {
     .option('--metrics-port <n>', `serve Prometheus metrics on http://127.0.0.1:<n>/metrics, 0 = off (default: GRUE_METRICS_ADDRESS, else ${DEFAULT_METRICS_PORT} when free)`, parseInteger('--metrics-port', 0, 65535))
     .action(async (opts: { concurrency: number; metricsPort?: number }) => {
       const config = loadConfig();
-      await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, log });
+      await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, secure: config.temporal.secure, log });
       await connectClient(config).then((c) => c.connection.close());
       log(`worker serving task queue "${config.GRUE_TASK_QUEUE}" at ${config.TEMPORAL_ADDRESS}`);
       await runWorker({ concurrency: opts.concurrency, metricsPort: opts.metricsPort });
@@ -212,7 +212,7 @@ export function registerInspectCommands(program: Command): void {
     .description('Make sure a Temporal server is running (starts a local dev server with its Web UI).')
     .action(async () => {
       const config = loadConfig();
-      const { started } = await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, log });
+      const { started } = await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, secure: config.temporal.secure, log });
       process.stdout.write(`${started ? 'started' : 'already running'}: ${config.TEMPORAL_ADDRESS}; Web UI: ${webUiUrl(config)}\n`);
     });
 }

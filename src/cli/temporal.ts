@@ -1,9 +1,9 @@
 /** Connecting the CLI to Temporal: a server (started when local and down), a client, an in-process worker. */
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { GrueConfig, loadConfig } from '../config';
-import { connectClient, registerSearchAttributes } from '../temporal/connect';
+import { connectClient, connectWorkerConnection, registerSearchAttributes } from '../temporal/connect';
 import { ensureServer } from '../temporal/server';
 import { providerFor } from '../activities';
 import type { LlmProvider } from '../llm/types';
@@ -13,7 +13,7 @@ import { log, UsageError } from './args';
 
 /** Config, a running server (started if local and down) and a client with grue's search attributes. */
 export async function connect(config: GrueConfig = loadConfig()): Promise<{ config: GrueConfig; client: Client }> {
-  await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, log });
+  await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, secure: config.temporal.secure, log });
   // Before the client: with an OTLP endpoint configured, starting a workflow begins its trace.
   await startTracing(config, 'grue');
   const client = await connectClient(config);
@@ -33,7 +33,7 @@ export function quietWorkerLogs(): void {
 /** Run `work` with an in-process worker serving the task queue until it settles. */
 export async function withWorker<T>(config: GrueConfig, work: () => Promise<T>): Promise<T> {
   quietWorkerLogs();
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connection = await connectWorkerConnection(config);
   // The worker's LLMs are ours to close: an embedded model's host process outlives the worker otherwise.
   const providers: LlmProvider[] = [];
   try {

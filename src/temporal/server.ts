@@ -180,10 +180,13 @@ export async function ensureServer(opts: {
   address: string;
   dataDir: string;
   uiPort: number;
+  /** Reached with TLS or an API key (a profile): a server someone runs, never a dev server of grue's own. */
+  secure?: boolean;
   log?: (msg: string) => void;
 }): Promise<{ started: boolean }> {
   const { host, port } = parseAddress(opts.address);
   if (await isListening(host, port)) return { started: false };
+  if (opts.secure) throw new TemporalSetupError(`No Temporal server answers at ${opts.address}, which the profile reaches with TLS or an API key. Start it, or check the profile's address.`);
   if (!isLocal(host)) {
     throw new TemporalSetupError(`No Temporal server answers at ${opts.address}. Start it, or unset TEMPORAL_ADDRESS to use a local dev server.`);
   }
