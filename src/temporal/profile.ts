@@ -113,9 +113,10 @@ export function credentialsRejected(target: TemporalTarget, err: unknown): Tempo
   if (!target.secure) return null;
   const code = (err as { code?: unknown })?.code ?? (err as { cause?: { code?: unknown } })?.cause?.code;
   const text = `${messageOf(err)} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
-  if (code !== 16 && code !== 7 && !/tls|certificate|handshake|unauthenticated|permission denied|invalid api key|unauthorized/i.test(text)) return null;
+  // A failed TLS handshake reaches the Node client only as a connect deadline (the port itself answered: see ensureServer).
+  if (code !== 16 && code !== 7 && !/tls|certificate|handshake|unauthenticated|permission denied|invalid api key|unauthorized|failed to connect before the deadline/i.test(text)) return null;
   const who = target.profile ? `profile "${target.profile}"` : 'the TEMPORAL_* settings';
   // The API key never appears here, even if the server echoed it back.
   const reason = text.trim().split('\n')[0].replace(target.connection.apiKey ?? '\u0000', '***');
-  return new TemporalProfileError(`the Temporal server at ${target.address} rejected the credentials of ${who}: ${reason}`);
+  return new TemporalProfileError(`the Temporal server at ${target.address} did not accept the TLS settings or credentials of ${who} (its CA, server name, client certificate and key, API key): ${reason}`);
 }

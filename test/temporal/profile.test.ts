@@ -96,7 +96,7 @@ describe('Temporal profile resolution', () => {
   it('tells a refused credential apart, without the key', () => {
     const target = resolveTemporalTarget({ ...home(true), TEMPORAL_PROFILE: 'cloud' });
     const refused = credentialsRejected(target, Object.assign(new Error('16 UNAUTHENTICATED: bad key secret-key-123'), { code: 16 }));
-    expect(refused?.message).toMatch(/rejected the credentials of profile "cloud"/);
+    expect(refused?.message).toMatch(/did not accept the TLS settings or credentials of profile "cloud"/);
     expect(refused?.message).not.toContain('secret-key-123');
     expect(credentialsRejected(resolveTemporalTarget(home(false)), Object.assign(new Error('16 UNAUTHENTICATED'), { code: 16 }))).toBeNull();
   });
