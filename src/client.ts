@@ -11,7 +11,7 @@ import { registerExperimentCommands } from './cli/experiment';
 import { registerGameCommand } from './cli/game';
 import { registerInspectCommands } from './cli/inspect';
 import { registerPlayCommands } from './cli/play';
-import { TemporalProfileError } from './temporal/profile';
+import { refusedByServer, TemporalProfileError } from './temporal/profile';
 import { TemporalSetupError } from './temporal/server';
 import { stopTracing } from './telemetry/tracing';
 
@@ -24,11 +24,15 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (message, write) => write(`grue: ${message.replace(/^error: /, '')}`) })
     .showHelpAfterError('(see --help for the usage)')
     .option('--profile <name>', 'the Temporal connection profile in temporal.toml, as the temporal CLI reads it (default: $TEMPORAL_PROFILE, else "default")')
+    // --profile is the program's, given before or after the subcommand: each command's help shows it too.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride();
   // Set before any command reads its configuration, so every connection (client, in-process worker) uses the profile.
   program.hook('preAction', (command) => {
     const profile = command.optsWithGlobals<{ profile?: string }>().profile;
-    if (profile !== undefined) process.env.TEMPORAL_PROFILE = profile;
+    if (profile === undefined) return;
+    if (!profile.trim()) throw new UsageError('--profile must name a profile of temporal.toml.');
+    process.env.TEMPORAL_PROFILE = profile;
   });
   registerPlayCommands(program);
   registerExperimentCommands(program);
@@ -46,6 +50,12 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     if (err instanceof EngineError || err instanceof UsageError || err instanceof TemporalSetupError || err instanceof ConfigError || err instanceof TemporalProfileError) {
       process.stderr.write(`grue: ${err.message}\n`);
+      return 2;
+    }
+    // A call the profile's credentials may not make (the connection itself is checked in src/temporal/connect.ts).
+    const refused = refusedByServer(err);
+    if (refused) {
+      process.stderr.write(`grue: ${refused.message}\n`);
       return 2;
     }
     if (err instanceof ServiceError) {

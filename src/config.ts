@@ -71,6 +71,8 @@ export function metricsBindAddress(value: string): string | null | undefined {
 
 export function webUiUrl(config: GrueConfig, workflowId?: string): string {
   const host = config.TEMPORAL_ADDRESS.split(':')[0] || 'localhost';
-  const base = `http://${host}:${config.TEMPORAL_UI_PORT}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows`;
+  // Temporal Cloud's namespaces (reached at <ns>.tmprl.cloud or a regional *.api.temporal.io) are browsed at cloud.temporal.io.
+  const ui = /\.tmprl\.cloud$|\.api\.temporal\.io$/i.test(host) ? 'https://cloud.temporal.io' : `http://${host}:${config.TEMPORAL_UI_PORT}`;
+  const base = `${ui}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows`;
   return workflowId ? `${base}/${encodeURIComponent(workflowId)}` : base;
 }

@@ -17,7 +17,7 @@ export async function connect(config: GrueConfig = loadConfig()): Promise<{ conf
   // Before the client: with an OTLP endpoint configured, starting a workflow begins its trace.
   await startTracing(config, 'grue');
   const client = await connectClient(config);
-  await registerSearchAttributes(client, config.TEMPORAL_NAMESPACE);
+  await registerSearchAttributes(client, config.TEMPORAL_NAMESPACE, config.temporal);
   return { config, client };
 }
 

@@ -17,6 +17,7 @@ import { TemporalProfileError } from '../../src/temporal/profile';
 import { DevServer, ensureTemporalCli, freePort, startDevServer } from '../../src/temporal/server';
 import { createGrueWorker } from '../../src/worker';
 import { episodeWorkflow } from '../../src/workflows';
+import { grueProcess } from '../cli/grueProcess';
 import { quietRuntime, tempDataDir, uniqueQueue, workflowBundle } from './env';
 
 /** A CA and a server certificate for localhost, made by openssl (part of every Debian image). */
@@ -99,10 +100,26 @@ describe('a Temporal server reached over TLS through a profile', () => {
     expect((refused as Error).message).toMatch(new RegExp(`the Temporal server at 127\\.0\\.0\\.1:${tlsPort} did not accept the TLS settings or credentials of profile "secure"`));
   }, 60_000);
 
-  it('cannot reach the TLS endpoint without TLS', async () => {
+  it('refuses it on the worker side too (the SDK core’s TLS)', async () => {
+    const config = loadConfig(profileEnv(otherCa));
+    await expect(connectWorkerConnection(config)).rejects.toThrow(new RegExp(`the Temporal server at 127\\.0\\.0\\.1:${tlsPort} did not accept the TLS settings or credentials of profile "secure"`));
+  }, 60_000);
+
+  it('cannot reach the TLS endpoint without TLS, and says TLS may be what is missing', async () => {
     // A home without a profile file: only the address, no TLS.
     const config = loadConfig({ ...profileEnv(certificates.ca), TEMPORAL_PROFILE: undefined, TEMPORAL_CONFIG_FILE: undefined, HOME: dir, TEMPORAL_ADDRESS: `127.0.0.1:${tlsPort}` });
     expect(config.temporal.secure).toBe(false);
-    await expect(connectClient(config)).rejects.toThrow();
+    await expect(connectClient(config)).rejects.toThrow(/did not answer plaintext gRPC before the connect deadline: if it wants TLS or an API key, connect through a profile/);
   }, 60_000);
+
+  it('from the command line: `grue list --profile secure` over TLS; a wrong CA is one grue line, exit 2', async () => {
+    const { TEMPORAL_PROFILE: _profile, ...env } = profileEnv(certificates.ca);
+    const listed = await grueProcess(['list', '--profile', 'secure'], env);
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    const { TEMPORAL_PROFILE: _other, ...wrongCa } = profileEnv(otherCa);
+    const refused = await grueProcess(['list', '--profile', 'secure'], wrongCa);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^grue: the Temporal server at 127\.0\.0\.1:\d+ did not accept the TLS settings or credentials of profile "secure"[^\n]*\n$/);
+  }, 120_000);
 });

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config';
-import { credentialsRejected, resolveTemporalTarget, TemporalProfileError } from '../../src/temporal/profile';
+import { loadConfig, webUiUrl } from '../../src/config';
+import { credentialsRejected, defaultConfigFile, plaintextUnanswered, refusedByServer, resolveTemporalTarget, TemporalProfileError } from '../../src/temporal/profile';
 
 const PROFILES = `
 [profile.default]
@@ -99,5 +99,55 @@ describe('Temporal profile resolution', () => {
     expect(refused?.message).toMatch(/did not accept the TLS settings or credentials of profile "cloud"/);
     expect(refused?.message).not.toContain('secret-key-123');
     expect(credentialsRejected(resolveTemporalTarget(home(false)), Object.assign(new Error('16 UNAUTHENTICATED'), { code: 16 }))).toBeNull();
+  });
+
+  it('looks for temporal.toml where envconfig and the temporal CLI do, per platform', () => {
+    expect(defaultConfigFile({ HOME: '/home/ada' }, 'linux')).toBe('/home/ada/.config/temporalio/temporal.toml');
+    expect(defaultConfigFile({ HOME: '/home/ada', XDG_CONFIG_HOME: '/xdg' }, 'linux')).toBe('/xdg/temporalio/temporal.toml');
+    expect(defaultConfigFile({ HOME: '/Users/ada' }, 'darwin')).toBe('/Users/ada/Library/Application Support/temporalio/temporal.toml');
+    expect(defaultConfigFile({ APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, 'win32')).toMatch(/temporalio.temporal\.toml$/);
+    expect(defaultConfigFile({}, 'linux')).toBeNull();
+    // No HOME: no file, the dev server.
+    expect(resolveTemporalTarget({}).address).toBe('localhost:7233');
+  });
+
+  it('refuses an address without a port, naming where it was set', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'grue-bad-address-'));
+    writeFileSync(join(dir, 'temporal.toml'), '[profile.default]\naddress = "temporal.example.com"\n');
+    expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_CONFIG_FILE: join(dir, 'temporal.toml') })).toThrow(/^address of profile "default" in .*temporal\.toml \("temporal\.example\.com"\) must be host:port/);
+    expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_ADDRESS: 'localhost:99999' })).toThrow(/^TEMPORAL_ADDRESS \("localhost:99999"\) has a port outside 1-65535/);
+    expect(resolveTemporalTarget({ ...home(false), TEMPORAL_ADDRESS: '[::1]:7233' }).address).toBe('[::1]:7233');
+  });
+
+  it('tells a key without access apart from a key refused outright', () => {
+    const target = resolveTemporalTarget({ ...home(true), TEMPORAL_PROFILE: 'cloud' });
+    const denied = credentialsRejected(target, Object.assign(new Error('7 PERMISSION_DENIED: Request unauthorized'), { code: 7 }));
+    expect(denied?.message).toMatch(/accepted the credentials of profile "cloud" but refused them access/);
+    // The worker's connection (the SDK core) gives no number, only the code's description.
+    const core = credentialsRejected(target, new Error("Failed to call GetSystemInfo: code: 'The request does not have valid authentication credentials', message: \"bad key\""));
+    expect(core?.message).toMatch(/did not accept the TLS settings or credentials of profile "cloud"/);
+    expect(credentialsRejected(target, new Error('ECONNRESET'))).toBeNull();
+  });
+
+  it('maps a refusal past the connection to the profile of the environment', () => {
+    const env = { ...home(true), TEMPORAL_PROFILE: 'cloud' };
+    const refusal = refusedByServer(Object.assign(new Error('wrapped'), { cause: Object.assign(new Error('16 UNAUTHENTICATED: secret-key-123 expired'), { code: 16 }) }), env);
+    expect(refusal?.message).toMatch(/profile "cloud".*\*\*\* expired/);
+    expect(refusal?.message).not.toContain('secret-key-123');
+    expect(refusedByServer(Object.assign(new Error('5 NOT_FOUND'), { code: 5 }), env)).toBeNull();
+    expect(refusedByServer(Object.assign(new Error('16 UNAUTHENTICATED'), { code: 16 }), { ...home(true), TEMPORAL_PROFILE: 'nope' })).toBeNull();
+  });
+
+  it('says TLS may be missing when plaintext gRPC gets no answer, only for a target without TLS', () => {
+    const deadline = new Error('Failed to connect before the deadline');
+    expect(plaintextUnanswered(resolveTemporalTarget(home(false)), deadline)?.message).toMatch(/did not answer plaintext gRPC .* TEMPORAL_TLS=true/);
+    expect(plaintextUnanswered(resolveTemporalTarget({ ...home(true), TEMPORAL_PROFILE: 'cloud' }), deadline)).toBeNull();
+    expect(plaintextUnanswered(resolveTemporalTarget(home(false)), new Error('ECONNREFUSED'))).toBeNull();
+  });
+
+  it('links Temporal Cloud workflows to the Cloud UI, others to the server’s own', () => {
+    const cloud = loadConfig({ ...home(true), TEMPORAL_PROFILE: 'cloud' });
+    expect(webUiUrl(cloud, 'grue-play-1')).toBe('https://cloud.temporal.io/namespaces/my-ns.a1b2c/workflows/grue-play-1');
+    expect(webUiUrl(loadConfig(home(false)))).toBe('http://localhost:8233/namespaces/default/workflows');
   });
 });
