@@ -1,11 +1,24 @@
 /** What the benchmarks share: a fresh dev server and an in-process worker with a prebuilt bundle. */
 import { Client, Connection } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTemporalCli, freePort, startDevServer } from '../src/temporal/server';
 import { createGrueWorker } from '../src/worker';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** A history event's time in epoch milliseconds. */
+export const eventMs = (time: HistoryEvent['eventTime']) => Number(time!.seconds) * 1000 + Math.floor((time!.nanos ?? 0) / 1e6);
+
+/** The `p` quantile (0..1) of `values`, nearest rank; 0 for none. */
+export function percentile(values: number[], p: number): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p + 0.5))];
+}
 
 export function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

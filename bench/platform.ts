@@ -17,16 +17,11 @@ import { initialState } from '../src/agent/state';
 import { decide, deliberate, initialMemory, isOver, learn } from '../src/agent/turn';
 import { EpisodeConfig, freshLearned, resolveEpisodeConfig } from '../src/schemas/episode';
 import { episodeWorkflow } from '../src/workflows';
-import { arg, withBenchServer } from './harness';
+import { arg, eventMs, percentile, withBenchServer } from './harness';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 const log = (msg: string) => process.stderr.write(`bench:platform ${msg}\n`);
-const ms = (t: HistoryEvent['eventTime']) => Number(t!.seconds) * 1000 + Math.floor((t!.nanos ?? 0) / 1e6);
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((s.length - 1) * p + 0.5))];
-};
 const round = (x: number) => Number(x.toFixed(2));
 
 /** Per stepGame: wall time from its scheduling to the next one's, minus its started->completed time. */
@@ -36,9 +31,9 @@ function overheads(events: HistoryEvent[]): number[] {
   const completed = new Map<number, number>();
   for (const e of events) {
     const id = Number(e.eventId);
-    if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'stepGame') scheduled.push({ id, at: ms(e.eventTime) });
-    if (e.activityTaskStartedEventAttributes) started.set(Number(e.activityTaskStartedEventAttributes.scheduledEventId), ms(e.eventTime));
-    if (e.activityTaskCompletedEventAttributes) completed.set(Number(e.activityTaskCompletedEventAttributes.scheduledEventId), ms(e.eventTime));
+    if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'stepGame') scheduled.push({ id, at: eventMs(e.eventTime) });
+    if (e.activityTaskStartedEventAttributes) started.set(Number(e.activityTaskStartedEventAttributes.scheduledEventId), eventMs(e.eventTime));
+    if (e.activityTaskCompletedEventAttributes) completed.set(Number(e.activityTaskCompletedEventAttributes.scheduledEventId), eventMs(e.eventTime));
   }
   const out: number[] = [];
   for (let i = 0; i + 1 < scheduled.length; i++) {
@@ -110,9 +105,9 @@ async function main(): Promise<void> {
         game: game.split('/').pop(),
         turns: result.turns,
         runs,
-        overheadMsMedian: round(pct(over, 0.5)),
-        overheadMsP90: round(pct(over, 0.9)),
-        inProcessMsMedian: round(pct(inProc, 0.5)),
+        overheadMsMedian: round(percentile(over, 0.5)),
+        overheadMsP90: round(percentile(over, 0.9)),
+        inProcessMsMedian: round(percentile(inProc, 0.5)),
         eventsPerTurn: round(events / result.turns),
         bytesPerTurn: Math.round(bytes / result.turns),
         maxEventsPerRun,

@@ -27,16 +27,11 @@ import { ensureTemporalCli, freePort, startDevServer } from '../src/temporal/ser
 import { campaignWorkflow } from '../src/workflows';
 import { episodeWorkflowId, progressQuery } from '../src/workflows/campaign';
 import { poll, workerPool } from '../scripts/chaos/workers';
+import { eventMs, percentile } from './harness';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 const say = (line: string) => process.stderr.write(`bench:scale ${line}\n`);
-const ms = (time: HistoryEvent['eventTime']) => Number(time!.seconds) * 1000 + Math.floor((time!.nanos ?? 0) / 1e6);
-const percentile = (values: number[], p: number) => {
-  if (!values.length) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p + 0.5))];
-};
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
 function positive(name: string, max: number) {
@@ -65,13 +60,13 @@ function turnTimings(events: HistoryEvent[]): Array<{ latency: number; scheduleT
   const timings: Array<{ latency: number; scheduleToStart: number }> = [];
   for (const event of events) {
     const id = Number(event.eventId);
-    if (event.activityTaskScheduledEventAttributes?.activityType?.name === 'stepGame') scheduled.set(id, ms(event.eventTime));
+    if (event.activityTaskScheduledEventAttributes?.activityType?.name === 'stepGame') scheduled.set(id, eventMs(event.eventTime));
     const start = event.activityTaskStartedEventAttributes;
-    if (start && scheduled.has(Number(start.scheduledEventId))) started.set(Number(start.scheduledEventId), ms(event.eventTime));
+    if (start && scheduled.has(Number(start.scheduledEventId))) started.set(Number(start.scheduledEventId), eventMs(event.eventTime));
     const done = event.activityTaskCompletedEventAttributes;
     if (done && scheduled.has(Number(done.scheduledEventId))) {
       const at = scheduled.get(Number(done.scheduledEventId))!;
-      timings.push({ latency: ms(event.eventTime) - at, scheduleToStart: (started.get(Number(done.scheduledEventId)) ?? at) - at });
+      timings.push({ latency: eventMs(event.eventTime) - at, scheduleToStart: (started.get(Number(done.scheduledEventId)) ?? at) - at });
     }
   }
   return timings;

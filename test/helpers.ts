@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { CampaignConfig, CampaignOptions, EpisodeInput, EpisodeOptions, LearnedState, resolveCampaignConfig, resolveEpisodeConfig, TurnRecord } from '../src/schemas/episode';
 
 export const ROOT = resolve(__dirname, '..');
+/** The CLI's entry point, as tests run it in a child process. */
+export const GRUE = join(ROOT, 'bin', 'grue.js');
 export const SHARED_GAMES = resolve(ROOT, '..', 'shared', 'games');
 export const GAME_FILES = join(ROOT, 'game_files');
 

@@ -5,11 +5,11 @@
  * heartbeats on a timer while it runs (`keepAlive`), and is counted and put on the activity's
  * span with its model, tokens and outcome (src/telemetry/metrics.ts).
  */
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { describeProvider, LlmError, LlmProvider, scrubbedError } from '../llm';
 import type { Usage } from '../llm/types';
 import { lastAttempt, observeLlmCall } from '../telemetry/metrics';
+import { currentActivity } from './heartbeat';
 
 /** The longest gap between two heartbeats while an LLM call runs. */
 export const LLM_HEARTBEAT_EVERY_MS = 10_000;
@@ -42,12 +42,8 @@ export async function classifiedLlmCall<T extends { usage: Usage }>(provider: Ll
  * is ended by the provider's own timeout, which is below the activity's start-to-close timeout.
  */
 function keepAlive(): () => void {
-  let ctx: Context;
-  try {
-    ctx = Context.current();
-  } catch {
-    return () => undefined; // outside an activity (evaluation and benchmark scripts)
-  }
+  const ctx = currentActivity();
+  if (!ctx) return () => undefined;
   const timeout = ctx.info.heartbeatTimeoutMs;
   const every = Math.min(LLM_HEARTBEAT_EVERY_MS, timeout ? Math.max(50, Math.floor(timeout / 3)) : LLM_HEARTBEAT_EVERY_MS);
   const timer = setInterval(() => ctx.heartbeat(), every);

@@ -11,7 +11,8 @@
  */
 import { trace } from '@opentelemetry/api';
 import type { Attributes } from '@opentelemetry/api';
-import { Context } from '@temporalio/activity';
+import type { Context } from '@temporalio/activity';
+import { currentActivity } from '../activities/heartbeat';
 import type { MetricTags } from '@temporalio/common';
 import type { Usage } from '../llm/types';
 import { GAME_KEY } from '../workflows/searchAttributes';
@@ -37,14 +38,6 @@ export const COUNTERS = {
 export type LlmOutcome = 'ok' | 'error' | 'fallback';
 /** The game tag when an LLM activity's episode cannot be looked up. */
 export const UNKNOWN_GAME = 'unknown';
-
-function activityContext(): Context | null {
-  try {
-    return Context.current();
-  } catch {
-    return null; // outside an activity
-  }
-}
 
 /** Telemetry never fails the work it watches. */
 function count(ctx: Context, counter: CounterSpec, tags: MetricTags, value = 1): void {
@@ -81,6 +74,11 @@ function remember(workflowId: string, game: string): string {
   return game;
 }
 
+function rememberEpisodeGame(ctx: Context, game: string): void {
+  const workflowId = ctx.info.workflowExecution?.workflowId;
+  if (workflowId) remember(workflowId, game);
+}
+
 async function gameOf(ctx: Context): Promise<string> {
   const workflowId = ctx.info.workflowExecution?.workflowId;
   if (!workflowId) return UNKNOWN_GAME;
@@ -107,19 +105,17 @@ async function gameOf(ctx: Context): Promise<string> {
 
 /** A game started: its episode's game is remembered for the LLM calls that follow. */
 export function recordGameStart(game: string): void {
-  const ctx = activityContext();
+  const ctx = currentActivity();
   if (!ctx) return;
-  const workflowId = ctx.info.workflowExecution?.workflowId;
-  if (workflowId) remember(workflowId, game);
+  rememberEpisodeGame(ctx, game);
   annotate({ 'grue.game': game });
 }
 
 /** A turn played: counted by game; the span gets the game, the command and where it left the player. */
 export function recordTurn(game: string, turn: { command: string; truth: { score: number; moves: number; location: { name: string } } }): void {
-  const ctx = activityContext();
+  const ctx = currentActivity();
   if (!ctx) return;
-  const workflowId = ctx.info.workflowExecution?.workflowId;
-  if (workflowId) remember(workflowId, game);
+  rememberEpisodeGame(ctx, game);
   count(ctx, COUNTERS.turns, { game });
   annotate({ 'grue.game': game, 'grue.command': turn.command, 'grue.score': turn.truth.score, 'grue.moves': turn.truth.moves, 'grue.location': turn.truth.location.name });
 }
@@ -129,7 +125,7 @@ export function recordTurn(game: string, turn: { command: string; truth: { score
  * records how it ended. The episode's game is looked up while the call runs.
  */
 export function observeLlmCall(model: string): (outcome: LlmOutcome, usage?: Usage) => Promise<void> {
-  const ctx = activityContext();
+  const ctx = currentActivity();
   if (!ctx) return async () => undefined;
   const game = gameOf(ctx);
   return async (outcome, usage) => {
@@ -151,7 +147,7 @@ export function observeLlmCall(model: string): (outcome: LlmOutcome, usage?: Usa
 
 /** What an LLM activity produced: a compaction, a thought (tagged with its answer kind) or a knowledge update. */
 export async function recordLlmWork(counter: 'compactions' | 'thoughts' | 'knowledgeUpdates', model: string, tags: MetricTags = {}): Promise<void> {
-  const ctx = activityContext();
+  const ctx = currentActivity();
   if (!ctx) return;
   count(ctx, COUNTERS[counter], { game: await gameOf(ctx), model, ...tags });
 }
@@ -159,7 +155,7 @@ export async function recordLlmWork(counter: 'compactions' | 'thoughts' | 'knowl
 /** Whether a failed attempt was the activity's last: its retries are spent, or the error is one no retry fixes. */
 export function lastAttempt(nonRetryable: boolean): boolean {
   if (nonRetryable) return true;
-  const ctx = activityContext();
+  const ctx = currentActivity();
   const maximum = ctx?.info.retryPolicy?.maximumAttempts;
   return ctx !== null && maximum !== undefined && maximum > 0 && ctx.info.attempt >= maximum;
 }

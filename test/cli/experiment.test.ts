@@ -2,11 +2,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helpers';
+import { GRUE, ROOT } from '../helpers';
 import { tempDataDir } from '../platform/env';
 import { ownServer } from '../platform/server';
 
-const GRUE = join(ROOT, 'bin', 'grue.js');
 
 function grue(args: string[], env: Record<string, string>) {
   const r = spawnSync(process.execPath, [GRUE, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env } });

@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeWithGame, ROOT } from '../helpers';
+import { describeWithGame, GRUE, ROOT } from '../helpers';
 
-const GRUE = join(ROOT, 'bin', 'grue.js');
 
 function grue(args: string[], input?: string) {
   const r = spawnSync(process.execPath, [GRUE, ...args], { cwd: ROOT, input, encoding: 'utf8', timeout: 60_000 });

@@ -1,8 +1,5 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { ROOT } from '../helpers';
-
-const GRUE = join(ROOT, 'bin', 'grue.js');
+import { GRUE, ROOT } from '../helpers';
 
 /**
  * Run the CLI without blocking this process (spawnSync would), for tests whose servers or proxies

@@ -4,11 +4,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTranscript } from '../../src/activities/files';
-import { ROOT, sharedGame } from '../helpers';
+import { GRUE, ROOT, sharedGame } from '../helpers';
 import { tempDataDir } from '../platform/env';
 import { ownServer } from '../platform/server';
 
-const GRUE = join(ROOT, 'bin', 'grue.js');
 
 function grue(args: string[], env: Record<string, string>) {
   const r = spawnSync(process.execPath, [GRUE, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env } });

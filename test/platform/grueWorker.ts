@@ -2,12 +2,73 @@
  * `grue worker` as a child process, for the telemetry tests: its Temporal Runtime, metrics
  * endpoint and tracer provider are that process's own, as in a deployment.
  */
+import { Client, Connection } from '@temporalio/client';
 import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { ROOT } from '../helpers';
+import { runHistories } from '../../src/temporal/episodeHistory';
+import { GRUE, ROOT } from '../helpers';
+import { FakeOpenAi, startFakeOpenAi } from '../llm/fakeOpenAi';
+import { tempDataDir, uniqueQueue } from './env';
 import { waitFor } from './scripted';
+import { ownServer } from './server';
 
-export const GRUE = join(ROOT, 'bin', 'grue.js');
+export interface FakeLlmLab {
+  server: Awaited<ReturnType<typeof ownServer>>;
+  client: Client;
+  fake: FakeOpenAi;
+  /** What a grue worker or CLI run needs to use the server, a task queue of its own and the fake endpoint as its LLM. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A dev server of the test's own, a client on it and the fake OpenAI endpoint serving `model`. */
+export async function fakeLlmLab(options: { queue: string; model: string; apiKey: string }): Promise<FakeLlmLab> {
+  const dataDir = tempDataDir();
+  const server = await ownServer(dataDir);
+  const client = new Client({ connection: await Connection.connect({ address: `127.0.0.1:${server.port}` }) });
+  const fake = await startFakeOpenAi(options.model);
+  return {
+    server,
+    client,
+    fake,
+    env: {
+      TEMPORAL_ADDRESS: `127.0.0.1:${server.port}`,
+      TEMPORAL_UI_PORT: String(server.uiPort),
+      GRUE_DATA_DIR: dataDir,
+      GRUE_TASK_QUEUE: uniqueQueue(options.queue),
+      GRUE_LLM_PROVIDER: 'openai',
+      GRUE_LLM_BASE_URL: fake.url,
+      GRUE_LLM_MODEL: options.model,
+      GRUE_LLM_API_KEY: options.apiKey,
+    },
+    close: async () => {
+      await fake.close();
+      await client.connection.close();
+      await server.stop();
+    },
+  };
+}
+
+/** The activities of a workflow's whole continue-as-new chain, by type: scheduled, and completed. */
+export async function activitiesByType(client: Client, workflowId: string): Promise<{ scheduled: Record<string, number>; completed: Record<string, number> }> {
+  const scheduled: Record<string, number> = {};
+  const completed: Record<string, number> = {};
+  for (const run of await runHistories(client, workflowId)) {
+    const types = new Map<string, string>();
+    for (const event of run.events ?? []) {
+      const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
+      if (type) {
+        types.set(String(event.eventId), type);
+        scheduled[type] = (scheduled[type] ?? 0) + 1;
+      }
+      const done = event.activityTaskCompletedEventAttributes;
+      if (done) {
+        const doneType = types.get(String(done.scheduledEventId)) ?? '?';
+        completed[doneType] = (completed[doneType] ?? 0) + 1;
+      }
+    }
+  }
+  return { scheduled, completed };
+}
 
 export interface GrueWorkerProcess {
   child: ChildProcess;

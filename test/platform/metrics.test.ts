@@ -6,7 +6,7 @@
  * boundary's own checks run it in a mock activity context against the same server: the game of
  * an episode whose turns this worker never saw comes from its GrueGame search attribute.
  */
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { MetricCounter, MetricMeter, MetricTags } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
@@ -15,15 +15,13 @@ import { DEFAULT_METRICS_PORT } from '../../src/telemetry/runtime';
 import { classifiedLlmCall } from '../../src/activities/llmBoundary';
 import { LlmError } from '../../src/llm/errors';
 import type { LlmProvider } from '../../src/llm/types';
-import { runHistories } from '../../src/temporal/episodeHistory';
 import { GAME_KEY } from '../../src/workflows/searchAttributes';
 import { episodeWorkflow } from '../../src/workflows';
 import { episodeInput } from '../helpers';
-import { FakeOpenAi, startFakeOpenAi } from '../llm/fakeOpenAi';
-import { tempDataDir, uniqueQueue } from './env';
-import { GrueWorkerProcess, Sample, scrape, spawnGrueWorker, total } from './grueWorker';
+import type { FakeOpenAi } from '../llm/fakeOpenAi';
+import { activitiesByType, fakeLlmLab, FakeLlmLab, GrueWorkerProcess, Sample, scrape, spawnGrueWorker, total } from './grueWorker';
 import { waitFor } from './scripted';
-import { freePort, ownServer } from './server';
+import { freePort } from './server';
 
 jest.setTimeout(6 * 60_000);
 
@@ -41,26 +39,8 @@ function holdPort(port: number): Promise<{ port: number; close(): void }> {
   });
 }
 
-/** Completed activities of a workflow's whole continue-as-new chain, by activity type. */
-async function completedActivities(client: Client, workflowId: string): Promise<Record<string, number>> {
-  const completed: Record<string, number> = {};
-  for (const run of await runHistories(client, workflowId)) {
-    const types = new Map<string, string>();
-    for (const event of run.events ?? []) {
-      const scheduled = event.activityTaskScheduledEventAttributes;
-      if (scheduled) types.set(String(event.eventId), scheduled.activityType?.name ?? '?');
-      const done = event.activityTaskCompletedEventAttributes;
-      if (done) {
-        const type = types.get(String(done.scheduledEventId)) ?? '?';
-        completed[type] = (completed[type] ?? 0) + 1;
-      }
-    }
-  }
-  return completed;
-}
-
 describe('grue worker --metrics-port', () => {
-  let server: Awaited<ReturnType<typeof ownServer>>;
+  let lab: FakeLlmLab;
   let client: Client;
   let fake: FakeOpenAi;
   let worker: GrueWorkerProcess;
@@ -68,20 +48,8 @@ describe('grue worker --metrics-port', () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    const dataDir = tempDataDir();
-    server = await ownServer(dataDir);
-    client = new Client({ connection: await Connection.connect({ address: `127.0.0.1:${server.port}` }) });
-    fake = await startFakeOpenAi('metrics-model');
-    env = {
-      TEMPORAL_ADDRESS: `127.0.0.1:${server.port}`,
-      TEMPORAL_UI_PORT: String(server.uiPort),
-      GRUE_DATA_DIR: dataDir,
-      GRUE_TASK_QUEUE: uniqueQueue('metrics'),
-      GRUE_LLM_PROVIDER: 'openai',
-      GRUE_LLM_BASE_URL: fake.url,
-      GRUE_LLM_MODEL: 'metrics-model',
-      GRUE_LLM_API_KEY: 'sk-metrics-test',
-    };
+    lab = await fakeLlmLab({ queue: 'metrics', model: 'metrics-model', apiKey: 'sk-metrics-test' });
+    ({ client, fake, env } = lab);
     const port = await freePort();
     worker = spawnGrueWorker(['--metrics-port', String(port)], env);
     metricsUrl = (await worker.waitForLog(/metrics: (http:\/\/\S+)/))[1];
@@ -91,9 +59,7 @@ describe('grue worker --metrics-port', () => {
 
   afterAll(async () => {
     await worker?.stop();
-    await fake?.close();
-    await client?.connection.close();
-    await server?.stop();
+    await lab?.close();
   });
 
   it("serves the SDK's metrics at the address it logs", async () => {
@@ -120,7 +86,7 @@ describe('grue worker --metrics-port', () => {
     expect(total(during, 'grue_llm_calls_total', { game: 'lighthouse', model: MODEL })).toBeGreaterThan(0);
 
     const result = await handle.result();
-    const completed = await completedActivities(client, workflowId);
+    const { completed } = await activitiesByType(client, workflowId);
     const after: Sample[] = await scrape(metricsUrl);
     const tags = { game: 'lighthouse', model: MODEL };
     const answered = LLM_ACTIVITIES.reduce((sum, type) => sum + (completed[type] ?? 0), 0);

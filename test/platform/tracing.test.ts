@@ -6,18 +6,16 @@
  * in this test. The batch delay is ten minutes, so every span arrives only because the CLI and
  * the worker send what they hold when they stop.
  */
-import { Client, Connection } from '@temporalio/client';
-import { spawn } from 'node:child_process';
+import type { Client } from '@temporalio/client';
 import { createServer, IncomingMessage, Server } from 'node:http';
-import { runHistories } from '../../src/temporal/episodeHistory';
-import { ROOT } from '../helpers';
-import { FakeOpenAi, startFakeOpenAi } from '../llm/fakeOpenAi';
-import { tempDataDir, uniqueQueue } from './env';
-import { GRUE, GrueWorkerProcess, spawnGrueWorker } from './grueWorker';
+import { grueProcess } from '../cli/grueProcess';
+import { activitiesByType, fakeLlmLab, FakeLlmLab, GrueWorkerProcess, spawnGrueWorker } from './grueWorker';
 import { waitFor } from './scripted';
-import { freePort, ownServer } from './server';
+import { freePort } from './server';
 
 jest.setTimeout(6 * 60_000);
+/** A CLI run of the test's (one plays a full-agent episode against the fake endpoint). */
+const CLI_TIMEOUT_MS = 5 * 60_000;
 
 type AttributeValue = string | number | boolean | null;
 
@@ -77,53 +75,21 @@ async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; co
   return { url: `http://127.0.0.1:${port}`, spans, contentTypes, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** `grue <args>` as a child process (asynchronous: this process must keep receiving its spans). */
-function grue(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [GRUE, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-/** Activities scheduled over a workflow's continue-as-new chain, by activity type. */
-async function scheduledActivities(client: Client, workflowId: string): Promise<Record<string, number>> {
-  const scheduled: Record<string, number> = {};
-  for (const run of await runHistories(client, workflowId)) {
-    for (const event of run.events ?? []) {
-      const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
-      if (type) scheduled[type] = (scheduled[type] ?? 0) + 1;
-    }
-  }
-  return scheduled;
-}
-
 const countBy = (names: string[]) => names.reduce<Record<string, number>>((counts, name) => ({ ...counts, [name]: (counts[name] ?? 0) + 1 }), {});
 
 describe('traces with an OTLP endpoint configured', () => {
-  let server: Awaited<ReturnType<typeof ownServer>>;
+  let lab: FakeLlmLab;
   let client: Client;
-  let fake: FakeOpenAi;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let worker: GrueWorkerProcess;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    const dataDir = tempDataDir();
-    server = await ownServer(dataDir);
-    client = new Client({ connection: await Connection.connect({ address: `127.0.0.1:${server.port}` }) });
-    fake = await startFakeOpenAi('trace-model');
+    lab = await fakeLlmLab({ queue: 'tracing', model: 'trace-model', apiKey: 'sk-tracing-test' });
+    client = lab.client;
     receiver = await startReceiver();
     env = {
-      TEMPORAL_ADDRESS: `127.0.0.1:${server.port}`,
-      TEMPORAL_UI_PORT: String(server.uiPort),
-      GRUE_DATA_DIR: dataDir,
-      GRUE_TASK_QUEUE: uniqueQueue('tracing'),
-      GRUE_LLM_PROVIDER: 'openai',
-      GRUE_LLM_BASE_URL: fake.url,
-      GRUE_LLM_MODEL: 'trace-model',
-      GRUE_LLM_API_KEY: 'sk-tracing-test',
+      ...lab.env,
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       // Nothing leaves on the batch timer during the test: only what stopping sends.
       OTEL_BSP_SCHEDULE_DELAY: '600000',
@@ -136,14 +102,12 @@ describe('traces with an OTLP endpoint configured', () => {
   afterAll(async () => {
     await worker?.stop();
     await receiver?.close();
-    await fake?.close();
-    await client?.connection.close();
-    await server?.stop();
+    await lab?.close();
   });
 
   it('an episode is one trace (its start, its runs, a span per activity; LLM spans with model, tokens and outcome), a campaign one trace with its episodes', async () => {
     const workflowId = `traced-${Date.now()}`;
-    const played = await grue(['play', 'lighthouse', '--policy', 'full', '--seed', '1', '--max-turns', '6', '--continue-as-new-every', '3', '--compact-every', '3', '--knowledge-every', '3', '--thoughtbox', 'off', '--no-stop-on-death', '--no-worker', '--id', workflowId], env);
+    const played = await grueProcess(['play', 'lighthouse', '--policy', 'full', '--seed', '1', '--max-turns', '6', '--continue-as-new-every', '3', '--compact-every', '3', '--knowledge-every', '3', '--thoughtbox', 'off', '--no-stop-on-death', '--no-worker', '--id', workflowId], env, CLI_TIMEOUT_MS);
     expect(played.stderr).not.toMatch(/unexpected error|cannot be sent/);
     expect(played.code).toBe(0);
 
@@ -157,11 +121,11 @@ describe('traces with an OTLP endpoint configured', () => {
 
     // A campaign: its episodes are child workflows, inside the campaign's trace.
     const campaignId = `traced-campaign-${Date.now()}`;
-    const campaign = await grue(['campaign', 'lighthouse', '--policy', 'oracle-free', '--episodes', '2', '--max-turns', '2', '--no-worker', '--id', campaignId], env);
+    const campaign = await grueProcess(['campaign', 'lighthouse', '--policy', 'oracle-free', '--episodes', '2', '--max-turns', '2', '--no-worker', '--id', campaignId], env, CLI_TIMEOUT_MS);
     expect(campaign.code).toBe(0);
 
     expect(await worker.stop()).toBe(0);
-    const scheduled = await scheduledActivities(client, workflowId);
+    const { scheduled } = await activitiesByType(client, workflowId);
     const activityCount = Object.values(scheduled).reduce((sum, n) => sum + n, 0);
     const ran = () => receiver.spans.filter((span) => span.name.startsWith('RunActivity:') && span.attributes.temporalWorkflowId === workflowId);
     // The receiver has them all as soon as the worker has exited; waiting only covers the last request's parsing.
