@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ZORK_ROUTE } from '../bench/routes';
 import { GameSession } from '../src/engine/session';
-import { objectNouns } from '../src/engine/validActions';
+import { objectNouns } from '../src/engine/vocabulary';
 import type { KnowledgeItem, TurnWindow, VerifyRequest } from '../src/memory/knowledge/schema';
 import { emptyWindow, extendWindow, shouldUpdateAt, UpdateDecision } from '../src/memory/knowledge/window';
 import type { TurnView } from '../src/memory/module';

@@ -37,6 +37,8 @@ export const GameBindingSchema = z.object({
   ignoreAttributes: z.array(z.number().int().min(0).max(47)).default([]),
   /** [object, attribute] pairs to ignore, e.g. a player flag the game flips on every turn. */
   ignoreObjectAttributes: z.array(z.tuple([z.number().int().positive(), z.number().int().min(0).max(47)])).default([]),
+  /** RAM bytes whose change counts as a change to the world though no object moves (a spell said, a bear fed). */
+  watchRam: z.array(z.number().int().min(64)).default([]),
 });
 export type GameBinding = z.infer<typeof GameBindingSchema>;
 export type GameBindingInput = z.input<typeof GameBindingSchema>;
@@ -100,6 +102,9 @@ const KNOWN: GameBindingInput[] = [
     deathTexts: ['Do you want me to try to reincarnate you?', '*** You have died ***'],
     victoryTexts: ['*** You have won ***'],
     ignoreAttributes: [INFORM_WORKFLAG_ATTRIBUTE],
+    // The game's own progress flags (Jericho's special RAM for this release): dragon killed,
+    // plant watered, bear fed, bear following, and the FEE FIE FOE FOO count.
+    watchRam: [15198, 15191, 15287, 15282, 15642],
   },
 ];
 

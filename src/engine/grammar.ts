@@ -12,8 +12,12 @@ export type GrammarFormat = 'infocom-fixed' | 'infocom-variable' | 'inform-gv1' 
 /** One slot of a grammar line. */
 export type Token =
   | { kind: 'word'; text: string }
-  /** An object slot. `held` means the parser wants something the player carries. */
-  | { kind: 'object'; held: boolean; creature: boolean }
+  /**
+   * An object slot. `held`: the parser wants something the player carries. `multi`: the slot
+   * takes several objects or "all" (Inform's multi tokens, ZIL's MANY). `inside`: the object must
+   * be in the line's other object (Inform's multiinside: "take X from Y").
+   */
+  | { kind: 'object'; held: boolean; creature: boolean; multi: boolean; inside: boolean }
   /** Free text (Inform's `topic`): filled with nouns. */
   | { kind: 'topic' }
   /** Numbers, quoted strings, parsing routines: slots grue cannot fill generically. */
@@ -119,9 +123,18 @@ function isMetaInform(words: DictWord[]): boolean {
   return words.some((w) => (w.data[0] & IF_META) !== 0);
 }
 
+// ZIL syntax search bits: SHAVE (the object must be carried; the parser may pick it up first, and
+// candidates assume it is held) and SMANY (several objects or "all").
+const ZIL_HAVE = 0x02;
+const ZIL_MANY = 0x04;
+
 function infocomObject(locBits: number): Token {
-  // ZIL's SHAVE bit (2): the object must be carried (the parser may pick it up first; candidates assume it is held).
-  return { kind: "object", held: (locBits & 0x02) !== 0, creature: false };
+  return { kind: 'object', held: (locBits & ZIL_HAVE) !== 0, creature: false, multi: (locBits & ZIL_MANY) !== 0, inside: false };
+}
+
+/** Inform's object token types: 0 noun, 1 held, 2 multi, 3 multiheld, 4 multiexcept, 5 multiinside, 6 creature. */
+function informObject(type: number): Token {
+  return { kind: 'object', held: type === 1 || type === 3, creature: type === 6, multi: type >= 2 && type <= 5, inside: type === 5 };
 }
 
 export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary): Grammar {
@@ -195,7 +208,7 @@ export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary
           }
           objs--;
           if (v <= 6 || (v >= 16 && v < 48) || (v >= 80 && v < 112) || (v >= 128 && v < 176)) {
-            tokens.push({ kind: 'object', held: v === 1 || v === 3, creature: v === 6 });
+            tokens.push(v <= 6 ? informObject(v) : informObject(0));
           } else tokens.push({ kind: 'unfillable' });
         }
       } else {
@@ -214,7 +227,7 @@ export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary
           if (type & 0x10) continue;
           switch (type & 0x0f) {
             case 1:
-              if (data <= 6) tokens.push({ kind: 'object', held: data === 1 || data === 3, creature: data === 6 });
+              if (data <= 6) tokens.push(informObject(data));
               else if (data === 9) tokens.push({ kind: 'topic' });
               else tokens.push({ kind: 'unfillable' });
               break;
@@ -226,7 +239,7 @@ export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary
             case 3:
             case 4:
             case 5:
-              tokens.push({ kind: 'object', held: false, creature: false });
+              tokens.push(informObject(0));
               break;
             default:
               tokens.push({ kind: 'unfillable' });

@@ -4,5 +4,6 @@ export * from './bindings';
 export * from './objects';
 export * from './session';
 export * from './validActions';
+export * from './vocabulary';
 export * from './resolveStory';
 export type { Grammar, GrammarLine, Token, GrammarFormat } from './grammar';

@@ -32,12 +32,17 @@ export interface WorldState {
   attrs: Uint8Array;
   attrBytes: number;
   score: number;
+  /** The bytes at the mask's watched addresses, in its order. */
+  watched: Uint8Array;
+  watchRam?: readonly number[];
 }
 
 export interface WorldDiff {
   moved: Array<{ object: number; from: number; to: number }>;
   attributesSet: Array<{ object: number; attribute: number }>;
   attributesCleared: Array<{ object: number; attribute: number }>;
+  /** Watched RAM bytes that changed (present only when any did). */
+  watched?: Array<{ addr: number; from: number; to: number }>;
 }
 
 /** Objects and attributes a binding says to leave out of hashes and diffs (daemons, parser scratch bits). */
@@ -45,6 +50,11 @@ export interface WorldMask {
   ignoreObjects: ReadonlySet<number>;
   ignoreAttributes: ReadonlySet<number>;
   ignoreObjectAttributes: ReadonlyArray<readonly [number, number]>;
+  /**
+   * RAM bytes whose change is a change to the world though no object moves: a game's own flags
+   * for a spell said or a bear fed (Jericho's "special RAM"). Empty for most games.
+   */
+  watchRam?: readonly number[];
 }
 
 const word = (m: Uint8Array, a: number) => (m[a] << 8) | m[a + 1];
@@ -213,7 +223,10 @@ export class ObjectTable {
     for (const [id, attr] of mask.ignoreObjectAttributes) {
       if (id >= 1 && id <= n && attr >> 3 < ab) attrs[(id - 1) * ab + (attr >> 3)] &= ~(0x80 >> (attr & 7));
     }
-    return { parents, attrs, attrBytes: ab, score };
+    const watchRam = mask.watchRam ?? [];
+    const watched = new Uint8Array(watchRam.length);
+    watchRam.forEach((addr, i) => (watched[i] = mem[addr]));
+    return { parents, attrs, attrBytes: ab, score, watched, watchRam };
   }
 }
 
@@ -222,6 +235,7 @@ export function worldHash(state: WorldState): string {
   h.update(new Uint8Array(state.parents.buffer, state.parents.byteOffset, state.parents.byteLength));
   h.update(state.attrs);
   h.update(String(state.score));
+  if (state.watched.length) h.update(state.watched);
   return h.digest('hex');
 }
 
@@ -245,11 +259,17 @@ export function worldDiff(a: WorldState, b: WorldState): WorldDiff {
       else if (x & m && !(y & m)) diff.attributesCleared.push({ object, attribute });
     }
   }
+  const watched: NonNullable<WorldDiff['watched']> = [];
+  const addrs = b.watchRam ?? [];
+  for (let i = 0; i < Math.min(a.watched.length, b.watched.length); i++) {
+    if (a.watched[i] !== b.watched[i]) watched.push({ addr: addrs[i], from: a.watched[i], to: b.watched[i] });
+  }
+  if (watched.length) diff.watched = watched;
   return diff;
 }
 
 export function isEmptyDiff(d: WorldDiff): boolean {
-  return d.moved.length === 0 && d.attributesSet.length === 0 && d.attributesCleared.length === 0;
+  return d.moved.length === 0 && d.attributesSet.length === 0 && d.attributesCleared.length === 0 && !d.watched?.length;
 }
 
 /** A canonical string for a diff, so equal diffs group together. */
@@ -258,5 +278,6 @@ export function diffKey(d: WorldDiff): string {
     d.moved.map((m) => `m${m.object}:${m.from}>${m.to}`).join(','),
     d.attributesSet.map((s) => `+${s.object}.${s.attribute}`).join(','),
     d.attributesCleared.map((s) => `-${s.object}.${s.attribute}`).join(','),
+    ...(d.watched?.length ? [d.watched.map((w) => `@${w.addr}=${w.to}`).join(',')] : []),
   ].join('|');
 }

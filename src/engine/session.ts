@@ -194,6 +194,7 @@ export class GameSession {
       ignoreObjects: new Set(this.binding?.ignoreObjects ?? []),
       ignoreAttributes,
       ignoreObjectAttributes: this.binding?.ignoreObjectAttributes ?? [],
+      watchRam: this.binding?.watchRam ?? [],
     };
     this.intro = cleanObservation(this.glkote.takeText());
     this.updateFlags(this.intro);

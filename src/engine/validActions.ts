@@ -14,6 +14,7 @@ import type { Grammar, GrammarLine, Token } from './grammar';
 import { diffKey, isEmptyDiff, WorldDiff, worldDiff, worldHash } from './objects';
 import type { GameSession } from './session';
 import { cellOf } from '../schemas/game';
+import { nounPhrases } from './vocabulary';
 
 export interface ValidAction {
   command: string;
@@ -64,6 +65,8 @@ export interface Template {
   words: Array<string | Token>;
   /** Per object slot: must the object be in the inventory? */
   held: boolean[];
+  /** Per object slot: does it take "all" (Inform's multi tokens, ZIL's MANY)? */
+  multi: boolean[];
 }
 
 function verbRank(verb: string): number {
@@ -97,47 +100,9 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
     const { line, verb } = best.get(key)!;
     const words: Array<string | Token> = [verb];
     for (const t of line.tokens) words.push(t.kind === 'word' ? t.text : t);
-    return { words, held: slots(line.tokens).map((t) => t.kind === 'object' && t.held) };
+    const objectSlots = slots(line.tokens);
+    return { words, held: objectSlots.map((t) => t.kind === 'object' && t.held), multi: objectSlots.map((t) => t.kind === 'object' && t.multi) };
   });
-}
-
-/** Words listed in an object's vocabulary property (Inform's `name`, Infocom's SYNONYM): every entry a dictionary address. */
-export function objectNouns(session: GameSession, id: number): string[] {
-  const { objects, mem, dictionary } = session;
-  for (const { data } of objects.properties(mem, id)) {
-    if (data.length < 2 || data.length % 2) continue;
-    const words: string[] = [];
-    for (let i = 0; i < data.length; i += 2) {
-      const w = dictionary.at((data[i] << 8) | data[i + 1]);
-      if (!w) break;
-      words.push(w.text);
-    }
-    if (words.length === data.length / 2) return words;
-  }
-  return [];
-}
-
-/**
- * A short phrase the parser will take for an object: the last word of its printed name that is
- * one of its nouns, with the word before it as an adjective ("brass lantern"); failing that,
- * its first noun.
- */
-export function nounPhrase(session: GameSession, id: number): string | null {
-  const { dictionary } = session;
-  const nouns = objectNouns(session, id);
-  const truncate = (w: string) => w.slice(0, dictionary.resolution);
-  const nameWords = session.objects
-    .name(session.mem, id)
-    .toLowerCase()
-    .split(/[^a-z0-9-]+/)
-    .filter((w) => w && dictionary.has(w));
-  const isNoun = (w: string) => nouns.length === 0 || nouns.includes(truncate(w));
-  for (let i = nameWords.length - 1; i >= 0; i--) {
-    if (!isNoun(nameWords[i])) continue;
-    const before = nameWords[i - 1];
-    return before && before !== 'of' && before !== 'the' ? `${before} ${nameWords[i]}` : nameWords[i];
-  }
-  return nouns[0] ?? null;
 }
 
 /**
@@ -193,13 +158,10 @@ export function candidateCommands(session: GameSession, options: CandidateOption
   const grammar = session.grammar;
   const resolution = session.dictionary.resolution;
   const scope = scopeObjects(session, options.scopeDepth ?? 3);
-  const phrase = new Map<number, string>();
-  for (const id of scope.all) {
-    const p = nounPhrase(session, id);
-    if (p) phrase.set(id, p);
-  }
+  const phrase = nounPhrases(session, scope.all);
   const objects = scope.all.filter((id) => phrase.has(id));
   const heldSet = new Set(scope.held);
+  const parentOf = (id: number) => session.objects.parent(session.mem, id);
   const out: string[] = [];
   const seen = new Set<string>();
   const push = (c: string) => {
@@ -214,16 +176,24 @@ export function candidateCommands(session: GameSession, options: CandidateOption
     const nSlots = t.held.length;
     // A slot the grammar says must be held is filled from the inventory only (Jericho does the same).
     const pools = t.held.map((mustHold) => (mustHold ? objects.filter((o) => heldSet.has(o)) : objects));
+    // "all" stands for an object in a slot that takes several ("take all", "put all in the box").
+    const ALL = 0;
     const fill = (chosen: number[]) => {
       let k = 0;
-      const text = t.words.map((w) => (typeof w === 'string' ? w : phrase.get(chosen[k++])!)).join(' ');
+      const text = t.words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, 'all') : phrase.get(chosen[k++])!)).join(' ');
       push(text);
     };
     if (nSlots === 0) fill([]);
-    else if (nSlots === 1) for (const a of pools[0]) fill([a]);
-    // Two-object commands act on something the player carries (the thing put, given or thrown,
-    // or the tool used); pairs of objects that are both out of hand are not tried.
-    else for (const a of pools[0]) for (const b of pools[1]) if (a !== b && (heldSet.has(a) || heldSet.has(b))) fill([a, b]);
+    else if (nSlots === 1) {
+      for (const a of pools[0]) fill([a]);
+      if (t.multi[0]) fill([ALL]);
+    } else {
+      // Two-object commands act on something the player carries (the thing put, given or thrown,
+      // or the tool used) or take one thing out of another ("take the key from the box"); other
+      // pairs of objects that are both out of hand are not tried.
+      for (const a of pools[0]) for (const b of pools[1]) if (a !== b && (heldSet.has(a) || heldSet.has(b) || parentOf(a) === b)) fill([a, b]);
+      if (t.multi[0]) for (const b of pools[1]) fill([ALL, b]);
+    }
   }
   return options.maxCandidates ? out.slice(0, options.maxCandidates) : out;
 }
@@ -270,7 +240,7 @@ function* validActionSearch(session: GameSession, candidates: string[]): Generat
         continue;
       }
       // Most candidates change nothing: skip building the world state when no object byte moved.
-      if (beforeBytes.equals(session.objects.entryBytes(session.mem)) && session.score === before.score && !session.isDone) continue;
+      if (beforeBytes.equals(session.objects.entryBytes(session.mem)) && session.score === before.score && !session.isDone && watchedUnchanged(session, before)) continue;
       const after = session.worldState();
       const diff = worldDiff(before, after);
       const scoreDelta = after.score - before.score;
@@ -293,6 +263,12 @@ function* validActionSearch(session: GameSession, candidates: string[]): Generat
     const best = all.reduce((a, b) => (familiarity(b) < familiarity(a) ? b : a));
     return { ...g, command: best, equivalents: all.filter((c) => c !== best) };
   });
+}
+
+function watchedUnchanged(session: GameSession, before: ReturnType<GameSession['worldState']>): boolean {
+  const addrs = session.mask.watchRam ?? [];
+  for (let i = 0; i < addrs.length; i++) if (session.mem[addrs[i]] !== before.watched[i]) return false;
+  return true;
 }
 
 /** How a probed command left the game. */

@@ -1,0 +1,145 @@
+/**
+ * The words a story's own parser accepts for each object, read from the story's data rather than
+ * guessed from printed names: an Inform object's `name` property (property 1, every word usable
+ * alone or together), an Infocom object's SYNONYM property (nouns) and ADJECTIVE property
+ * (adjective numbers, looked up in the dictionary). A printed name like "driver's license" or
+ * "set of keys" says little about what the parser takes; these tables say exactly.
+ */
+import type { GameSession } from './session';
+
+export interface ObjectVocabulary {
+  /** Words that name the object on their own. */
+  nouns: string[];
+  /** Words that may qualify a noun ("brass lantern"). For Inform every name word can do both. */
+  adjectives: string[];
+}
+
+/** Words that are in some objects' vocabularies but read badly as a qualifier ("of keys"). */
+const FILLER = new Set(['of', 'the', 'a', 'an', 'some']);
+
+/** Inform 6 compiles `name` as common property 1 in every game. */
+const INFORM_NAME_PROPERTY = 1;
+
+// Infocom dictionary: part-of-speech flags and which data byte holds the adjective number.
+const PS_ADJECTIVE = 0x20;
+const P1_MASK = 0x03;
+const P1_ADJECTIVE = 0x02;
+
+interface VocabularyLayout {
+  nounProperty: number | null;
+  adjectiveProperty: number | null;
+  adjectiveWords: Map<number, string>;
+}
+
+const layouts = new WeakMap<GameSession, VocabularyLayout>();
+
+function dictionaryWords(session: GameSession, data: Uint8Array): string[] | null {
+  if (data.length < 2 || data.length % 2) return null;
+  const words: string[] = [];
+  for (let i = 0; i < data.length; i += 2) {
+    const entry = session.dictionary.at((data[i] << 8) | data[i + 1]);
+    if (!entry) return null;
+    words.push(entry.text);
+  }
+  return words;
+}
+
+/**
+ * Which property holds the vocabulary. Inform: property 1. Infocom: the property whose data is a
+ * list of dictionary addresses on the most objects (SYNONYM; its number differs between games),
+ * and the property whose bytes are all adjective numbers on the most objects (ADJECTIVE).
+ */
+function layoutOf(session: GameSession): VocabularyLayout {
+  const cached = layouts.get(session);
+  if (cached) return cached;
+  const { objects, mem, dictionary } = session;
+  const adjectiveWords = new Map<number, string>();
+  let layout: VocabularyLayout;
+  if (session.story.inform) {
+    layout = { nounProperty: INFORM_NAME_PROPERTY, adjectiveProperty: null, adjectiveWords };
+  } else {
+    for (const entry of dictionary.words) {
+      const flags = entry.data[0];
+      if (!(flags & PS_ADJECTIVE)) continue;
+      const number = (flags & P1_MASK) === P1_ADJECTIVE ? entry.data[1] : entry.data[2];
+      if (!adjectiveWords.has(number)) adjectiveWords.set(number, entry.text);
+    }
+    const nounVotes = new Map<number, number>();
+    const adjectiveVotes = new Map<number, number>();
+    for (let id = 1; id <= objects.count; id++) {
+      for (const { num, data } of objects.properties(mem, id)) {
+        if (dictionaryWords(session, data)) nounVotes.set(num, (nounVotes.get(num) ?? 0) + 1);
+        else if (data.length > 0 && Array.from(data).every((b) => adjectiveWords.has(b))) adjectiveVotes.set(num, (adjectiveVotes.get(num) ?? 0) + 1);
+      }
+    }
+    const top = (votes: Map<number, number>, except?: number | null) =>
+      [...votes.entries()].filter(([num]) => num !== except).sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? null;
+    const nounProperty = top(nounVotes);
+    layout = { nounProperty, adjectiveProperty: top(adjectiveVotes, nounProperty), adjectiveWords };
+  }
+  layouts.set(session, layout);
+  return layout;
+}
+
+/** The object's words as the parser stores them (dictionary spelling, truncated to its resolution). */
+export function objectVocabulary(session: GameSession, id: number): ObjectVocabulary {
+  const layout = layoutOf(session);
+  const { objects, mem } = session;
+  const nounData = layout.nounProperty === null ? null : objects.property(mem, id, layout.nounProperty);
+  const nouns = (nounData && dictionaryWords(session, nounData)) ?? [];
+  if (session.story.inform) return { nouns, adjectives: nouns };
+  const adjectiveData = layout.adjectiveProperty === null ? null : objects.property(mem, id, layout.adjectiveProperty);
+  const adjectives = adjectiveData ? Array.from(adjectiveData).flatMap((b) => layout.adjectiveWords.get(b) ?? []) : [];
+  return { nouns, adjectives };
+}
+
+/** Words listed in an object's vocabulary property (Inform's `name`, Infocom's SYNONYM). */
+export function objectNouns(session: GameSession, id: number): string[] {
+  return objectVocabulary(session, id).nouns;
+}
+
+/** The printed name's words, each with the dictionary form the parser would match. */
+function printedWords(session: GameSession, id: number): Array<{ word: string; stored: string }> {
+  const resolution = session.dictionary.resolution;
+  return session.objects
+    .name(session.mem, id)
+    .toLowerCase()
+    .split(/[^a-z0-9'-]+/)
+    .filter(Boolean)
+    .map((word) => ({ word, stored: word.slice(0, resolution) }));
+}
+
+/**
+ * A phrase the parser takes for each object, chosen so that objects in scope together do not
+ * share it (a shared noun makes the parser ask "Which do you mean...?"): the object's noun that
+ * its printed name ends with (else its first noun), qualified by the printed name's word before
+ * it when the parser accepts that word, or, when other objects share the noun, by one of its
+ * adjectives they lack. Words are spelled as printed where the dictionary's truncated
+ * form matches ("wristwatch", not "wristwatc"). Objects with no vocabulary get no phrase.
+ */
+export function nounPhrases(session: GameSession, ids: number[]): Map<number, string> {
+  const vocab = new Map(ids.map((id) => [id, objectVocabulary(session, id)] as const));
+  const out = new Map<number, string>();
+  for (const id of ids) {
+    const { nouns, adjectives } = vocab.get(id)!;
+    if (nouns.length === 0) continue;
+    const printed = printedWords(session, id);
+    const spell = (stored: string) => printed.find((p) => p.stored === stored)?.word ?? stored;
+    let headIndex = printed.length - 1;
+    while (headIndex >= 0 && !nouns.includes(printed[headIndex].stored)) headIndex--;
+    const head = headIndex >= 0 ? printed[headIndex].stored : nouns[0];
+    const rivals = ids.filter((other) => other !== id && vocab.get(other)!.nouns.includes(head));
+    const distinguishes = (word: string) => rivals.every((other) => !vocab.get(other)!.adjectives.includes(word) && !vocab.get(other)!.nouns.includes(word));
+    const qualifies = (word: string | undefined): word is string => !!word && word !== head && !FILLER.has(word) && adjectives.includes(word) && distinguishes(word);
+    // The printed name's own qualifier reads best ("brass lantern"); with rivals, any that tells them apart.
+    const before = headIndex > 0 ? printed[headIndex - 1].stored : undefined;
+    const qualifier = qualifies(before) ? before : rivals.length ? (printed.map((p) => p.stored).find(qualifies) ?? adjectives.find(qualifies)) : undefined;
+    out.set(id, qualifier ? `${spell(qualifier)} ${spell(head)}` : spell(head));
+  }
+  return out;
+}
+
+/** One object's phrase, on its own (no rivals considered). */
+export function nounPhrase(session: GameSession, id: number): string | null {
+  return nounPhrases(session, [id]).get(id) ?? null;
+}
