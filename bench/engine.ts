@@ -2,11 +2,14 @@
  * npm run bench:engine [-- --story path/to/zork1.z3]
  *
  * Prints one JSON object: stepsPerSecond (Zork I, replaying the fixed route), snapshotMicros,
- * restoreMicros, and valid-action statistics over the states along the 30-command route.
+ * restoreMicros, and valid-action statistics over the states along the 30-command route:
+ * validActionsMsMedian/P90 as turns compute them (candidates tried on the probe thread pool,
+ * GRUE_PROBE_THREADS or one per core, `probeThreads`), validActionsSerialMsMedian/P90 on one thread.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { candidateCommands, findValidActions, GameSession } from '../src/engine';
+import { candidateCommands, findValidActions, findValidActionsYielding, GameSession } from '../src/engine';
+import { ProbePool } from '../src/engine/probePool';
 import { ZORK_ROUTE } from './routes';
 
 function arg(name: string, fallback: string): string {
@@ -20,7 +23,7 @@ function percentile(sorted: number[], p: number): number {
 
 const round = (x: number, digits = 1) => Number(x.toFixed(digits));
 
-function main(): void {
+async function main(): Promise<void> {
   const story = resolve(arg('story', join(__dirname, '..', '..', 'shared', 'games', 'zork1.z3')));
   if (!existsSync(story)) {
     console.error(`bench:engine needs Zork I: ${story} not found (pass --story <path>).`);
@@ -58,22 +61,32 @@ function main(): void {
   const restoreMicros = ((performance.now() - t) / n) * 1000;
   progress(`snapshot ${round(snapshotMicros)} us, restore ${round(restoreMicros)} us, ${snap.length} bytes`);
 
-  // Valid actions at every state along the route (the state before each command).
+  // Valid actions at every state along the route (the state before each command): serially, and
+  // on the probe pool as the game activities run them (after one warm-up search per thread).
+  const pool = new ProbePool();
   const v = GameSession.fromFile(story, { seed: 1 });
+  await findValidActionsYielding(v, { pool });
   const times: number[] = [];
+  const serialTimes: number[] = [];
   const candidates: number[] = [];
   const valid: number[] = [];
-  ZORK_ROUTE.forEach((command, i) => {
-    const cands = candidateCommands(v);
+  for (const [i, command] of ZORK_ROUTE.entries()) {
     const t1 = performance.now();
+    const cands = candidateCommands(v);
     const found = findValidActions(v, cands);
-    times.push(performance.now() - t1);
+    serialTimes.push(performance.now() - t1);
+    const t2 = performance.now();
+    const pooled = await findValidActionsYielding(v, { pool });
+    times.push(performance.now() - t2);
+    if (JSON.stringify(pooled) !== JSON.stringify(found)) throw new Error(`pooled and serial valid actions differ before "${command}"`);
     candidates.push(cands.length);
     valid.push(found.length);
-    progress(`valid actions ${i + 1}/${ZORK_ROUTE.length}: ${found.length} of ${cands.length} in ${round(times[i], 0)} ms`);
+    progress(`valid actions ${i + 1}/${ZORK_ROUTE.length}: ${found.length} of ${cands.length} in ${round(times[i], 0)} ms (serial ${round(serialTimes[i], 0)} ms)`);
     v.step(command);
-  });
+  }
+  await pool.close();
   const sorted = [...times].sort((a, b) => a - b);
+  const serialSorted = [...serialTimes].sort((a, b) => a - b);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
   console.log(
@@ -85,6 +98,9 @@ function main(): void {
       snapshotBytes: snap.length,
       validActionsMsMedian: round(percentile(sorted, 0.5)),
       validActionsMsP90: round(percentile(sorted, 0.9)),
+      validActionsSerialMsMedian: round(percentile(serialSorted, 0.5)),
+      validActionsSerialMsP90: round(percentile(serialSorted, 0.9)),
+      probeThreads: pool.size,
       candidatesPerState: round(mean(candidates)),
       validPerState: round(mean(valid)),
       states: ZORK_ROUTE.length,
@@ -92,4 +108,7 @@ function main(): void {
   );
 }
 
-main();
+main().catch((err) => {
+  console.error(`bench:engine: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

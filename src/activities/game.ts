@@ -9,6 +9,7 @@ import { resolveStory } from '../engine/resolveStory';
 import { GameSession } from '../engine/session';
 import { StorySessions } from './stories';
 import { findValidActionsYielding } from '../engine/validActions';
+import { sharedProbePool } from '../engine/probePool';
 import { heartbeat } from './heartbeat';
 import { Assist, GameState, StartGameInputSchema, StartGameResult, StepGameInputSchema, StepGameResult } from '../schemas/game';
 import { classified, parseInput } from './failures';
@@ -32,7 +33,7 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
   // After a win or a quit there is nothing to try (and a quit game cannot be rewound). After a
   // death some games go on (Zork), so the search still runs.
   const search = assist !== 'none' && !session.groundTruth().victory && !session.isOver;
-  const found = search ? (await findValidActionsYielding(session, { onYield: heartbeat() })).slice(0, MAX_OPTIONS) : [];
+  const found = search ? (await findValidActionsYielding(session, { onYield: heartbeat(), pool: sharedProbePool() })).slice(0, MAX_OPTIONS) : [];
   return {
     observation: bounded(observation),
     truth: session.groundTruth(),

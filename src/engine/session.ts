@@ -653,6 +653,11 @@ export class GameSession {
     };
   }
 
+  /** The story file's bytes, as loaded (probe threads load their own VM from them). */
+  get storyFile(): Uint8Array {
+    return this.bytes;
+  }
+
   /** Step without validation or ground truth: for trying many candidates quickly. Returns the raw response. */
   tryCommand(command: string): string {
     return this.send(command);

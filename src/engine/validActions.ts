@@ -12,9 +12,10 @@
 import { createHash } from 'node:crypto';
 import type { Grammar, GrammarLine, Token } from './grammar';
 import { diffKey, isEmptyDiff, WorldDiff, worldDiff, worldHash } from './objects';
-import type { GameSession } from './session';
+import type { GameSession, VmState } from './session';
 import { cellOf } from '../schemas/game';
 import { nounPhrases } from './vocabulary';
+import type { ProbePool } from './probePool';
 
 export interface ValidAction {
   command: string;
@@ -205,13 +206,25 @@ export function findValidActions(session: GameSession, candidates: string[] = ca
 }
 
 /**
- * The same search, giving the caller the event loop back every `yieldEveryMs` (and calling
- * `onYield` there): an activity can heartbeat while it probes, so a worker that dies mid-probe is
- * noticed in seconds. The session must not be used by anything else until it resolves.
+ * The same search for callers that must keep their event loop: an activity heartbeats (`onYield`,
+ * every `yieldEveryMs`) while it probes, so a worker that dies mid-probe is noticed in seconds.
+ * With a pool (and enough candidates) the candidates are tried on its threads; otherwise here,
+ * giving the event loop back between candidates. The session must not be used by anything else
+ * until it resolves.
  */
-export async function findValidActionsYielding(session: GameSession, options: { yieldEveryMs?: number; onYield?: () => void } = {}): Promise<ValidAction[]> {
+export async function findValidActionsYielding(session: GameSession, options: { yieldEveryMs?: number; onYield?: () => void; pool?: ProbePool } = {}): Promise<ValidAction[]> {
   const every = options.yieldEveryMs ?? 250;
-  const search = validActionSearch(session, candidateCommands(session));
+  const candidates = candidateCommands(session);
+  if (options.pool?.worthIt(candidates.length)) {
+    const start = session.captureState();
+    const timer = setInterval(() => options.onYield?.(), every);
+    try {
+      return finishSearch(session, start, await options.pool.probe(session, candidates));
+    } finally {
+      clearInterval(timer);
+    }
+  }
+  const search = validActionSearch(session, candidates);
   let since = performance.now();
   for (let step = search.next(); ; step = search.next()) {
     if (step.done) return step.value;
@@ -223,46 +236,93 @@ export async function findValidActionsYielding(session: GameSession, options: { 
   }
 }
 
-/** The search as a generator that pauses after each candidate, so callers choose when to yield. */
-function* validActionSearch(session: GameSession, candidates: string[]): Generator<void, ValidAction[], void> {
-  const start = session.captureState();
+/** One candidate that changed the world, with its place in the candidate list. */
+export interface ProbeHit {
+  index: number;
+  /** Equal keys mean equal effects. */
+  key: string;
+  action: ValidAction;
+}
+
+/**
+ * Tries single candidates from one state: restore, run, compare. Used by the serial search below
+ * and by each thread of a ProbePool, so both judge effects the same way.
+ */
+export function candidateProber(session: GameSession, start: VmState = session.captureState()): (command: string, index: number) => ProbeHit | null {
+  session.restoreState(start);
   const before = session.worldState();
   const beforeBytes = Buffer.from(session.objects.entryBytes(session.mem));
-  const groups = new Map<string, ValidAction>();
-  try {
-    for (const command of candidates) {
-      yield;
-      session.restoreState(start);
-      try {
-        session.tryCommand(command);
-      } catch {
-        // A candidate that crashes, loops or quits the game is simply not a valid action.
-        continue;
-      }
-      // Most candidates change nothing: skip building the world state when no object byte moved.
-      if (beforeBytes.equals(session.objects.entryBytes(session.mem)) && session.score === before.score && !session.isDone && watchedUnchanged(session, before)) continue;
-      const after = session.worldState();
-      const diff = worldDiff(before, after);
-      const scoreDelta = after.score - before.score;
-      const endsGame = session.isDone && !start.flags.done;
-      if (isEmptyDiff(diff) && scoreDelta === 0 && !endsGame) continue;
-      const key = `${diffKey(diff)}#${scoreDelta}#${endsGame}`;
-      const group = groups.get(key);
-      if (group) group.equivalents.push(command);
-      else {
-        groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame, resultHash: worldHash(after), outcome: outcomeOf(session), resultCell: cellOf(session.groundTruth()) });
-      }
+  return (command, index) => {
+    session.restoreState(start);
+    try {
+      session.tryCommand(command);
+    } catch {
+      // A candidate that crashes, loops or quits the game is simply not a valid action.
+      return null;
     }
-    if (groups.size === 0) findSceneActions(session, start, before, groups);
+    // Most candidates change nothing: skip building the world state when no object byte moved.
+    if (beforeBytes.equals(session.objects.entryBytes(session.mem)) && session.score === before.score && !session.isDone && watchedUnchanged(session, before)) return null;
+    const after = session.worldState();
+    const diff = worldDiff(before, after);
+    const scoreDelta = after.score - before.score;
+    const endsGame = session.isDone && !start.flags.done;
+    if (isEmptyDiff(diff) && scoreDelta === 0 && !endsGame) return null;
+    return {
+      index,
+      key: `${diffKey(diff)}#${scoreDelta}#${endsGame}`,
+      action: { command, equivalents: [], diff, scoreDelta, endsGame, resultHash: worldHash(after), outcome: outcomeOf(session), resultCell: cellOf(session.groundTruth()) },
+    };
+  };
+}
+
+/** Hits grouped by effect, each group led by its earliest candidate; the order does not depend on how the hits were found. */
+export function groupHits(hits: ProbeHit[]): Map<string, ValidAction> {
+  const groups = new Map<string, ValidAction>();
+  for (const hit of [...hits].sort((a, b) => a.index - b.index)) {
+    const group = groups.get(hit.key);
+    if (group) group.equivalents.push(hit.action.command);
+    else groups.set(hit.key, { ...hit.action, equivalents: [] });
+  }
+  return groups;
+}
+
+/**
+ * What the search returns once the candidates are tried: the scene tier when nothing changed the
+ * world, and each group shown by its most familiar phrasing (the rest stay listed as equivalents).
+ * Leaves the session in `start`.
+ */
+export function finishSearch(session: GameSession, start: VmState, groups: Map<string, ValidAction>): ValidAction[] {
+  try {
+    if (groups.size === 0) {
+      session.restoreState(start);
+      findSceneActions(session, start, session.worldState(), groups);
+    }
   } finally {
     session.restoreState(start);
   }
-  // Show each group by its most familiar phrasing; the rest stay listed as equivalents.
   return [...groups.values()].map((g) => {
     const all = [g.command, ...g.equivalents];
     const best = all.reduce((a, b) => (familiarity(b) < familiarity(a) ? b : a));
     return { ...g, command: best, equivalents: all.filter((c) => c !== best) };
   });
+}
+
+/** The search as a generator that pauses after each candidate, so callers choose when to yield. */
+function* validActionSearch(session: GameSession, candidates: string[]): Generator<void, ValidAction[], void> {
+  const start = session.captureState();
+  const hits: ProbeHit[] = [];
+  try {
+    const probe = candidateProber(session, start);
+    for (let i = 0; i < candidates.length; i++) {
+      yield;
+      const hit = probe(candidates[i], i);
+      if (hit) hits.push(hit);
+    }
+  } catch (err) {
+    session.restoreState(start);
+    throw err;
+  }
+  return finishSearch(session, start, groupHits(hits));
 }
 
 function watchedUnchanged(session: GameSession, before: ReturnType<GameSession['worldState']>): boolean {

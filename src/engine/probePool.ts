@@ -1,0 +1,129 @@
+/**
+ * Worker threads that try valid-action candidates in parallel. Each thread keeps its own VM per
+ * story; for a search it is sent the state (RAM, stack, registers: a few kilobytes) and every
+ * n-th candidate, tries them exactly as the serial search does (candidateProber), and sends back
+ * the ones that changed the world. Groups are merged by candidate index, so the result is the
+ * same as the serial search's whatever the thread count or timing.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { GameBinding } from './bindings';
+import type { GameSession, VmState } from './session';
+import { groupHits, type ProbeHit } from './validActions';
+
+export interface ProbeRequest {
+  id: number;
+  md5: string;
+  /** The story file, sent the first time a thread sees this story. */
+  story?: Uint8Array;
+  binding: GameBinding | null;
+  state: VmState;
+  candidates: string[];
+  /** Candidate indices this thread tries. */
+  indices: number[];
+}
+
+export type ProbeReply = { id: number; hits: ProbeHit[] } | { id: number; error: string };
+
+/** Below this many candidates a search is not worth splitting. */
+const MIN_PARALLEL_CANDIDATES = 48;
+
+// Threads run the TypeScript module through tsx, as the CLI does, so there is no build step.
+const BOOTSTRAP = `require('tsx/cjs'); require(${JSON.stringify(require.resolve('./probeWorker.ts'))});`;
+
+interface Pending {
+  resolve: (hits: ProbeHit[]) => void;
+  reject: (err: Error) => void;
+}
+
+class ProbeThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  readonly stories = new Set<string>();
+
+  constructor() {
+    this.worker = new Worker(BOOTSTRAP, { eval: true });
+    // Idle threads must not keep a finished CLI process alive.
+    this.worker.unref();
+    this.worker.on('message', (reply: ProbeReply) => {
+      const pending = this.pending.get(reply.id);
+      if (!pending) return;
+      this.pending.delete(reply.id);
+      if ('error' in reply) pending.reject(new Error(`probe thread: ${reply.error}`));
+      else pending.resolve(reply.hits);
+    });
+    const failAll = (err: Error) => {
+      for (const pending of this.pending.values()) pending.reject(err);
+      this.pending.clear();
+    };
+    this.worker.on('error', failAll);
+    this.worker.on('exit', (code) => failAll(new Error(`probe thread exited with code ${code}`)));
+  }
+
+  run(request: ProbeRequest): Promise<ProbeHit[]> {
+    return new Promise((resolve, reject) => {
+      this.pending.set(request.id, { resolve, reject });
+      this.worker.postMessage(request);
+    });
+  }
+
+  terminate(): Promise<number> {
+    return this.worker.terminate();
+  }
+}
+
+export class ProbePool {
+  private readonly threads: ProbeThread[] = [];
+  private nextId = 1;
+
+  constructor(readonly size: number = defaultProbeThreads()) {
+    if (!Number.isInteger(size) || size < 1) throw new Error(`A probe pool needs at least one thread (got ${size}).`);
+  }
+
+  /**
+   * Try `candidates` from the session's current state on the pool's threads; the session itself
+   * is not touched. Returns the effect groups in candidate order (see groupHits).
+   */
+  async probe(session: GameSession, candidates: string[]): Promise<ReturnType<typeof groupHits>> {
+    while (this.threads.length < this.size) this.threads.push(new ProbeThread());
+    const state = session.captureState();
+    const md5 = session.story.md5;
+    const parts = this.threads.map((thread, t) => {
+      const indices: number[] = [];
+      // Interleaved, so the costly two-object candidates at the end are shared out too.
+      for (let i = t; i < candidates.length; i += this.threads.length) indices.push(i);
+      const story = thread.stories.has(md5) ? undefined : session.storyFile;
+      thread.stories.add(md5);
+      return thread.run({ id: this.nextId++, md5, story, binding: session.binding ?? null, state, candidates, indices });
+    });
+    return groupHits((await Promise.all(parts)).flat());
+  }
+
+  /** Whether a search over this many candidates should use the pool. */
+  worthIt(candidates: number): boolean {
+    return this.size > 1 && candidates >= MIN_PARALLEL_CANDIDATES;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.threads.splice(0).map((t) => t.terminate()));
+  }
+}
+
+/** GRUE_PROBE_THREADS, else one per core (at most 4: beyond that the turn's other work dominates). */
+export function defaultProbeThreads(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.GRUE_PROBE_THREADS;
+  if (raw !== undefined && raw !== '') {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`GRUE_PROBE_THREADS must be a whole number from 1 to 64 (got "${raw}").`);
+    return n;
+  }
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+let shared: ProbePool | undefined;
+
+/** The process's pool, created on first use. */
+export function sharedProbePool(): ProbePool {
+  shared ??= new ProbePool();
+  return shared;
+}

@@ -1,0 +1,36 @@
+/** One ProbePool thread: keeps a VM per story and tries the candidates it is sent. */
+import { parentPort } from 'node:worker_threads';
+import { GameSession } from './session';
+import { candidateProber, type ProbeHit } from './validActions';
+import type { ProbeReply, ProbeRequest } from './probePool';
+
+const sessions = new Map<string, GameSession>();
+
+function sessionFor(request: ProbeRequest): GameSession {
+  const key = `${request.md5}:${request.binding ? JSON.stringify(request.binding) : 'none'}`;
+  let session = sessions.get(key);
+  if (!session) {
+    const bytes = request.story ?? [...sessions.values()].find((s) => s.story.md5 === request.md5)?.storyFile;
+    if (!bytes) throw new Error(`story ${request.md5} was never sent to this thread`);
+    session = GameSession.fromBytes(bytes, { binding: request.binding }, request.md5);
+    sessions.set(key, session);
+  }
+  return session;
+}
+
+parentPort!.on('message', (request: ProbeRequest) => {
+  let reply: ProbeReply;
+  try {
+    const session = sessionFor(request);
+    const probe = candidateProber(session, request.state);
+    const hits: ProbeHit[] = [];
+    for (const index of request.indices) {
+      const hit = probe(request.candidates[index], index);
+      if (hit) hits.push(hit);
+    }
+    reply = { id: request.id, hits };
+  } catch (err) {
+    reply = { id: request.id, error: err instanceof Error ? err.message : String(err) };
+  }
+  parentPort!.postMessage(reply);
+});

@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { findValidActions, findValidActionsYielding, GameSession } from '../../src/engine';
+import { defaultProbeThreads, ProbePool } from '../../src/engine/probePool';
+import { describeWithGame, GAME_FILES, ZORK_ROUTE } from '../helpers';
+
+// The pool must change how fast the search runs, never what it finds.
+describeWithGame('zork1.z3', 'probe pool on Zork I', (zork) => {
+  const pool = new ProbePool(2);
+  afterAll(() => pool.close());
+
+  it('finds exactly what the serial search finds, state after state', async () => {
+    const session = GameSession.fromFile(zork, { seed: 1 });
+    for (const command of ZORK_ROUTE.slice(0, 12)) {
+      const before = Buffer.from(session.snapshot());
+      const pooled = await findValidActionsYielding(session, { pool });
+      expect(Buffer.from(session.snapshot()).equals(before)).toBe(true);
+      expect(pooled).toEqual(findValidActions(session));
+      session.step(command);
+    }
+  });
+
+  it('heartbeats while the threads work', async () => {
+    const session = GameSession.fromFile(zork, { seed: 1 });
+    for (const command of ZORK_ROUTE.slice(0, 24)) session.step(command);
+    let beats = 0;
+    const found = await findValidActionsYielding(session, { pool, yieldEveryMs: 5, onYield: () => beats++ });
+    expect(found.length).toBeGreaterThan(0);
+    expect(beats).toBeGreaterThan(0);
+  });
+});
+
+describe('probe pool', () => {
+  it('matches the serial search on a game with no binding', async () => {
+    const pool = new ProbePool(3);
+    try {
+      const session = GameSession.fromFile(join(GAME_FILES, 'ferry.z8'), { binding: null });
+      expect(await findValidActionsYielding(session, { pool })).toEqual(findValidActions(session));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('reports a thread failure as an error, not a hang', async () => {
+    const pool = new ProbePool(1);
+    try {
+      const session = GameSession.fromFile(join(GAME_FILES, 'lighthouse.z5'));
+      const broken = { ...session.captureState(), ram: new Uint8Array(3) };
+      jest.spyOn(session, 'captureState').mockReturnValue(broken);
+      await expect(pool.probe(session, ['look'])).rejects.toThrow(/probe thread: .*different story/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('sizes itself from GRUE_PROBE_THREADS and rejects nonsense', () => {
+    expect(defaultProbeThreads({ GRUE_PROBE_THREADS: '3' })).toBe(3);
+    expect(defaultProbeThreads({})).toBeGreaterThanOrEqual(1);
+    expect(() => defaultProbeThreads({ GRUE_PROBE_THREADS: 'many' })).toThrow(/GRUE_PROBE_THREADS must be a whole number/);
+    expect(() => new ProbePool(0)).toThrow(/at least one thread/);
+  });
+});
