@@ -265,6 +265,9 @@ export class GameSession {
       session.quit = true;
     };
     // Bounded run loop: a game that never asks for input is stopped, not waited on forever.
+    // Compiled blocks are also kept in a Map: ZVM's own cache is a plain object keyed by address,
+    // which V8 stores as a slow dictionary once it holds thousands of entries.
+    const blocks = new Map<number, (vm: Zvm) => number | undefined>();
     vm.run = function (this: Zvm) {
       let budget = session.blockBudget;
       this.stop = 0;
@@ -272,8 +275,13 @@ export class GameSession {
         while (!this.stop) {
           if (--budget < 0) throw new InstructionBudgetError(session.blockBudget);
           const pc = this.pc;
-          if (!this.jit[pc]) this.compile();
-          const result = this.jit[pc](this);
+          let block = blocks.get(pc);
+          if (block === undefined) {
+            if (!this.jit[pc]) this.compile();
+            block = this.jit[pc];
+            blocks.set(pc, block);
+          }
+          const result = block(this);
           if (result !== undefined && !isNaN(result)) this.ret(result);
         }
       } catch (err) {
