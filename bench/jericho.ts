@@ -1,0 +1,480 @@
+/**
+ * npm run bench:jericho [-- --games 905,advent] [--states N] [--no-parallel]
+ *
+ * grue's valid-action generator side by side with Jericho's (PyPI `jericho` 3.3.1, frotz in C),
+ * on the same states of Jericho's own walkthroughs for 9:05 and Adventure. Prints one JSON object
+ * on stdout; progress goes to stderr.
+ *
+ * Setup: a Python venv at ~/.cache/grue/jericho-venv with `jericho==3.3.1` (created on first run,
+ * reused after). bench/jericho_driver.py drives Jericho over JSON lines. Jericho tags nouns with
+ * spaCy's en_core_web_sm, which no package registry serves for spaCy 3 (Jericho would fetch it
+ * from GitHub), so the driver replaces that tagger with the story dictionary's own parts of speech
+ * (a word is a noun or adjective when the dictionary says so) and makes sure spaCy never loads.
+ * Jericho's object-tree names, which decide most of its objects, are unaffected.
+ *
+ * States: Jericho plays its walkthrough with its walkthrough seed; the states are the ones before
+ * each walkthrough command (9:05: all; Adventure: ~60 evenly spaced), up to the game's end. grue
+ * replays the same commands, and since the two VMs draw different random numbers (Adventure's
+ * dwarves), grue's dynamic memory is overwritten with Jericho's RAM (header excepted) after every
+ * step. At each measured state the object trees are compared (parent and the first 32 attributes,
+ * all Jericho reports): `statesInSync`, and `statesOutOfSync` lists any that differ.
+ *
+ * Timing, back to back at each state: `jerichoMsMedian` is Jericho's serial
+ * get_valid_actions(use_object_tree=True, use_ctypes=True, use_parallel=False), done step by step
+ * (_identify_interactive_objects, _score_object_names, generate_actions,
+ * _filter_candidate_actions) so its groups are kept; `jerichoParallelMsMedian` the same with
+ * use_parallel=True (pool start-up excluded). `grueMsMedian` is candidateCommands +
+ * findValidActions on grue's session.
+ *
+ * Definitions, all by Jericho's own effect test: grue's offered commands (one `command` per grue
+ * group) are run in Jericho from the same state with _filter_candidate_actions(use_ctypes=True);
+ * each gets Jericho's world-diff key, or none when Jericho sees no world change, score change or
+ * game end.
+ * - Jericho's effects at a state = the keys of its own diff→actions map (`jerichoEffects` = Σ).
+ * - `recall` = Σ|Jericho keys also among the keys of grue's commands| / Σ|Jericho keys| over all
+ *   states (micro average, 3 decimals); every state and every Jericho group counts.
+ * - `extraEffects` = Σ distinct keys of grue's commands that are not Jericho keys.
+ * - `invalidActions` = Σ grue commands that fail Jericho's test (`grueActions` = Σ commands).
+ * - `walkthroughNextStep`: of the walkthrough's next commands that have an effect by Jericho's
+ *   test, how many have their key among Jericho's keys / among the keys of grue's commands.
+ * `invalidExamples` and `missedExamples` (up to 30 each, spread over the states) show what to fix;
+ * their `state` is the walkthrough index (the state before command `state`).
+ *
+ * Caveats: only the RAM is synced, not the random number generators, so effects that hang on a
+ * random draw during the command (a dwarf appearing or leaving) can differ between the two. When
+ * a walkthrough command ends the game in grue but not in Jericho, grue goes back to the state
+ * before it and takes Jericho's RAM (`grueStepFailures`). Jericho's test does not count an object
+ * leaving play (moved to parent 0: eaten, drunk, washed away) as a world change, so grue commands
+ * that only do that count as invalid here.
+ */
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import { candidateCommands, findValidActions, GameSession } from '../src/engine';
+
+const JERICHO_VERSION = '3.3.1';
+const VENV = join(homedir(), '.cache', 'grue', 'jericho-venv');
+const VENV_PYTHON = join(VENV, 'bin', 'python');
+const DRIVER = join(__dirname, 'jericho_driver.py');
+const EXAMPLES = 30;
+
+const GAMES: Record<string, { path: string; defaultStates: number | 'all' }> = {
+  '905': { path: join(__dirname, '..', '..', 'shared', 'games', '905.z5'), defaultStates: 'all' },
+  advent: { path: join(__dirname, '..', 'node_modules', 'glkote-term', 'tests', 'advent.z5'), defaultStates: 60 },
+};
+
+const USAGE = `usage: npm run bench:jericho -- [--games 905,advent] [--states N] [--no-parallel]
+
+Measures grue's valid-action generator against Jericho ${JERICHO_VERSION} on the same walkthrough
+states and prints one JSON object on stdout (progress on stderr).
+
+  --games LIST    comma-separated, from: ${Object.keys(GAMES).join(', ')} (default: all)
+  --states N      states per game, evenly spaced along the walkthrough
+                  (default: every state for 905, 60 for advent)
+  --no-parallel   skip timing Jericho's use_parallel=True form
+  --help          this text
+
+First run creates ${VENV} and pip-installs jericho==${JERICHO_VERSION} (builds frotz; needs gcc, make).`;
+
+const progress = (msg: string) => process.stderr.write(`bench:jericho ${msg}\n`);
+
+/** A setup problem: one line on stderr, exit 2. */
+class SetupError extends Error {}
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const round = (x: number, digits = 1) => Number(x.toFixed(digits));
+
+function median(xs: number[]): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const clip = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** Up to n items spread evenly over xs, first and last included. */
+function spread<T>(xs: T[], n: number): T[] {
+  if (xs.length <= n) return xs;
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) out.push(xs[Math.round((i * (xs.length - 1)) / (n - 1))]);
+  return out;
+}
+
+// --- Python side --------------------------------------------------------------------------------
+
+function jerichoInstalled(): boolean {
+  if (!existsSync(VENV_PYTHON)) return false;
+  const check = spawnSync(VENV_PYTHON, ['-c', `import sys, jericho; sys.exit(0 if jericho.__version__ == "${JERICHO_VERSION}" else 3)`], { stdio: 'ignore' });
+  return check.status === 0;
+}
+
+function ensureVenv(): void {
+  if (jerichoInstalled()) return;
+  const python = process.env.PYTHON ?? 'python3';
+  if (!existsSync(VENV_PYTHON)) {
+    progress(`creating a Python venv at ${VENV}`);
+    const venv = spawnSync(python, ['-m', 'venv', VENV], { stdio: ['ignore', 2, 2] });
+    if (venv.error || venv.status !== 0) throw new SetupError(`could not create the venv with "${python} -m venv ${VENV}" (${venv.error?.message ?? `exit ${venv.status}`}); is Python 3 with venv installed?`);
+  }
+  progress(`installing jericho==${JERICHO_VERSION} into ${VENV} (builds frotz from source, pulls spaCy; a few minutes)`);
+  const pip = spawnSync(VENV_PYTHON, ['-m', 'pip', 'install', `jericho==${JERICHO_VERSION}`], { stdio: ['ignore', 2, 2] });
+  if (pip.error || pip.status !== 0) throw new SetupError(`pip install jericho==${JERICHO_VERSION} failed in ${VENV} (${pip.error?.message ?? `exit ${pip.status}`}; see pip's output above)`);
+  if (!jerichoInstalled()) throw new SetupError(`jericho ${JERICHO_VERSION} installed into ${VENV} but "import jericho" fails there`);
+}
+
+const Failure = z.object({ ok: z.literal(false), error: z.string(), traceback: z.string().optional() });
+const Ok = z.object({ ok: z.literal(true), spacyLoaded: z.boolean().optional() });
+const Ready = Ok.extend({ ready: z.literal(true), version: z.string(), nounTagger: z.string() });
+const LoadReply = Ok.extend({ name: z.string(), seed: z.number(), walkthrough: z.array(z.string()), wordLength: z.number(), nouns: z.number(), adjectives: z.number() });
+const ObserveReply = Ok.extend({
+  ram: z.string(),
+  objects: z.array(z.tuple([z.number(), z.number(), z.string()])),
+  score: z.number(),
+  moves: z.number(),
+  done: z.boolean(),
+});
+const Group = z.object({ key: z.string(), actions: z.array(z.string()) });
+const ValidReply = Ok.extend({
+  ms: z.number(),
+  candidates: z.number(),
+  objectNames: z.array(z.string()),
+  groups: z.array(Group),
+  parallelMs: z.number().optional(),
+  parallelSameKeys: z.boolean().optional(),
+  parallelError: z.string().optional(),
+});
+const TestReply = Ok.extend({ keys: z.array(z.string().nullable()), probeKey: z.string().nullable(), responses: z.record(z.string(), z.string()) });
+const StepReply = Ok.extend({ observation: z.string(), done: z.boolean(), score: z.number() });
+
+/** The driver process: one JSON request per line in, one reply per line out. */
+class JerichoDriver {
+  private readonly child: ChildProcess;
+  private readonly replies: string[] = [];
+  private readonly waiters: Array<{ resolve: (line: string) => void; reject: (e: Error) => void }> = [];
+  private exited: Error | null = null;
+  private stderrTail = '';
+
+  constructor() {
+    // Its own process group, so pool workers Jericho forks are ended with it.
+    this.child = spawn(VENV_PYTHON, ['-u', DRIVER], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.child.stderr!.on('data', (d: Buffer) => {
+      process.stderr.write(d);
+      this.stderrTail = (this.stderrTail + d.toString()).slice(-4000);
+    });
+    createInterface({ input: this.child.stdout! }).on('line', (line) => {
+      const w = this.waiters.shift();
+      if (w) w.resolve(line);
+      else this.replies.push(line);
+    });
+    this.child.on('exit', (code, signal) => {
+      this.exited = new Error(`the Jericho driver exited (${signal ?? `code ${code}`})${this.stderrTail.trim() ? `; its last output:\n${this.stderrTail.trim()}` : ''}`);
+      for (const w of this.waiters.splice(0)) w.reject(this.exited);
+    });
+    this.child.on('error', (e) => {
+      this.exited = new Error(`could not run the Jericho driver: ${e.message}`);
+      for (const w of this.waiters.splice(0)) w.reject(this.exited);
+    });
+  }
+
+  private nextLine(): Promise<string> {
+    const line = this.replies.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    if (this.exited) return Promise.reject(this.exited);
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  private async read<T>(what: string, schema: z.ZodType<T>): Promise<T> {
+    const line = await this.nextLine();
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new Error(`the Jericho driver's reply to ${what} is not JSON: ${line.slice(0, 200)}`);
+    }
+    const failed = Failure.safeParse(json);
+    if (failed.success) throw new Error(`the Jericho driver failed on ${what}: ${failed.data.error}${failed.data.traceback ? `\n${failed.data.traceback.trimEnd()}` : ''}`);
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new Error(`the Jericho driver's reply to ${what} is not what bench:jericho expects: ${parsed.error.message}`);
+    const spacy = (parsed.data as { spacyLoaded?: boolean }).spacyLoaded;
+    if (spacy) throw new Error('spaCy was loaded inside the Jericho driver; the dictionary tagger must stand in for it');
+    return parsed.data;
+  }
+
+  ready() {
+    return this.read('start-up', Ready);
+  }
+
+  request<T>(req: { op: string } & Record<string, unknown>, schema: z.ZodType<T>): Promise<T> {
+    if (this.exited) return Promise.reject(this.exited);
+    this.child.stdin!.write(JSON.stringify(req) + '\n');
+    return this.read(req.op, schema);
+  }
+
+  kill(): void {
+    if (this.child.exitCode !== null || this.child.signalCode !== null || !this.child.pid) return;
+    try {
+      process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      this.child.kill('SIGKILL');
+    }
+  }
+}
+
+// --- one game -------------------------------------------------------------------------------------
+
+interface InvalidExample {
+  state: number;
+  location: string;
+  command: string;
+  jerichoResponse: string;
+}
+
+interface MissedExample {
+  state: number;
+  location: string;
+  jerichoKey: string;
+  jerichoActions: string[];
+  /** Jericho's actions for this effect that were among grue's candidates (grue tried them). */
+  inGrueCandidates: string[];
+  /** When grue found one of them valid: the command grue offered for that effect instead. */
+  grueGroupedAs?: string;
+}
+
+/** The state indices (before walkthrough command i) to measure: all, or n evenly spaced. */
+function pickStates(length: number, n: number | 'all'): Set<number> {
+  if (n === 'all' || n >= length) return new Set(Array.from({ length }, (_, i) => i));
+  if (n <= 1) return new Set([0]);
+  return new Set(Array.from({ length: n }, (_, i) => Math.round((i * (length - 1)) / (n - 1))));
+}
+
+/** Compare the object trees: parent and the first 4 attribute bytes (all Jericho's ZObject holds). */
+function treeMismatches(session: GameSession, objects: Array<[number, number, string]>): number[] {
+  const tree = session.objects.tree(session.mem);
+  const out: number[] = [];
+  const n = Math.min(tree.length, objects.length);
+  for (let k = 0; k < n; k++) {
+    const [num, parent, attrHex] = objects[k];
+    const g = tree[k];
+    const bytes = [0, 0, 0, 0];
+    for (const a of g.attributes) if (a < 32) bytes[a >> 3] |= 0x80 >> (a & 7);
+    const hex = bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+    if (g.id !== num || g.parent !== parent || hex !== attrHex) out.push(num);
+  }
+  return out;
+}
+
+async function benchGame(driver: JerichoDriver, game: string, states: number | 'all', parallel: { on: boolean; error?: string }) {
+  const rom = resolve(GAMES[game].path);
+  const load = await driver.request({ op: 'load', rom }, LoadReply);
+  const walkthrough = load.walkthrough;
+  const measured = pickStates(walkthrough.length, states);
+  const session = GameSession.fromFile(rom, { seed: 1 });
+  const dynamicLength = session.captureState().ram.length;
+  progress(`${game}: walkthrough of ${walkthrough.length} commands (seed ${load.seed}), measuring ${measured.size} states; dictionary tagger: ${load.nouns} nouns, ${load.adjectives} adjectives`);
+
+  let statesMeasured = 0;
+  let statesInSync = 0;
+  const statesOutOfSync: Array<{ state: number; objects: number[] }> = [];
+  let jerichoEffects = 0;
+  let covered = 0;
+  let extraEffects = 0;
+  let invalidActions = 0;
+  let grueActions = 0;
+  let jerichoCandidates = 0;
+  let grueCandidates = 0;
+  const grueStepFailures: Array<{ step: number; command: string; reason: string }> = [];
+  const walk = { total: 0, jericho: 0, grue: 0 };
+  const grueMs: number[] = [];
+  const jerichoMs: number[] = [];
+  const jerichoParallelMs: number[] = [];
+  let parallelSameKeys = 0;
+  const invalid: InvalidExample[] = [];
+  const missed: MissedExample[] = [];
+  let objectCounts = { grue: session.objects.count, jericho: 0 };
+  let endedAt: number | null = null;
+
+  for (let i = 0; i < walkthrough.length; i++) {
+    const obs = await driver.request({ op: 'observe' }, ObserveReply);
+    if (obs.done) {
+      endedAt = i;
+      break;
+    }
+    // Follow Jericho: its RAM (the 64-byte header excepted) becomes grue's dynamic memory.
+    const ram = Buffer.from(obs.ram, 'base64');
+    session.mem.set(ram.subarray(64, Math.min(ram.length, dynamicLength)), 64);
+    const command = walkthrough[i];
+
+    if (measured.has(i)) {
+      statesMeasured++;
+      objectCounts = { grue: session.objects.count, jericho: obs.objects.length };
+      const mismatched = treeMismatches(session, obs.objects);
+      if (mismatched.length === 0) statesInSync++;
+      else statesOutOfSync.push({ state: i, objects: mismatched.slice(0, 10) });
+      const location = session.location.name;
+
+      // Jericho, then grue, on the same state.
+      const j = await driver.request({ op: 'valid', parallel: parallel.on }, ValidReply);
+      jerichoMs.push(j.ms);
+      if (j.parallelMs !== undefined) jerichoParallelMs.push(j.parallelMs);
+      if (j.parallelSameKeys) parallelSameKeys++;
+      if (j.parallelError && parallel.on) {
+        parallel.on = false;
+        parallel.error = j.parallelError;
+        progress(`Jericho's use_parallel=True failed, not timed from here on: ${j.parallelError}`);
+      }
+      const t0 = performance.now();
+      const candidates = candidateCommands(session);
+      const found = findValidActions(session, candidates);
+      const ms = performance.now() - t0;
+      grueMs.push(ms);
+      jerichoCandidates += j.candidates;
+      grueCandidates += candidates.length;
+
+      // grue's offered commands, judged by Jericho from the same state.
+      const commands = found.map((f) => f.command);
+      const test = await driver.request({ op: 'test', commands, probe: command, responses: 10 }, TestReply);
+      const jKeys = new Set(j.groups.map((g) => g.key));
+      const gKeys = new Set(test.keys.filter((k): k is string => k !== null));
+      const hit = [...jKeys].filter((k) => gKeys.has(k)).length;
+      const extra = [...gKeys].filter((k) => !jKeys.has(k)).length;
+      const bad = test.keys.filter((k) => k === null).length;
+      jerichoEffects += jKeys.size;
+      covered += hit;
+      extraEffects += extra;
+      invalidActions += bad;
+      grueActions += commands.length;
+      if (test.probeKey !== null) {
+        walk.total++;
+        if (jKeys.has(test.probeKey)) walk.jericho++;
+        if (gKeys.has(test.probeKey)) walk.grue++;
+      }
+
+      commands.forEach((c, k) => {
+        if (test.keys[k] === null) invalid.push({ state: i, location, command: c, jerichoResponse: clip(test.responses[c] ?? '(not fetched)') });
+      });
+      const candidateSet = new Set(candidates.map((c) => c.toLowerCase()));
+      const groupOf = new Map<string, string>();
+      for (const f of found) for (const c of [f.command, ...f.equivalents]) groupOf.set(c.toLowerCase(), f.command);
+      for (const g of j.groups) {
+        if (gKeys.has(g.key)) continue;
+        const actions = [...new Set(g.actions)];
+        const tried = actions.filter((a) => candidateSet.has(a.toLowerCase()));
+        const grouped = actions.map((a) => groupOf.get(a.toLowerCase())).find((c) => c !== undefined);
+        missed.push({ state: i, location, jerichoKey: g.key, jerichoActions: actions.slice(0, 8), inGrueCandidates: tried.slice(0, 8), ...(grouped ? { grueGroupedAs: grouped } : {}) });
+      }
+      progress(
+        `${game} ${statesMeasured}/${measured.size} (step ${i}, ${location}): jericho ${jKeys.size} effects in ${round(j.ms, 0)} ms` +
+          `${j.parallelMs !== undefined ? ` (parallel ${round(j.parallelMs, 0)} ms)` : ''} | grue ${commands.length} actions in ${round(ms, 0)} ms | ` +
+          `covered ${hit}/${jKeys.size}, extra ${extra}, invalid ${bad}`,
+      );
+    }
+
+    const st = await driver.request({ op: 'step', command }, StepReply);
+    // grue plays the command too, so its stack and PC follow; the RAM is replaced next turn.
+    const before = session.captureState();
+    try {
+      session.step(command);
+      if (session.isDone && !st.done) {
+        session.restoreState(before);
+        grueStepFailures.push({ step: i, command, reason: 'the game ended in grue but not in Jericho' });
+      }
+    } catch (e) {
+      session.restoreState(before);
+      grueStepFailures.push({ step: i, command, reason: e instanceof Error ? e.message : String(e) });
+    }
+    if (st.done) {
+      endedAt = i + 1;
+      break;
+    }
+  }
+
+  return {
+    game,
+    states: statesMeasured,
+    recall: jerichoEffects ? round(covered / jerichoEffects, 3) : 0,
+    extraEffects,
+    invalidActions,
+    grueMsMedian: round(median(grueMs)),
+    jerichoMsMedian: round(median(jerichoMs)),
+    ...(jerichoParallelMs.length ? { jerichoParallelMsMedian: round(median(jerichoParallelMs)), jerichoParallelSameKeys: `${parallelSameKeys}/${jerichoParallelMs.length}` } : {}),
+    jerichoEffects,
+    coveredEffects: covered,
+    grueActions,
+    walkthroughNextStep: { jericho: `${walk.jericho}/${walk.total}`, grue: `${walk.grue}/${walk.total}` },
+    statesInSync,
+    statesOutOfSync,
+    objectCounts,
+    grueStepFailures: grueStepFailures.slice(0, 10),
+    walkthroughLength: walkthrough.length,
+    ...(endedAt !== null ? { gameEndedAtStep: endedAt } : {}),
+    jerichoCandidatesMean: statesMeasured ? round(jerichoCandidates / statesMeasured) : 0,
+    grueCandidatesMean: statesMeasured ? round(grueCandidates / statesMeasured) : 0,
+    invalidExamples: spread(invalid, EXAMPLES),
+    missedExamples: spread(missed, EXAMPLES),
+  };
+}
+
+// --- main -----------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(USAGE);
+    return;
+  }
+  const games = (arg('games') ?? Object.keys(GAMES).join(',')).split(',').map((g) => g.trim()).filter(Boolean);
+  for (const g of games) {
+    if (!GAMES[g]) throw new SetupError(`unknown game "${g}" (choose from ${Object.keys(GAMES).join(', ')})`);
+    if (!existsSync(GAMES[g].path)) throw new SetupError(`${g}: story file ${resolve(GAMES[g].path)} not found`);
+  }
+  const statesArg = arg('states');
+  const states = statesArg === undefined ? undefined : Number(statesArg);
+  if (states !== undefined && !(Number.isInteger(states) && states > 0)) throw new SetupError(`--states takes a positive whole number, not "${statesArg}"`);
+  const parallel: { on: boolean; error?: string } = { on: !process.argv.includes('--no-parallel') };
+
+  ensureVenv();
+  const started = performance.now();
+  const driver = new JerichoDriver();
+  const stop = (signal: NodeJS.Signals) => {
+    driver.kill();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  process.once('exit', () => driver.kill());
+  try {
+    const ready = await driver.ready();
+    const results = [];
+    for (const g of games) results.push(await benchGame(driver, g, states ?? GAMES[g].defaultStates, parallel));
+    await driver.request({ op: 'quit' }, Ok).catch(() => undefined);
+    console.log(
+      JSON.stringify({
+        games: results,
+        jericho: {
+          version: ready.version,
+          nounTagger: ready.nounTagger,
+          filter: 'use_object_tree=True, use_ctypes=True, use_parallel=False',
+          ...(parallel.error ? { parallelError: parallel.error } : {}),
+        },
+        seconds: round((performance.now() - started) / 1000),
+      }),
+    );
+  } finally {
+    driver.kill();
+  }
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof SetupError) {
+    console.error(`bench:jericho: ${e.message}`);
+    process.exit(2);
+  }
+  console.error(`bench:jericho: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

@@ -1,0 +1,240 @@
+"""Jericho side of `npm run bench:jericho` (see bench/jericho.ts).
+
+Reads one JSON request per line on stdin and writes one JSON reply per line on the
+original stdout; everything else (warnings, anything the C library prints) goes to
+stderr. Every reply has "ok"; a failed request replies {"ok": false, "error", "traceback"}.
+
+Requests:
+  {"op": "load", "rom": path}          load and reset the story (Jericho's walkthrough seed)
+  {"op": "observe"}                    RAM (base64) and object tree of the current state
+  {"op": "valid", "parallel": bool}    Jericho's valid-action groups here, timed
+  {"op": "test", "commands": [...], "probe": str|null, "responses": n}
+                                       Jericho's effect test applied to given commands
+  {"op": "step", "command": str}       play one command
+  {"op": "quit"}
+
+spaCy is never loaded: Jericho's noun tagger (jericho.util.extract_objs, which would
+need spaCy's en_core_web_sm model) is replaced with one that reads the parts of
+speech the story's own dictionary gives its words.
+"""
+
+import base64
+import json
+import os
+import re
+import sys
+import time
+import traceback
+
+# The protocol owns the real stdout; fd 1 now points at stderr so nothing else can
+# write into the reply stream (frotz, pool workers forked later, stray prints).
+_reply_stream = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+
+# Make any attempt to import spaCy fail loudly instead of downloading a model.
+sys.modules["spacy"] = None  # type: ignore[assignment]
+
+import warnings  # noqa: E402
+
+warnings.simplefilter("ignore")
+
+import jericho  # noqa: E402
+import jericho.util  # noqa: E402
+from jericho.version import __version__ as JERICHO_VERSION  # noqa: E402
+
+NOUN_TAGGER = "jericho dictionary flags (spaCy en_core_web_sm not installable from a registry)"
+
+
+def _no_spacy():
+    raise RuntimeError("spaCy must not be loaded by bench:jericho")
+
+
+jericho.util._load_spacy = _no_spacy
+
+
+class DictionaryTagger:
+    """Stands in for extract_objs: a word is a NOUN (or ADJ) when the dictionary says so."""
+
+    def __init__(self, env):
+        words = env.get_dictionary()
+        self.length = max(len(w.word) for w in words)
+        self.nouns = {w.word for w in words if w.is_noun}
+        self.adjectives = {w.word for w in words if w.is_adj and not w.is_noun}
+
+    def __call__(self, text):
+        tags = set()
+        for token in re.split(r"[^a-z]+", text.lower()):
+            if not token:
+                continue
+            stored = token[: self.length]
+            if stored in self.nouns:
+                tags.add((token, "NOUN"))
+            elif stored in self.adjectives:
+                tags.add((token, "ADJ"))
+        return tags
+
+
+SECTIONS = ("move", "set", "clear", "ram")
+
+
+def diff_key(diff):
+    """A Jericho world diff (numpy uint16 row) as a string. The ctypes filter writes 64 objects
+    then 64 destinations, in four sections of 16 (moved to, attribute set, attribute cleared,
+    special RAM address and value); each nonzero entry is kept with its section and slot, so
+    equal strings mean equal rows."""
+    values = [int(v) for v in diff]
+    if len(values) != 128:
+        return ",".join(str(v) for v in values)
+    parts = []
+    for i in range(64):
+        if values[i] or values[64 + i]:
+            parts.append(f"{SECTIONS[i // 16]}{i % 16}:{values[i]}>{values[64 + i]}")
+    return " ".join(parts) or "none"
+
+
+class Driver:
+    def __init__(self):
+        self.env = None
+        self.pool_ready = False
+
+    # --- requests -----------------------------------------------------------------
+
+    def load(self, req):
+        rom = req["rom"]
+        if not os.path.isfile(rom):
+            raise FileNotFoundError(rom)
+        if self.env is not None and hasattr(self.env, "pool"):
+            self.env.pool.terminate()
+        self.pool_ready = False
+        self.env = jericho.FrotzEnv(rom)  # seed: the walkthrough's, from the bindings
+        env = self.env
+        if not env.is_fully_supported or not env.bindings:
+            raise RuntimeError(f"Jericho does not fully support {rom}")
+        jericho.util.extract_objs = DictionaryTagger(env)
+        tagger = jericho.util.extract_objs
+        intro, _ = env.reset()
+        return {
+            "name": env.bindings.get("name"),
+            "seed": env._seed,
+            "walkthrough": env.get_walkthrough(),
+            "wordLength": tagger.length,
+            "nouns": len(tagger.nouns),
+            "adjectives": len(tagger.adjectives),
+            "intro": intro,
+        }
+
+    def observe(self, req):
+        env = self.env
+        ram = env.get_state()[0]
+        objects = []
+        for o in list(env.get_world_objects())[1:]:
+            attr = bytes((b & 0xFF) for b in o._attr).hex()
+            objects.append([int(o.num), int(o.parent), attr])
+        return {
+            "ram": base64.b64encode(ram.tobytes()).decode("ascii"),
+            "objects": objects,
+            "score": int(env.get_score()),
+            "moves": int(env.get_moves()),
+            "done": bool(env.game_over() or env.victory()),
+        }
+
+    def _valid(self, parallel):
+        """Jericho's get_valid_actions(use_object_tree=True, use_ctypes=True), step by step, so the groups are kept."""
+        env = self.env
+        objs = env._identify_interactive_objects(use_object_tree=True)
+        names = env._score_object_names(objs)
+        candidates = env.act_gen.generate_actions(names)
+        diff2acts = env._filter_candidate_actions(candidates, use_ctypes=True, use_parallel=parallel)
+        return names, candidates, diff2acts
+
+    def valid(self, req):
+        env = self.env
+        t0 = time.perf_counter()
+        names, candidates, diff2acts = self._valid(False)
+        ms = (time.perf_counter() - t0) * 1000
+        groups = [{"key": diff_key(k), "actions": list(v)} for k, v in diff2acts.items()]
+        reply = {"ms": ms, "candidates": len(candidates), "objectNames": names, "groups": groups}
+        if req.get("parallel"):
+            state = env.get_state()
+            try:
+                if not self.pool_ready:
+                    # The pool is created on first use; keep its start-up out of the timing.
+                    env._filter_candidate_actions(["look"], use_ctypes=True, use_parallel=True)
+                    env.set_state(state)
+                    self.pool_ready = True
+                t0 = time.perf_counter()
+                _, _, par = self._valid(True)
+                reply["parallelMs"] = (time.perf_counter() - t0) * 1000
+                reply["parallelSameKeys"] = {diff_key(k) for k in par} == {g["key"] for g in groups}
+            except Exception as e:  # the serial result stands; the caller stops asking
+                reply["parallelError"] = f"{type(e).__name__}: {e}"
+            env.set_state(state)
+        return reply
+
+    def test(self, req):
+        """Jericho's own effect test on the given commands: each command's effect key, or None."""
+        env = self.env
+        commands = req["commands"]
+        state = env.get_state()
+        testable = [c for c in commands if ";" not in c and c.strip()]
+        keys = {}
+        if testable:
+            for k, acts in env._filter_candidate_actions(testable, use_ctypes=True, use_parallel=False).items():
+                for a in acts:
+                    keys[a] = diff_key(k)
+        lowered = {a.strip().lower(): k for a, k in keys.items()}
+        out = [keys.get(c, lowered.get(c.strip().lower())) for c in commands]
+        probe_key = None
+        if req.get("probe"):
+            probe = req["probe"]
+            for k in env._filter_candidate_actions([probe], use_ctypes=True, use_parallel=False):
+                probe_key = diff_key(k)
+        responses = {}
+        for c, k in zip(commands, out):
+            if k is None and len(responses) < int(req.get("responses", 0)):
+                env.set_state(state)
+                responses[c] = env.step(c)[0].strip()
+        env.set_state(state)
+        return {"keys": out, "probeKey": probe_key, "responses": responses}
+
+    def step(self, req):
+        env = self.env
+        observation, _, done, info = env.step(req["command"])
+        return {"observation": observation, "done": bool(done), "score": int(info["score"])}
+
+    # --- loop ---------------------------------------------------------------------
+
+    def run(self):
+        _reply({"ok": True, "ready": True, "version": JERICHO_VERSION, "nounTagger": NOUN_TAGGER})
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                req = json.loads(line)
+                op = req.get("op")
+                if op == "quit":
+                    _reply({"ok": True})
+                    break
+                handler = {"load": self.load, "observe": self.observe, "valid": self.valid, "test": self.test, "step": self.step}.get(op)
+                if handler is None:
+                    raise ValueError(f"unknown op {op!r}")
+                if op != "load" and self.env is None:
+                    raise RuntimeError("no story loaded")
+                reply = handler(req)
+                reply["ok"] = True
+                reply["spacyLoaded"] = "spacy_nlp" in vars(jericho.util)
+                _reply(reply)
+            except Exception as e:  # reported to the caller, which decides
+                _reply({"ok": False, "error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()})
+        if self.env is not None and hasattr(self.env, "pool"):
+            self.env.pool.terminate()
+
+
+def _reply(obj):
+    _reply_stream.write(json.dumps(obj) + "\n")
+    _reply_stream.flush()
+
+
+if __name__ == "__main__":
+    Driver().run()
