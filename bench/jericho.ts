@@ -23,8 +23,10 @@
  * get_valid_actions(use_object_tree=True, use_ctypes=True, use_parallel=False), done step by step
  * (_identify_interactive_objects, _score_object_names, generate_actions,
  * _filter_candidate_actions) so its groups are kept; `jerichoParallelMsMedian` the same with
- * use_parallel=True (pool start-up excluded). `grueMsMedian` is candidateCommands +
- * findValidActions on grue's session.
+ * use_parallel=True (pool start-up excluded). `grueMsMedian` is grue's search as its game turns
+ * run it: candidate generation plus the candidates tried on the probe threads (`probeThreads`,
+ * GRUE_PROBE_THREADS or one per core); `grueSerialMsMedian` the same on one thread
+ * (candidateCommands + findValidActions). The two must return the same actions, or the bench stops.
  *
  * Definitions, all by Jericho's own effect test: grue's offered commands (one `command` per grue
  * group) are run in Jericho from the same state with _filter_candidate_actions(use_ctypes=True);
@@ -33,8 +35,14 @@
  * - Jericho's effects at a state = the keys of its own diff→actions map (`jerichoEffects` = Σ).
  * - `recall` = Σ|Jericho keys also among the keys of grue's commands| / Σ|Jericho keys| over all
  *   states (micro average, 3 decimals); every state and every Jericho group counts.
- * - `extraEffects` = Σ distinct keys of grue's commands that are not Jericho keys.
- * - `invalidActions` = Σ grue commands that fail Jericho's test (`grueActions` = Σ commands).
+ * - `extraEffects` = effects grue finds that Jericho misses: Σ distinct keys of grue's commands
+ *   that are not Jericho keys, plus grue commands that fail Jericho's test though Jericho's own
+ *   object tree changes or the game ends (`unseenByJericho`; objects leaving play — moved to
+ *   parent 0, eaten, washed away — are not in Jericho's diff).
+ * - `sceneActions` = grue commands from its scene tier (only global variables change: 9:05's
+ *   yes/no in the car, the moves that win it) that fail Jericho's test; listed, not counted invalid.
+ * - `invalidActions` = Σ other grue commands that fail Jericho's test: nothing changed by
+ *   Jericho's measure or in its object tree (`grueActions` = Σ commands).
  * - `walkthroughNextStep`: of the walkthrough's next commands that have an effect by Jericho's
  *   test, how many have their key among Jericho's keys / among the keys of grue's commands.
  * `invalidExamples` and `missedExamples` (up to 30 each, spread over the states) show what to fix;
@@ -43,9 +51,7 @@
  * Caveats: only the RAM is synced, not the random number generators, so effects that hang on a
  * random draw during the command (a dwarf appearing or leaving) can differ between the two. When
  * a walkthrough command ends the game in grue but not in Jericho, grue goes back to the state
- * before it and takes Jericho's RAM (`grueStepFailures`). Jericho's test does not count an object
- * leaving play (moved to parent 0: eaten, drunk, washed away) as a world change, so grue commands
- * that only do that count as invalid here.
+ * before it and takes Jericho's RAM (`grueStepFailures`).
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -53,7 +59,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { candidateCommands, findValidActions, GameSession } from '../src/engine';
+import { candidateCommands, findValidActions, findValidActionsYielding, GameSession, isEmptyDiff, type ValidAction } from '../src/engine';
+import { ProbePool } from '../src/engine/probePool';
 
 const JERICHO_VERSION = '3.3.1';
 const VENV = join(homedir(), '.cache', 'grue', 'jericho-venv');
@@ -151,7 +158,13 @@ const ValidReply = Ok.extend({
   parallelSameKeys: z.boolean().optional(),
   parallelError: z.string().optional(),
 });
-const TestReply = Ok.extend({ keys: z.array(z.string().nullable()), probeKey: z.string().nullable(), responses: z.record(z.string(), z.string()) });
+const TestReply = Ok.extend({
+  keys: z.array(z.string().nullable()),
+  probeKey: z.string().nullable(),
+  responses: z.record(z.string(), z.string()),
+  /** Commands failing the test that still changed Jericho's own object tree or ended the game. */
+  unseen: z.record(z.string(), z.object({ objects: z.array(z.number()), ended: z.boolean() })),
+});
 const StepReply = Ok.extend({ observation: z.string(), done: z.boolean(), score: z.number() });
 
 /** The driver process: one JSON request per line in, one reply per line out. */
@@ -271,7 +284,7 @@ function treeMismatches(session: GameSession, objects: Array<[number, number, st
   return out;
 }
 
-async function benchGame(driver: JerichoDriver, game: string, states: number | 'all', parallel: { on: boolean; error?: string }) {
+async function benchGame(driver: JerichoDriver, pool: ProbePool, game: string, states: number | 'all', parallel: { on: boolean; error?: string }) {
   const rom = resolve(GAMES[game].path);
   const load = await driver.request({ op: 'load', rom }, LoadReply);
   const walkthrough = load.walkthrough;
@@ -286,6 +299,8 @@ async function benchGame(driver: JerichoDriver, game: string, states: number | '
   let jerichoEffects = 0;
   let covered = 0;
   let extraEffects = 0;
+  let unseenEffects = 0;
+  let sceneActions = 0;
   let invalidActions = 0;
   let grueActions = 0;
   let jerichoCandidates = 0;
@@ -293,6 +308,8 @@ async function benchGame(driver: JerichoDriver, game: string, states: number | '
   const grueStepFailures: Array<{ step: number; command: string; reason: string }> = [];
   const walk = { total: 0, jericho: 0, grue: 0 };
   const grueMs: number[] = [];
+  const grueSerialMs: number[] = [];
+  const unseenExamples: Array<{ state: number; command: string; objects: number[]; ended: boolean }> = [];
   const jerichoMs: number[] = [];
   const jerichoParallelMs: number[] = [];
   let parallelSameKeys = 0;
@@ -330,11 +347,16 @@ async function benchGame(driver: JerichoDriver, game: string, states: number | '
         parallel.error = j.parallelError;
         progress(`Jericho's use_parallel=True failed, not timed from here on: ${j.parallelError}`);
       }
+      // grue as its game turns run it (probe threads), then on one thread; both the same actions.
       const t0 = performance.now();
-      const candidates = candidateCommands(session);
-      const found = findValidActions(session, candidates);
+      const found = await findValidActionsYielding(session, { pool });
       const ms = performance.now() - t0;
       grueMs.push(ms);
+      const t1 = performance.now();
+      const candidates = candidateCommands(session);
+      const serial = findValidActions(session, candidates);
+      grueSerialMs.push(performance.now() - t1);
+      if (JSON.stringify(serial) !== JSON.stringify(found)) throw new Error(`${game} state ${i}: the probe threads and the serial search disagree`);
       jerichoCandidates += j.candidates;
       grueCandidates += candidates.length;
 
@@ -344,11 +366,22 @@ async function benchGame(driver: JerichoDriver, game: string, states: number | '
       const jKeys = new Set(j.groups.map((g) => g.key));
       const gKeys = new Set(test.keys.filter((k): k is string => k !== null));
       const hit = [...jKeys].filter((k) => gKeys.has(k)).length;
-      const extra = [...gKeys].filter((k) => !jKeys.has(k)).length;
-      const bad = test.keys.filter((k) => k === null).length;
+      // A command failing Jericho's test is an effect Jericho cannot see when Jericho's own object
+      // tree changed or the game ended; a move of grue's scene tier (only globals change, e.g.
+      // 9:05's yes/no in the car) is counted apart; anything else the game rejected.
+      const isScene = (a: ValidAction) => isEmptyDiff(a.diff) && a.scoreDelta === 0 && !a.endsGame;
+      const failing = found.filter((_, k) => test.keys[k] === null);
+      const unseen = failing.filter((a) => test.unseen[a.command]);
+      const scene = failing.filter((a) => !test.unseen[a.command] && isScene(a));
+      const rejected = failing.filter((a) => !test.unseen[a.command] && !isScene(a));
+      for (const a of unseen) unseenExamples.push({ state: i, command: a.command, ...test.unseen[a.command] });
+      const extra = [...gKeys].filter((k) => !jKeys.has(k)).length + unseen.length;
+      const bad = rejected.length;
       jerichoEffects += jKeys.size;
       covered += hit;
       extraEffects += extra;
+      unseenEffects += unseen.length;
+      sceneActions += scene.length;
       invalidActions += bad;
       grueActions += commands.length;
       if (test.probeKey !== null) {
@@ -357,9 +390,7 @@ async function benchGame(driver: JerichoDriver, game: string, states: number | '
         if (gKeys.has(test.probeKey)) walk.grue++;
       }
 
-      commands.forEach((c, k) => {
-        if (test.keys[k] === null) invalid.push({ state: i, location, command: c, jerichoResponse: clip(test.responses[c] ?? '(not fetched)') });
-      });
+      for (const a of rejected) invalid.push({ state: i, location, command: a.command, jerichoResponse: clip(test.responses[a.command] ?? '(not fetched)') });
       const candidateSet = new Set(candidates.map((c) => c.toLowerCase()));
       const groupOf = new Map<string, string>();
       for (const f of found) for (const c of [f.command, ...f.equivalents]) groupOf.set(c.toLowerCase(), f.command);
@@ -403,10 +434,14 @@ async function benchGame(driver: JerichoDriver, game: string, states: number | '
     extraEffects,
     invalidActions,
     grueMsMedian: round(median(grueMs)),
+    grueSerialMsMedian: round(median(grueSerialMs)),
+    probeThreads: pool.size,
     jerichoMsMedian: round(median(jerichoMs)),
     ...(jerichoParallelMs.length ? { jerichoParallelMsMedian: round(median(jerichoParallelMs)), jerichoParallelSameKeys: `${parallelSameKeys}/${jerichoParallelMs.length}` } : {}),
     jerichoEffects,
     coveredEffects: covered,
+    unseenByJericho: unseenEffects,
+    sceneActions,
     grueActions,
     walkthroughNextStep: { jericho: `${walk.jericho}/${walk.total}`, grue: `${walk.grue}/${walk.total}` },
     statesInSync,
@@ -418,6 +453,7 @@ async function benchGame(driver: JerichoDriver, game: string, states: number | '
     jerichoCandidatesMean: statesMeasured ? round(jerichoCandidates / statesMeasured) : 0,
     grueCandidatesMean: statesMeasured ? round(grueCandidates / statesMeasured) : 0,
     invalidExamples: spread(invalid, EXAMPLES),
+    unseenExamples: spread(unseenExamples, EXAMPLES),
     missedExamples: spread(missed, EXAMPLES),
   };
 }
@@ -451,7 +487,9 @@ async function main(): Promise<void> {
   try {
     const ready = await driver.ready();
     const results = [];
-    for (const g of games) results.push(await benchGame(driver, g, states ?? GAMES[g].defaultStates, parallel));
+    const pool = new ProbePool();
+    for (const g of games) results.push(await benchGame(driver, pool, g, states ?? GAMES[g].defaultStates, parallel));
+    await pool.close();
     await driver.request({ op: 'quit' }, Ok).catch(() => undefined);
     console.log(
       JSON.stringify({

@@ -78,6 +78,10 @@ class DictionaryTagger:
 SECTIONS = ("move", "set", "clear", "ram")
 
 
+# Inform's workflag (attribute 25) is parser scratch, flipped by commands that change nothing.
+WORKFLAG = 1 << (31 - 25)
+
+
 def diff_key(diff):
     """A Jericho world diff (numpy uint16 row) as a string. The ctypes filter writes 64 objects
     then 64 destinations, in four sections of 16 (moved to, attribute set, attribute cleared,
@@ -190,13 +194,31 @@ class Driver:
             probe = req["probe"]
             for k in env._filter_candidate_actions([probe], use_ctypes=True, use_parallel=False):
                 probe_key = diff_key(k)
+        # A command that fails the test may still change Jericho's own world in a way its diff
+        # does not record (an object moved to parent 0: eaten, washed away) or end the game.
         responses = {}
+        unseen = {}
+        before = self._tree()
         for c, k in zip(commands, out):
-            if k is None and len(responses) < int(req.get("responses", 0)):
-                env.set_state(state)
-                responses[c] = env.step(c)[0].strip()
+            if k is not None:
+                continue
+            env.set_state(state)
+            response = env.step(c)[0].strip()
+            if len(responses) < int(req.get("responses", 0)):
+                responses[c] = response
+            after = self._tree()
+            changed = sorted(n for n in after if after[n][0] != before.get(n, (None,))[0] or (after[n][1] & ~WORKFLAG) != (before.get(n, (0, 0))[1] & ~WORKFLAG))
+            if changed or env.game_over() or env.victory():
+                unseen[c] = {"objects": changed[:10], "ended": bool(env.game_over() or env.victory())}
         env.set_state(state)
-        return {"keys": out, "probeKey": probe_key, "responses": responses}
+        return {"keys": out, "probeKey": probe_key, "responses": responses, "unseen": unseen}
+
+    def _tree(self):
+        """Every object's parent and attribute bits (as one int), from Jericho's object table."""
+        tree = {}
+        for o in list(self.env.get_world_objects())[1:]:
+            tree[int(o.num)] = (int(o.parent), int.from_bytes(bytes((b & 0xFF) for b in o._attr), "big"))
+        return tree
 
     def step(self, req):
         env = self.env

@@ -68,6 +68,11 @@ export interface Template {
   held: boolean[];
   /** Per object slot: does it take "all" (Inform's multi tokens, ZIL's MANY)? */
   multi: boolean[];
+  /**
+   * The phrasing to use with "all" in the first slot, when only another line of the same action
+   * takes several objects ("take off all" where "remove" takes one).
+   */
+  allWords?: Array<string | Token>;
 }
 
 function verbRank(verb: string): number {
@@ -82,6 +87,7 @@ function verbRank(verb: string): number {
  */
 export function templates(grammar: Grammar, resolution: number): Template[] {
   const best = new Map<string, { line: GrammarLine; verb: string; score: number }>();
+  const bestMulti = new Map<string, { line: GrammarLine; verb: string; score: number }>();
   const order: string[] = [];
   for (const line of grammar.lines) {
     if (line.meta || line.tokens.some((t) => t.kind === 'unfillable')) continue;
@@ -96,13 +102,18 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
     const current = best.get(key);
     if (!current) order.push(key);
     if (!current || score < current.score) best.set(key, { line, verb, score });
+    const first = objectSlots[0];
+    const currentMulti = bestMulti.get(key);
+    if (first?.kind === 'object' && first.multi && (!currentMulti || score < currentMulti.score)) bestMulti.set(key, { line, verb, score });
   }
+  const wordsOf = (line: GrammarLine, verb: string): Array<string | Token> => [verb, ...line.tokens.map((t) => (t.kind === 'word' ? t.text : t))];
   return order.map((key) => {
     const { line, verb } = best.get(key)!;
-    const words: Array<string | Token> = [verb];
-    for (const t of line.tokens) words.push(t.kind === 'word' ? t.text : t);
     const objectSlots = slots(line.tokens);
-    return { words, held: objectSlots.map((t) => t.kind === 'object' && t.held), multi: objectSlots.map((t) => t.kind === 'object' && t.multi) };
+    const multi = objectSlots.map((t) => t.kind === 'object' && t.multi);
+    const other = bestMulti.get(key);
+    const allWords = !multi[0] && other ? wordsOf(other.line, other.verb) : undefined;
+    return { words: wordsOf(line, verb), held: objectSlots.map((t) => t.kind === 'object' && t.held), multi, ...(allWords ? { allWords } : {}) };
   });
 }
 
@@ -175,25 +186,29 @@ export function candidateCommands(session: GameSession, options: CandidateOption
   for (const d of grammar.directions) push(d);
   for (const t of templates(grammar, resolution)) {
     const nSlots = t.held.length;
-    // A slot the grammar says must be held is filled from the inventory only (Jericho does the same).
-    const pools = t.held.map((mustHold) => (mustHold ? objects.filter((o) => heldSet.has(o)) : objects));
+    // A slot the grammar says must be held is filled from the inventory in two-object commands.
+    // On its own it also takes what lies around: the parser picks it up first ("wear watch"
+    // with the watch on the floor).
+    const pools = t.held.map((mustHold) => (mustHold && nSlots > 1 ? objects.filter((o) => heldSet.has(o)) : objects));
     // "all" stands for an object in a slot that takes several ("take all", "put all in the box").
     const ALL = 0;
-    const fill = (chosen: number[]) => {
+    const fill = (chosen: number[], words = t.words) => {
       let k = 0;
-      const text = t.words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, 'all') : phrase.get(chosen[k++])!)).join(' ');
+      const text = words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, 'all') : phrase.get(chosen[k++])!)).join(' ');
       push(text);
     };
     if (nSlots === 0) fill([]);
     else if (nSlots === 1) {
       for (const a of pools[0]) fill([a]);
       if (t.multi[0]) fill([ALL]);
+      else if (t.allWords) fill([ALL], t.allWords);
     } else {
       // Two-object commands act on something the player carries (the thing put, given or thrown,
       // or the tool used) or take one thing out of another ("take the key from the box"); other
       // pairs of objects that are both out of hand are not tried.
       for (const a of pools[0]) for (const b of pools[1]) if (a !== b && (heldSet.has(a) || heldSet.has(b) || parentOf(a) === b)) fill([a, b]);
       if (t.multi[0]) for (const b of pools[1]) fill([ALL, b]);
+      else if (t.allWords) for (const b of pools[1]) fill([ALL, b], t.allWords);
     }
   }
   return options.maxCandidates ? out.slice(0, options.maxCandidates) : out;

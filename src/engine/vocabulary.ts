@@ -87,6 +87,14 @@ export function objectVocabulary(session: GameSession, id: number): ObjectVocabu
   const { objects, mem } = session;
   const nounData = layout.nounProperty === null ? null : objects.property(mem, id, layout.nounProperty);
   const nouns = (nounData && dictionaryWords(session, nounData)) ?? [];
+  if (nouns.length === 0) {
+    // No vocabulary table: the object is matched by a routine (Inform's parse_name; 9:05's
+    // doors). The printed name's dictionary words are the best evidence left.
+    const words = printedWords(session, id)
+      .map((p) => p.stored)
+      .filter((w) => !FILLER.has(w) && session.dictionary.has(w));
+    return { nouns: words, adjectives: words };
+  }
   if (session.story.inform) return { nouns, adjectives: nouns };
   const adjectiveData = layout.adjectiveProperty === null ? null : objects.property(mem, id, layout.adjectiveProperty);
   const adjectives = adjectiveData ? Array.from(adjectiveData).flatMap((b) => layout.adjectiveWords.get(b) ?? []) : [];
