@@ -356,7 +356,10 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, game: string, s
       const candidates = candidateCommands(session);
       const serial = findValidActions(session, candidates);
       grueSerialMs.push(performance.now() - t1);
-      if (JSON.stringify(serial) !== JSON.stringify(found)) throw new Error(`${game} state ${i}: the probe threads and the serial search disagree`);
+      if (JSON.stringify(serial) !== JSON.stringify(found)) {
+        const show = (actions: ValidAction[]) => actions.map((a) => `${a.command} (${a.outcome}, ${a.scoreDelta})`).join(', ');
+        throw new Error(`${game} state ${i}: the probe threads and the serial search disagree:\n  threads: ${show(found)}\n  serial:  ${show(serial)}`);
+      }
       jerichoCandidates += j.candidates;
       grueCandidates += candidates.length;
 

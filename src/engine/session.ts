@@ -49,6 +49,8 @@ interface Zvm {
   random(range: number): number;
   update_header(): void;
   save_undo(pc: number, variable: number): number;
+  /** Applies the io fields' text style to Glk's current stream. */
+  format(): void;
 }
 
 export interface SessionOptions {
@@ -531,6 +533,10 @@ export class GameSession {
     for (const k of IO_FIELDS) vm.io[k] = state.io[k];
     vm.io.streams[1] = state.io.screen;
     vm.io.streams[3] = [];
+    // Glk's current output window and style live outside the VM: a command that left them on the
+    // upper window (Adventure's help menu) would otherwise swallow the next command's text.
+    (this.glk.glk_set_window as (win: unknown) => void)(vm.upperwin && state.io.currentwin ? vm.upperwin : vm.mainwin);
+    vm.format();
     this.fault = null;
     this.broken = false;
     this.flags = { done: state.flags.done, victory: state.flags.victory, died: state.flags.died };

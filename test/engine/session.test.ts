@@ -211,4 +211,17 @@ describe('Adventure (shipped inside glkote-term)', () => {
     expect(s.location.name).toBe('At End Of Road');
     expect(s.step('enter building').location.name).toBe('Inside Building');
   });
+
+  it('restoring after a command that left a menu open in the upper window gives the next command its text', () => {
+    // "help" leaves the game reading a key in its menu, printing to the upper window; a restored
+    // state must print to the main window again, or every later candidate looks like a no-op.
+    const s = GameSession.fromFile(require('../../src/engine').resolveStory('advent'));
+    const start = s.captureState();
+    const fresh = s.tryCommand('look');
+    s.restoreState(start);
+    s.tryCommand('help');
+    s.restoreState(start);
+    expect(s.tryCommand('look')).toBe(fresh);
+    expect(fresh).toContain('End Of Road');
+  });
 });
