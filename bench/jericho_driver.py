@@ -79,7 +79,10 @@ SECTIONS = ("move", "set", "clear", "ram")
 
 
 # Inform's workflag (attribute 25) is parser scratch, flipped by commands that change nothing.
-WORKFLAG = 1 << (31 - 25)
+WORKFLAG_BYTE, WORKFLAG_BIT = 25 // 8, 0x80 >> (25 % 8)
+# The banner a story prints when it ends ("*** You have died ***", "*** The End ***"), whatever
+# texts Jericho's binding for the game looks for.
+END_BANNER = re.compile(r"\*{3,}[^*\n]{2,60}\*{3,}")
 
 
 def diff_key(diff):
@@ -207,17 +210,34 @@ class Driver:
             if len(responses) < int(req.get("responses", 0)):
                 responses[c] = response
             after = self._tree()
-            changed = sorted(n for n in after if after[n][0] != before.get(n, (None,))[0] or (after[n][1] & ~WORKFLAG) != (before.get(n, (0, 0))[1] & ~WORKFLAG))
-            if changed or env.game_over() or env.victory():
-                unseen[c] = {"objects": changed[:10], "ended": bool(env.game_over() or env.victory())}
+            changed = sorted(n for n in after if after[n] != before.get(n))
+            ended = bool(env.game_over() or env.victory() or END_BANNER.search(response))
+            if changed or ended:
+                unseen[c] = {"objects": changed[:10], "ended": ended}
         env.set_state(state)
         return {"keys": out, "probeKey": probe_key, "responses": responses, "unseen": unseen}
 
     def _tree(self):
-        """Every object's parent and attribute bits (as one int), from Jericho's object table."""
+        """Every object's parent and attribute bytes, read from Jericho's RAM: get_world_objects()
+        stops at 255 objects (Adventure has 276), and an object above that leaving play must show."""
+        m = bytes(self.env.get_state()[0])
+        v3 = m[0] <= 3
+        size, attr_bytes, first = (9, 4, 62) if v3 else (14, 6, 126)
+        at = ((m[0x0A] << 8) | m[0x0B]) + first
+        lowest_props = len(m)
         tree = {}
-        for o in list(self.env.get_world_objects())[1:]:
-            tree[int(o.num)] = (int(o.parent), int.from_bytes(bytes((b & 0xFF) for b in o._attr), "big"))
+        num = 1
+        while at + size <= lowest_props and num < (256 if v3 else 65536):
+            props = (m[at + size - 2] << 8) | m[at + size - 1]
+            if props < at + size or props >= len(m):
+                break
+            lowest_props = min(lowest_props, props)
+            parent = m[at + attr_bytes] if v3 else (m[at + attr_bytes] << 8) | m[at + attr_bytes + 1]
+            attrs = bytearray(m[at:at + attr_bytes])
+            attrs[WORKFLAG_BYTE] &= ~WORKFLAG_BIT & 0xFF
+            tree[num] = (parent, bytes(attrs))
+            at += size
+            num += 1
         return tree
 
     def step(self, req):
