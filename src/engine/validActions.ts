@@ -66,11 +66,10 @@ export interface Template {
   words: Array<string | Token>;
   /** Per object slot: must the object be in the inventory? */
   held: boolean[];
-  /** Per object slot: does it take "all" (Inform's multi tokens, ZIL's MANY)? */
-  multi: boolean[];
   /**
-   * The phrasing to use with "all" in the first slot, when only another line of the same action
-   * takes several objects ("take off all" where "remove" takes one).
+   * The phrasing for "all" in the first slot, when a line of this action takes several objects
+   * there (Inform's multi tokens, ZIL's MANY): this template's own line when it does, else the
+   * best other one ("take off all" where "remove" takes one).
    */
   allWords?: Array<string | Token>;
 }
@@ -109,11 +108,13 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
   const wordsOf = (line: GrammarLine, verb: string): Array<string | Token> => [verb, ...line.tokens.map((t) => (t.kind === 'word' ? t.text : t))];
   return order.map((key) => {
     const { line, verb } = best.get(key)!;
-    const objectSlots = slots(line.tokens);
-    const multi = objectSlots.map((t) => t.kind === 'object' && t.multi);
-    const other = bestMulti.get(key);
-    const allWords = !multi[0] && other ? wordsOf(other.line, other.verb) : undefined;
-    return { words: wordsOf(line, verb), held: objectSlots.map((t) => t.kind === 'object' && t.held), multi, ...(allWords ? { allWords } : {}) };
+    // When the chosen line takes several objects it is also the best such line, so allWords is its own phrasing.
+    const multiLine = bestMulti.get(key);
+    return {
+      words: wordsOf(line, verb),
+      held: slots(line.tokens).map((t) => t.kind === 'object' && t.held),
+      ...(multiLine ? { allWords: wordsOf(multiLine.line, multiLine.verb) } : {}),
+    };
   });
 }
 
@@ -200,15 +201,13 @@ export function candidateCommands(session: GameSession, options: CandidateOption
     if (nSlots === 0) fill([]);
     else if (nSlots === 1) {
       for (const a of pools[0]) fill([a]);
-      if (t.multi[0]) fill([ALL]);
-      else if (t.allWords) fill([ALL], t.allWords);
+      if (t.allWords) fill([ALL], t.allWords);
     } else {
       // Two-object commands act on something the player carries (the thing put, given or thrown,
       // or the tool used) or take one thing out of another ("take the key from the box"); other
       // pairs of objects that are both out of hand are not tried.
       for (const a of pools[0]) for (const b of pools[1]) if (a !== b && (heldSet.has(a) || heldSet.has(b) || parentOf(a) === b)) fill([a, b]);
-      if (t.multi[0]) for (const b of pools[1]) fill([ALL, b]);
-      else if (t.allWords) for (const b of pools[1]) fill([ALL, b], t.allWords);
+      if (t.allWords) for (const b of pools[1]) fill([ALL, b], t.allWords);
     }
   }
   return options.maxCandidates ? out.slice(0, options.maxCandidates) : out;
