@@ -10,16 +10,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { candidateCommands, findValidActions, findValidActionsYielding, GameSession } from '../src/engine';
 import { ProbePool } from '../src/engine/probePool';
+import { arg, percentile } from './cli';
 import { ZORK_ROUTE } from './routes';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p + 0.5))];
-}
 
 const round = (x: number, digits = 1) => Number(x.toFixed(digits));
 
@@ -85,8 +77,6 @@ async function main(): Promise<void> {
     v.step(command);
   }
   await pool.close();
-  const sorted = [...times].sort((a, b) => a - b);
-  const serialSorted = [...serialTimes].sort((a, b) => a - b);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
   console.log(
@@ -96,10 +86,10 @@ async function main(): Promise<void> {
       snapshotMicros: round(snapshotMicros),
       restoreMicros: round(restoreMicros),
       snapshotBytes: snap.length,
-      validActionsMsMedian: round(percentile(sorted, 0.5)),
-      validActionsMsP90: round(percentile(sorted, 0.9)),
-      validActionsSerialMsMedian: round(percentile(serialSorted, 0.5)),
-      validActionsSerialMsP90: round(percentile(serialSorted, 0.9)),
+      validActionsMsMedian: round(percentile(times, 0.5)),
+      validActionsMsP90: round(percentile(times, 0.9)),
+      validActionsSerialMsMedian: round(percentile(serialTimes, 0.5)),
+      validActionsSerialMsP90: round(percentile(serialTimes, 0.9)),
       probeThreads: pool.size,
       candidatesPerState: round(mean(candidates)),
       validPerState: round(mean(valid)),

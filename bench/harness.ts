@@ -10,20 +10,10 @@ import { createGrueWorker } from '../src/worker';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
+export { arg, percentile } from './cli';
+
 /** A history event's time in epoch milliseconds. */
 export const eventMs = (time: HistoryEvent['eventTime']) => Number(time!.seconds) * 1000 + Math.floor((time!.nanos ?? 0) / 1e6);
-
-/** The `p` quantile (0..1) of `values`, nearest rank; 0 for none. */
-export function percentile(values: number[], p: number): number {
-  if (!values.length) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p + 0.5))];
-}
-
-export function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
 
 /** Run `work` against a fresh dev server with an in-process worker on `taskQueue`; everything is torn down after. */
 export async function withBenchServer<T>(
