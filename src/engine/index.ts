@@ -7,3 +7,4 @@ export * from './validActions';
 export * from './vocabulary';
 export * from './resolveStory';
 export type { Grammar, GrammarLine, Token, GrammarFormat } from './grammar';
+export type { GroundTruthProbe } from './groundTruthProbe';

@@ -12,6 +12,7 @@ import { Dictionary } from './dictionary';
 import { EngineError, GameOverError, InstructionBudgetError, InvalidCommandError, SnapshotError, VmFaultError } from './errors';
 import { CaptureGlkOte, createGlk, GlkApi, GlkWindow, NO_FILES_DIALOG } from './glk';
 import { decodeGrammar, Grammar } from './grammar';
+import { GroundTruthProbe, probeGroundTruth } from './groundTruthProbe';
 import { ObjectTable, objectLayout, WorldDiff, WorldMask, WorldState, worldDiff, worldHash, ZObject } from './objects';
 import { inspectStory, LoadedStory, loadStoryFile, StoryInfo } from './story';
 
@@ -152,6 +153,8 @@ export class GameSession {
   readonly dictionary: Dictionary;
   readonly objects: ObjectTable;
   readonly mask: WorldMask;
+  /** Without a binding: the player and the self-changing objects and attributes, found by experiment. */
+  readonly groundTruthProbe: GroundTruthProbe | undefined;
   /** The story's bytes and RAM as a plain byte array (a live view of VM memory). */
   mem!: Uint8Array;
 
@@ -191,15 +194,30 @@ export class GameSession {
     const decode = (addr: number, len: number) => String(this.vm.decode(addr, len));
     this.dictionary = new Dictionary(this.mem, this.story.dictionary, this.story.version, decode);
     this.objects = new ObjectTable(objectLayout(this.mem, this.story.version, this.story.objectTable, this.story.staticBase), decode);
-    const ignoreAttributes = new Set(this.binding?.ignoreAttributes ?? (this.story.inform ? [INFORM_WORKFLAG_ATTRIBUTE] : []));
+    this.intro = cleanObservation(this.glkote.takeText());
+    this.groundTruthProbe = this.binding ? undefined : this.probeOpening();
+    const found = this.binding ?? this.groundTruthProbe;
+    const ignoreAttributes = new Set([...(found?.ignoreAttributes ?? []), ...(!this.binding && this.story.inform ? [INFORM_WORKFLAG_ATTRIBUTE] : [])]);
     this.mask = {
-      ignoreObjects: new Set(this.binding?.ignoreObjects ?? []),
+      ignoreObjects: new Set(found?.ignoreObjects ?? []),
       ignoreAttributes,
-      ignoreObjectAttributes: this.binding?.ignoreObjectAttributes ?? [],
+      ignoreObjectAttributes: found?.ignoreObjectAttributes ?? [],
       watchRam: this.binding?.watchRam ?? [],
     };
-    this.intro = cleanObservation(this.glkote.takeText());
     this.updateFlags(this.intro);
+  }
+
+  /** Run the ground-truth experiments from the opening, leaving the session exactly as it was (status line included). */
+  private probeOpening(): GroundTruthProbe | undefined {
+    if (!this.glkote.pending || this.isOver) return undefined;
+    const statusLine = this.glkote.grid.slice();
+    try {
+      return probeGroundTruth(this);
+    } finally {
+      this.glkote.grid.length = 0;
+      this.glkote.grid.push(...statusLine);
+      this.glkote.takeText();
+    }
   }
 
   /** Start a fresh VM and Glk on the story and run to the first input request. */
@@ -392,14 +410,15 @@ export class GameSession {
     return this.binding?.maxScore;
   }
 
-  /** The player object: from the binding, or guessed by its name among the location's contents. */
+  /** The player object: from the binding, else found by experiment, else guessed by its name. */
   get player(): number | undefined {
     if (this.binding?.playerObject) return this.binding.playerObject;
+    if (this.groundTruthProbe?.playerObject) return this.groundTruthProbe.playerObject;
     if (this.playerGuess !== undefined) return this.playerGuess || undefined;
     let found: number | undefined;
     for (let id = 1; id <= this.objects.count && !found; id++) {
       // Names the Inform library and Infocom give the player object; it must be inside something.
-      if (/^(yourself|you|self|player|cretin|adventurer)$/i.test(this.objects.name(this.mem, id).trim()) && this.objects.parent(this.mem, id)) found = id;
+      if (/^(yourself|you|self|player|cretin|adventurer|\(self object\))$/i.test(this.objects.name(this.mem, id).trim()) && this.objects.parent(this.mem, id)) found = id;
     }
     this.playerGuess = found ?? 0;
     return found;

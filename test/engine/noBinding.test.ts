@@ -1,0 +1,70 @@
+import { findValidActions, GameSession, isEmptyDiff, worldDiff } from '../../src/engine';
+import type { VmState } from '../../src/engine';
+import { describeWithGame } from '../helpers';
+
+/**
+ * Zork I with its binding switched off stands in for a story grue has never seen: the player,
+ * the thief's wandering and the adventurer's scratch flag must be found by experiment. The bound
+ * session is the referee — the binding is Jericho's, written by hand from the game's source.
+ */
+describeWithGame('zork1.z3', 'Zork I with its binding disabled: ground truth found by probing', (ZORK) => {
+  // West of House → Living Room, then the trap door and the dark cellar with the lamp lit.
+  const WALK = ['north', 'east', 'open window', 'enter house', 'west', 'take sword', 'take lantern', 'move rug', 'open trap door', 'turn on lantern', 'down'];
+
+  it('finds the player, the wandering thief and the scratch flag the binding names', () => {
+    const bound = GameSession.fromFile(ZORK);
+    const unbound = GameSession.fromFile(ZORK, { binding: null });
+    expect(unbound.binding).toBeUndefined();
+    expect(unbound.groundTruthProbe).toMatchObject({ playerObject: bound.binding!.playerObject, playerFoundBy: 'movement' });
+    expect(unbound.player).toBe(bound.player);
+    expect(unbound.groundTruthProbe!.ignoreObjects).toEqual(bound.binding!.ignoreObjects);
+    expect(unbound.groundTruthProbe!.ignoreObjectAttributes).toEqual(bound.binding!.ignoreObjectAttributes);
+    // The probe leaves the opening as it found it: same text, same world, same next response.
+    expect(unbound.intro).toBe(bound.intro);
+    expect(unbound.worldHash()).toBe(GameSession.fromFile(ZORK, { binding: null }).worldHash());
+    expect(unbound.step('open mailbox').observation).toBe(bound.step('open mailbox').observation);
+  });
+
+  it('lists both objects in the inventory after taking two', () => {
+    const unbound = GameSession.fromFile(ZORK, { binding: null });
+    let last;
+    for (const command of WALK.slice(0, WALK.indexOf('take lantern') + 1)) last = unbound.step(command);
+    expect(last!.inventory.map((item) => item.name).sort()).toEqual(['brass lantern', 'sword']);
+    expect(last!.location.name).toBe('Living Room');
+    // Actions on what is carried come back with the inventory.
+    const offered = findValidActions(unbound).map((action) => action.command);
+    expect(offered).toEqual(expect.arrayContaining(['drop sword', 'drop brass lantern']));
+  });
+
+  it('offers no action the game rejects, and nearly every effect the bound session finds', () => {
+    const unbound = GameSession.fromFile(ZORK, { binding: null });
+    const referee = GameSession.fromFile(ZORK);
+    /** What the command does by the binding's measure, from the given state. */
+    const changes = (state: VmState, command: string): boolean => {
+      referee.restoreState(state);
+      const before = referee.worldState();
+      const score = referee.score;
+      referee.tryCommand(command);
+      return !isEmptyDiff(worldDiff(before, referee.worldState())) || referee.score !== score || referee.isDone;
+    };
+    const rejected: string[] = [];
+    let boundEffects = 0;
+    let covered = 0;
+    for (const [index, command] of ['', ...WALK].entries()) {
+      if (command) unbound.step(command);
+      const state = unbound.captureState();
+      const offered = findValidActions(unbound);
+      for (const action of offered) if (!changes(state, action.command)) rejected.push(`${WALK[index - 1] ?? 'start'} → ${action.command}`);
+      unbound.restoreState(state);
+      // Recall against the bound search: each of its actions has an unbound one with the same outcome text.
+      referee.restoreState(state);
+      const expected = findValidActions(referee);
+      boundEffects += expected.length;
+      const unboundCommands = new Set(offered.flatMap((action) => [action.command, ...action.equivalents]));
+      covered += expected.filter((action) => [action.command, ...action.equivalents].some((c) => unboundCommands.has(c))).length;
+    }
+    expect(rejected).toEqual([]);
+    expect(boundEffects).toBeGreaterThan(30);
+    expect(covered / boundEffects).toBeGreaterThanOrEqual(0.95);
+  });
+});
