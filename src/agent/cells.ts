@@ -10,13 +10,16 @@ import type { ActionOption } from '../schemas/game';
 
 export interface Cell {
   location: number;
+  /** What holds the player within the location (a bed, a car), if anything. */
+  within?: number;
   inventory: number[];
   score: number;
 }
 
 export function parseCell(cell: string): Cell {
-  const [location, inventory, score] = cell.split('/');
-  return { location: Number(location), inventory: inventory ? inventory.split(',').map(Number) : [], score: Number(score) };
+  const [place, inventory, score] = cell.split('/');
+  const [location, within] = place.split('@');
+  return { location: Number(location), ...(within ? { within: Number(within) } : {}), inventory: inventory ? inventory.split(',').map(Number) : [], score: Number(score) };
 }
 
 /** Where the player is and what they carry, without the score: a death trap is a place, whatever the score. */
@@ -67,7 +70,8 @@ export function tierOf(option: ActionOption, memory: CellMemory): Tier {
     const here = parseCell(memory.here);
     const next = parseCell(option.resultCell);
     const gained = next.inventory.filter((item) => !here.inventory.includes(item));
-    const moved = next.location !== here.location;
+    // Getting into or out of a bed or a car is a move: from inside, the room's exits are not valid.
+    const moved = next.location !== here.location || next.within !== here.within;
     const undoing = isUndoing(option.command) || (!moved && gained.length === 0 && next.inventory.length < here.inventory.length);
     if (!undoing && (moved || gained.length)) {
       const cells = [...memory.seen].map(parseCell);

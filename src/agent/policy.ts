@@ -149,20 +149,24 @@ const steps = (count: number) => `${count} step${count === 1 ? '' : 's'}`;
  * something up, instead of wandering or undoing what was done.
  */
 function returnMove(pool: ActionOption[], ctx: PolicyContext): KnownChoice | null {
-  const rooms = ctx.rooms;
-  if (!rooms?.open.size) return null;
   const best = frontier(pool, { ...ctx.cells, visited: ctx.visited });
   if (best && !exhausted(best.tier)) return null;
   const listed = new Set(pool.map((o) => o.command));
   const usable = (command: string) => listed.has(command) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_RETURN_TRIES;
+  // Inside something (in bed, in a car): none of the room's exits is valid from here, and what is
+  // left to do in here is spent. Get out into the room, keeping what is carried, before anything else.
+  const here = parseCell(ctx.cells.here);
+  if (here.within !== undefined) {
+    const out = pool.filter((o) => {
+      const to = parseCell(o.resultCell);
+      return to.location === here.location && to.within === undefined && to.inventory.length >= here.inventory.length && usable(o.command);
+    });
+    if (out.length) return { command: ctx.rng.pick(out).command, reason: 'return', why: "out of here, back to where the room's exits are" };
+  }
+  const rooms = ctx.rooms;
+  if (!rooms?.open.size) return null;
   const route = routeToOpen(rooms.exits, rooms.here, rooms.open, usable);
-  if (route) return { command: route.command, reason: 'return', why: `back to a room with untried moves, ${steps(route.steps)} away` };
-  // Inside something (in bed, in a car): none of the room's exits is valid from here. Step back
-  // out to a state already seen in this room, where they are, rather than undo things in here.
-  const roomExits = Object.keys(rooms.exits[rooms.here] ?? {});
-  if (roomExits.length === 0 || roomExits.some((command) => listed.has(command))) return null;
-  const out = pool.filter((o) => o.resultHash !== ctx.worldHash && ctx.visited.has(o.resultHash) && parseCell(o.resultCell).location === rooms.here && usable(o.command));
-  return out.length ? { command: ctx.rng.pick(out).command, reason: 'return', why: "out of here, back to where the room's exits are" } : null;
+  return route ? { command: route.command, reason: 'return', why: `back to a room with untried moves, ${steps(route.steps)} away` } : null;
 }
 
 /**

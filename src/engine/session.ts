@@ -72,6 +72,8 @@ export interface GroundTruth {
   score: number;
   moves: number;
   location: Place;
+  /** What the player is inside of or on, within the location (a bed, a car, a boat); absent when standing in the room itself. */
+  within?: Place;
   inventory: Place[];
   done: boolean;
   victory: boolean;
@@ -461,11 +463,22 @@ export class GameSession {
     return this.objects.children(this.mem, player).map((id) => ({ id, name: this.objects.name(this.mem, id) }));
   }
 
+  /** The object holding the player when that is not the location itself: a bed, a car, a boat. */
+  get within(): Place | undefined {
+    const player = this.player;
+    if (!player) return undefined;
+    const holder = this.objects.parent(this.mem, player);
+    if (!holder || holder === this.locationId) return undefined;
+    return { id: holder, name: this.objects.name(this.mem, holder) };
+  }
+
   groundTruth(): GroundTruth {
+    const within = this.within;
     return {
       score: this.score,
       moves: this.moves,
       location: this.location,
+      ...(within ? { within } : {}),
       inventory: this.inventory,
       done: this.flags.done,
       victory: this.flags.victory,

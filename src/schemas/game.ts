@@ -14,6 +14,8 @@ export const GroundTruthSchema = z.object({
   score: z.number().int(),
   moves: z.number().int(),
   location: PlaceSchema,
+  /** What the player is inside of or on within the location (a bed, a car); absent when standing in the room. */
+  within: PlaceSchema.optional(),
   inventory: z.array(PlaceSchema),
   done: z.boolean(),
   victory: z.boolean(),
@@ -22,12 +24,15 @@ export const GroundTruthSchema = z.object({
 export type GroundTruthData = z.infer<typeof GroundTruthSchema>;
 
 /**
- * A Go-Explore cell: where the player is, what they carry and the score. Coarser than the world
- * hash on purpose: opening and closing a door makes new world states but never a new cell, so
- * novelty counted in cells does not chase toggles.
+ * A Go-Explore cell: where the player is (the room, and what holds them in it: `25@31` is in the
+ * bed in room 25), what they carry and the score. Coarser than the world hash on purpose: opening
+ * and closing a door makes new world states but never a new cell, so novelty counted in cells does
+ * not chase toggles. The holder is part of it because from inside a bed or a car the room's exits
+ * are not valid: a cell that hid it made getting out look like going nowhere.
  */
-export function cellOf(truth: Pick<GroundTruthData, 'location' | 'inventory' | 'score'>): string {
-  return `${truth.location.id}/${truth.inventory.map((i) => i.id).sort((a, b) => a - b).join(',')}/${truth.score}`;
+export function cellOf(truth: Pick<GroundTruthData, 'location' | 'within' | 'inventory' | 'score'>): string {
+  const place = truth.within ? `${truth.location.id}@${truth.within.id}` : `${truth.location.id}`;
+  return `${place}/${truth.inventory.map((i) => i.id).sort((a, b) => a - b).join(',')}/${truth.score}`;
 }
 
 /** A valid action as the policy sees it: what it does, found by trying it (Jericho's method). */

@@ -26,6 +26,18 @@ describe('cells', () => {
     expect(parseCell(cell)).toEqual({ location: 4, inventory: [3, 9], score: 5 });
     expect(parseCell('4//0').inventory).toEqual([]);
     expect(placeOf(cell)).toBe('4/3,9');
+    // In the bed (object 8) in the Hall: the holder is part of the place.
+    const inBed = cellOf({ location: { id: 4, name: 'Hall' }, within: { id: 8, name: 'bed' }, inventory: [], score: 0 });
+    expect(inBed).toBe('4@8//0');
+    expect(parseCell(inBed)).toEqual({ location: 4, within: 8, inventory: [], score: 0 });
+    expect(placeOf(inBed)).toBe('4@8/');
+  });
+
+  it('count getting into or out of a bed as a move, never as a new place', () => {
+    const m = memory({ seen: new Set([HERE, '1@8/10/0']) });
+    expect(tierOf(opt('go bed', { resultCell: '1@9/10/0' }), m)).toBe('new-cell'); // the other bed: not been in it
+    expect(tierOf(opt('go bed', { resultCell: '1@8/10/0' }), m)).toBe('repeat'); // been in this one, carrying the same
+    expect(tierOf(opt('get up', { resultCell: HERE }), memory({ here: '1@8/10/0', seen: new Set(['1@8/10/0']) }))).toBe('new-cell');
   });
 
   it('rank a place or item never reached above one new to this episode, a new cell, a new state, an undoing move and a visited state', () => {

@@ -63,11 +63,20 @@ describe('returning', () => {
     expect(knownMove(context({ options: spent, rooms: { here: 3, exits: EXITS, open: new Set() } })).choice).toBeNull();
   });
 
-  it('steps back out of something (a bed) when none of the room\'s exits is valid from inside it', () => {
-    // In bed in the Pantry (room 3): only getting up (back to a state seen) and putting things down.
-    const inBed = [opt('get up', { resultCell: '3//0', resultHash: 'h-pantry-standing' }), opt('put jar on bed', { resultCell: '3//0' })];
-    const ctx = context({ options: inBed, visited: new Set(['h-pantry', 'h-pantry-standing']), cells: { ...context({}).cells, doneHere: new Set(['put jar on bed']) } });
-    expect(knownMove(ctx).choice).toEqual({ command: 'get up', reason: 'return', why: "out of here, back to where the room's exits are" });
+  it('steps back out of something (a bed) when what is left to do inside it is spent, whether or not a room is open', () => {
+    // In bed (object 8) in the Pantry (room 3): getting up, putting the jar down on the bed, and a
+    // way out that leaves the jar behind. The room's own exits are not valid from the bed.
+    const inBed = [
+      opt('get up', { resultCell: '3/7/0', resultHash: 'h-pantry-standing' }),
+      opt('roll out', { resultCell: '3//0', resultHash: 'h-rolled' }),
+      opt('put jar on bed', { resultCell: '3@8//0' }),
+    ];
+    const cells = { ...context({}).cells, here: '3@8/7/0', seen: new Set(['3@8/7/0', '3@8//0', '3/7/0', '3//0']), doneHere: new Set(['put jar on bed']) };
+    const out = { command: 'get up', reason: 'return', why: "out of here, back to where the room's exits are" };
+    expect(knownMove(context({ options: inBed, cells })).choice).toEqual(out);
+    expect(knownMove(context({ options: inBed, cells, rooms: { here: 3, exits: EXITS, open: new Set() } })).choice).toEqual(out);
+    // Standing in the room, the same spent moves are no reason to "get out" of anything.
+    expect(knownMove(context({ options: [opt('put jar on bed', { resultCell: '3@8//0' })], cells: { ...cells, here: '3/7/0' }, rooms: { here: 3, exits: EXITS, open: new Set() } })).choice).toBeNull();
   });
 
   it('gives a return up after a move was retried too often from the same state', () => {

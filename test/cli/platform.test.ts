@@ -157,10 +157,11 @@ describe('grue play, status, transcript, list against a dev server', () => {
   it('play and campaign with the embedded model end their process by themselves once the result is printed', () => {
     // spawnSync's timeout would kill a process that lingers (the model's host kept it alive before).
     const play = grue(['play', 'lighthouse', '--max-turns', '2', '--compact-every', '0', '--seed', '1', '--id', `cli-exit-play-${process.pid}`], env);
-    expect({ code: play.code, signal: play.signal }).toEqual({ code: 0, signal: null });
+    // stderr rides along so a failure says why the process ended as it did.
+    expect({ code: play.code, signal: play.signal, stderr: play.code === 0 ? '' : play.stderr }).toEqual({ code: 0, signal: null, stderr: '' });
     expect(play.stdout).toMatch(/result: .* in 2 turns/);
     const campaign = grue(['campaign', 'lighthouse', '--episodes', '1', '--max-turns', '1', '--compact-every', '0', '--id', `cli-exit-campaign-${process.pid}`], env);
-    expect({ code: campaign.code, signal: campaign.signal }).toEqual({ code: 0, signal: null });
+    expect({ code: campaign.code, signal: campaign.signal, stderr: campaign.code === 0 ? '' : campaign.stderr }).toEqual({ code: 0, signal: null, stderr: '' });
     expect(campaign.stdout).toMatch(/1 episodes, mean score/);
   }, 10 * 60_000);
 });
