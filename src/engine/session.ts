@@ -258,26 +258,29 @@ export class GameSession {
     };
     // ZVM rebuilds two typed-array views of the stack on every call and return; the views only
     // depend on the frame's offset and local count, so reuse them (a measurable share of run time).
-    const views = new Map<number, [Uint16Array, Uint16Array]>();
+    // One pair of views per frame offset, replaced when a frame there has another local count.
+    let views: Array<{ locals: number; l: Uint16Array; s: Uint16Array } | undefined> = [];
     let viewsOf: ArrayBufferLike | null = null;
     vm.make_stacks = function (this: Zvm) {
-      if (viewsOf !== this.stack.buffer) {
+      const stack = this.stack;
+      if (viewsOf !== stack.buffer) {
         // A restart allocates a new stack.
-        views.clear();
-        viewsOf = this.stack.buffer;
+        views = new Array(stack.byteLength).fill(undefined);
+        viewsOf = stack.buffer;
       }
-      const locals = new Uint8Array(this.stack.buffer, this.stack.byteOffset)[this.frameptr + 3] & 0x0f;
-      const key = this.frameptr * 16 + locals;
-      let v = views.get(key);
-      if (!v) {
-        v = [
-          new Uint16Array(this.stack.buffer, this.stack.byteOffset + this.frameptr + 8, locals),
-          new Uint16Array(this.stack.buffer, this.stack.byteOffset + this.frameptr + 8 + locals * 2),
-        ];
-        views.set(key, v);
+      const frameptr = this.frameptr;
+      const locals = stack.getUint8(frameptr + 3) & 0x0f;
+      let v = views[frameptr];
+      if (v === undefined || v.locals !== locals) {
+        v = {
+          locals,
+          l: new Uint16Array(stack.buffer, stack.byteOffset + frameptr + 8, locals),
+          s: new Uint16Array(stack.buffer, stack.byteOffset + frameptr + 8 + locals * 2),
+        };
+        views[frameptr] = v;
       }
-      this.l = v[0];
-      this.s = v[1];
+      this.l = v.l;
+      this.s = v.s;
     };
     // UNDO is off: snapshots are the harness's undo, and an in-VM undo history would make a
     // restored game behave differently from the original (the history is not in the snapshot).
@@ -287,21 +290,27 @@ export class GameSession {
       session.quit = true;
     };
     // Bounded run loop: a game that never asks for input is stopped, not waited on forever.
-    // Compiled blocks are also kept in a Map: ZVM's own cache is a plain object keyed by address,
-    // which V8 stores as a slow dictionary once it holds thousands of entries.
-    const blocks = new Map<number, (vm: Zvm) => number | undefined>();
+    // Compiled blocks are also kept in an array indexed by address: ZVM's own cache is a plain
+    // object, which V8 stores as a slow dictionary once it holds thousands of entries, and blocks
+    // end at every routine call, so this lookup runs once every few instructions.
+    let blocks: Array<((vm: Zvm) => number | undefined) | undefined> = [];
+    let blocksOf: ArrayBufferLike | null = null;
     vm.run = function (this: Zvm) {
+      if (blocksOf !== this.m.buffer) {
+        blocks = new Array(this.m.byteLength).fill(undefined);
+        blocksOf = this.m.buffer;
+      }
       let budget = session.blockBudget;
       this.stop = 0;
       try {
         while (!this.stop) {
           if (--budget < 0) throw new InstructionBudgetError(session.blockBudget);
           const pc = this.pc;
-          let block = blocks.get(pc);
+          let block = blocks[pc];
           if (block === undefined) {
             if (!this.jit[pc]) this.compile();
             block = this.jit[pc];
-            blocks.set(pc, block);
+            blocks[pc] = block;
           }
           const result = block(this);
           if (result !== undefined && !isNaN(result)) this.ret(result);
