@@ -83,7 +83,10 @@ export function tierOf(option: ActionOption, memory: CellMemory): Tier {
       // Taking back, where it stands, something this episode already carried: with other things
       // put down meanwhile the cell is new, but picking things up and putting them down again
       // kept 9:05's explorer in its bedroom for 30 turns.
-      if (moved && !memory.seen.has(option.resultCell)) return 'new-cell';
+      // Walking somewhere already stood in this episode carrying less than then opens nothing that
+      // was not open before: touring every room after each thing put down kept 9:05's explorer
+      // away from the one room (the bathroom) where putting things down leads somewhere.
+      if (moved && !memory.seen.has(option.resultCell) && !cells.some((c) => c.location === next.location && c.within === next.within && next.inventory.every((item) => c.inventory.includes(item)))) return 'new-cell';
       // Back in a cell this episode was in (walking back, or taking back what was put down): the
       // world state is new only because of something done before, which was seen when it was done.
       return 'repeat';

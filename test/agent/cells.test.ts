@@ -73,6 +73,16 @@ describe('cells', () => {
     expect(frontier([opt('go bed'), opt('drop key', { resultCell: '1//0' })], m)?.tier).toBe('undoing');
   });
 
+  it('rank walking somewhere with less than was carried there before as a repeat, and with more as a new cell', () => {
+    // Stood in place 3 carrying items 10 and 12 earlier this episode; now only 10 is carried.
+    const lighter = memory({ seen: new Set([HERE, '3/10,12/0']) });
+    expect(tierOf(opt('west', { resultCell: '3/10/0' }), lighter)).toBe('repeat');
+    // Carrying something never carried there is still a new cell ...
+    expect(tierOf(opt('west', { resultCell: '3/10/0' }), memory({ seen: new Set([HERE, '3/12/0']) }))).toBe('new-cell');
+    // ... and being lighter in bed is not being lighter in the room.
+    expect(tierOf(opt('go bed', { resultCell: '1@8//0' }), memory({ seen: new Set([HERE, '1/10/0']) }))).toBe('new-cell');
+  });
+
   it('know the usual undoing verbs', () => {
     expect(['close chest', 'drop lamp', 'turn off lamp', 'Take off coat', 'lock door with key'].every(isUndoing)).toBe(true);
     expect(['open chest', 'take lamp', 'turn on lamp', 'unlock door with key', 'north'].some(isUndoing)).toBe(false);
