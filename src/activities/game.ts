@@ -39,7 +39,7 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
     truth: session.groundTruth(),
     worldHash: session.worldHash(),
     snapshot: Buffer.from(session.snapshot()).toString('base64'),
-    options: assist === 'probe' ? found.map((a) => ({ command: a.command, resultHash: a.resultHash, scoreDelta: a.scoreDelta, outcome: a.outcome, resultCell: a.resultCell })) : [],
+    options: assist === 'probe' ? found.map((a) => ({ command: a.command, resultHash: a.resultHash, scoreDelta: a.scoreDelta, outcome: a.outcome, resultCell: a.resultCell, ...(a.scene ? { scene: a.scene } : {}) })) : [],
     commands: assist === 'valid' ? found.map((a) => a.command) : [],
   };
 }

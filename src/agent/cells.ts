@@ -50,6 +50,13 @@ export interface CellMemory {
   doneHere?: ReadonlySet<string>;
 }
 
+/** Whether being in `cell` is being somewhere, or holding something, that no episode had reached yet. */
+export function isFirstEver(cell: string, memory: Pick<CellMemory, 'seen' | 'seenBefore'>): boolean {
+  const next = parseCell(cell);
+  const known = [...memory.seen, ...memory.seenBefore].map(parseCell);
+  return !known.some((c) => c.location === next.location) || next.inventory.some((item) => !known.some((c) => c.inventory.includes(item)));
+}
+
 /** Novelty tiers, best first. */
 // A merely new cell (a known place with other things carried) ranks below a world state no episode
 // has seen: every item taken makes every known place a new cell, and ranking those first sent
@@ -57,7 +64,10 @@ export interface CellMemory {
 // A command already made in this room that neither moves nor gains anything (getting into bed,
 // eating, putting one thing on another) reaches a "new" world state only because something else
 // is carried now: ranking those as new kept 9:05's explorer climbing in and out of bed.
-export const TIERS = ['new-ever', 'new-here', 'new-state-ever', 'new-cell', 'new-state', 'undoing', 'repeat', 'seen', 'deadly'] as const;
+// A change no episode has seen ranks above a place or item only new to this episode: past the
+// frontier an earlier episode reached, the known branch (9:05's "yes" to the office) would
+// otherwise always win over the untried one ("no", driving on).
+export const TIERS = ['new-ever', 'new-state-ever', 'new-here', 'new-cell', 'new-state', 'undoing', 'repeat', 'seen', 'deadly'] as const;
 export type Tier = (typeof TIERS)[number];
 
 /** Nothing here opens anything up: only undoing moves, repeated or known ones, or death traps are left. */
@@ -86,25 +96,43 @@ export function tierOf(option: ActionOption, memory: CellMemory): Tier {
       // Walking somewhere already stood in this episode carrying less than then opens nothing that
       // was not open before: touring every room after each thing put down kept 9:05's explorer
       // away from the one room (the bathroom) where putting things down leads somewhere.
-      if (moved && !memory.seen.has(option.resultCell) && !cells.some((c) => c.location === next.location && c.within === next.within && next.inventory.every((item) => c.inventory.includes(item)))) return 'new-cell';
+      // Empty-handed is the exception: some places take only a player carrying nothing (9:05's
+      // shower, Zork I's chimney), so the first empty-handed visit of a place is a new cell.
+      const lighter = cells.some((c) => c.location === next.location && c.within === next.within && next.inventory.every((item) => c.inventory.includes(item)));
+      const emptyHanded = next.inventory.length === 0 && !cells.some((c) => c.location === next.location && c.within === next.within && c.inventory.length === 0);
+      if (moved && !memory.seen.has(option.resultCell) && (!lighter || emptyHanded)) return 'new-cell';
       // Back in a cell this episode was in (walking back, or taking back what was put down): the
       // world state is new only because of something done before, which was seen when it was done.
       return 'repeat';
     }
-    if (memory.doneHere?.has(option.command) && !moved && gained.length === 0) return 'repeat';
+    // A one-word command (an answer, "yes" or "no") is a move in a scene, not a thing done to
+    // something: answering "no" again to the next question goes on; it is no repeat.
+    const oneWord = !option.command.trim().includes(' ');
+    if (memory.doneHere?.has(option.command) && !moved && gained.length === 0 && !oneWord) return 'repeat';
     if (undoing) return 'undoing';
     return memory.known?.has(option.resultHash) ? 'new-state' : 'new-state-ever';
   }
   return 'seen';
 }
 
-/** The options in the best tier that has any, and that tier. */
+/**
+ * The options in the best tier that has any, and that tier. Undoing moves that strip the most come
+ * first ("take off all", then "drop all"): when undoing is all that is left, being empty-handed
+ * is the one undone state worth reaching, and one move there beats one per thing carried.
+ */
 export function frontier(options: ActionOption[], memory: CellMemory): { tier: Tier; options: ActionOption[] } | null {
   let best: { tier: Tier; options: ActionOption[] } | null = null;
   for (const option of options) {
     const tier = tierOf(option, memory);
     if (!best || TIERS.indexOf(tier) < TIERS.indexOf(best.tier)) best = { tier, options: [option] };
     else if (tier === best.tier) best.options.push(option);
+  }
+  if (best?.tier === 'undoing') {
+    const carried = (option: ActionOption) => parseCell(option.resultCell).inventory.length;
+    const least = Math.min(...best.options.map(carried));
+    const lightest = best.options.filter((option) => carried(option) === least);
+    const whole = lightest.filter((option) => /\ball\b/.test(option.command));
+    best = { tier: 'undoing', options: whole.length ? whole : lightest };
   }
   return best;
 }

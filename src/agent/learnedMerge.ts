@@ -24,6 +24,7 @@ export function mergeLearned(current: LearnedState, started: LearnedState, finis
     deaths: unite(current.deaths, finished.deaths, LIMITS.deaths),
     cells: unite(current.cells, finished.cells, LIMITS.learnedCells),
     deadlyPlaces: unite(current.deadlyPlaces, finished.deadlyPlaces, LIMITS.deadlyPlaces),
+    frontier: unite(current.frontier, finished.frontier, LIMITS.frontier),
   };
 }
 

@@ -43,6 +43,42 @@ function graph(d: Dynamics): Map<string, Edge[]> {
   return out;
 }
 
+export interface GoalPlan {
+  /** The first action of the shortest known path to the goal. */
+  action: string;
+  steps: number;
+  goal: string;
+}
+
+/**
+ * The shortest known path from `from` to the first of `goals` (short world hashes, in the order
+ * the caller prefers them) that the learned graph reaches, whose first action passes `usable`.
+ * Paths that lost points on the way (a death, a penalty) are not taken.
+ */
+export function planToState(d: Dynamics, from: string, goals: readonly string[], usable: (action: string) => boolean, maxDepth = 60): GoalPlan | null {
+  if (goals.length === 0) return null;
+  const g = graph(d);
+  const start = shortState(from);
+  const reached = new Map<string, { first: string; steps: number }>([[start, { first: '', steps: 0 }]]);
+  let frontier = [start];
+  for (let depth = 1; depth <= maxDepth && frontier.length; depth++) {
+    const nextFrontier: string[] = [];
+    for (const state of frontier) {
+      for (const edge of g.get(state) ?? []) {
+        if (edge.reward < 0 || (depth === 1 && !usable(edge.action)) || reached.has(edge.next)) continue;
+        reached.set(edge.next, { first: depth === 1 ? edge.action : reached.get(state)!.first, steps: depth });
+        nextFrontier.push(edge.next);
+      }
+    }
+    frontier = nextFrontier;
+  }
+  for (const goal of goals) {
+    const path = reached.get(goal);
+    if (path && path.steps > 0) return { action: path.first, steps: path.steps, goal };
+  }
+  return null;
+}
+
 /**
  * The shortest known path from `from` to a rewarding action, whose first action passes
  * `usable` (a currently valid, safe action not already retried too often this episode).

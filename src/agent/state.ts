@@ -47,6 +47,10 @@ export const AgentStateSchema = z.object({
   done: z.array(z.string()).default([]),
   /** Rooms this episode left with moves that still open something up, oldest first (see rooms.ts). */
   open: z.array(z.number().int()).default([]),
+  /** Short world hashes from which this episode was the first ever to reach a place or item (see learned.frontier). */
+  discovered: z.array(z.string()).default([]),
+  /** Rooms this episode last left with nothing left to open up there (see `breakthrough` in turn.ts). */
+  spent: z.array(z.number().int()).default([]),
   /** Locations this episode has been in, oldest first: a new one counts as progress. */
   places: z.array(z.string()),
   /** Turns since the score rose or a new location was reached. */
@@ -57,7 +61,7 @@ export const AgentStateSchema = z.object({
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
 /** ~12 KB and ~9 KB of JSON: with the dynamics model (~32 KB) the carry stays near 55 KB. */
-export const LIMITS = { visited: 800, tried: 300, places: 200, deaths: 100, cells: 300, learnedCells: 400, deadlyPlaces: 100, rooms: 150, done: 300 } as const;
+export const LIMITS = { visited: 800, tried: 300, places: 200, deaths: 100, cells: 300, learnedCells: 400, deadlyPlaces: 100, rooms: 150, done: 300, frontier: 30 } as const;
 /** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
 export const MAX_CARRY_BYTES = 60 * 1024;
 
@@ -84,6 +88,8 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     exits: {},
     done: [],
     open: [],
+    spent: [],
+    discovered: [],
     places: start.truth.location.name ? [start.truth.location.name] : [],
     stalledTurns: 0,
     lastThoughtboxTurn: null,

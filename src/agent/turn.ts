@@ -19,7 +19,7 @@ import { addUsage, NO_USAGE } from '../schemas/oracle';
 import type { ContextSection, FailureAnswer, FailureRequest, OracleUsage, TurnAnalysis, TurnAnswer, TurnRequest } from '../schemas/oracle';
 import { Beliefs, beliefsContext, LIMITS as BELIEF_LIMITS, pushBounded } from './beliefs';
 import { knownStates, observe as observeDynamics, shortState } from './dynamics';
-import { CellMemory, exhausted, frontier, placeOf } from './cells';
+import { CellMemory, exhausted, frontier, isFirstEver, placeOf, tierOf } from './cells';
 import { exitsOf } from './rooms';
 import { choose, knownMove, MAX_TRIES, PolicyContext, safePool, timesTried, triedKey } from './policy';
 import { accuracy } from './reliability';
@@ -225,8 +225,13 @@ export function decide(state: AgentState, config: EpisodeConfig, rng: Rng, delib
 /** The state after `step` (the engine's result of running `step.command`, which is what is learned from). */
 export function learn(state: AgentState, decision: Decision, step: GameState & { command: string }, rng: Rng, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): AgentState {
   const command = step.command;
+  // A scene's moves (9:05's yes/no questions in the car) change only global variables, so the
+  // object tree's hash stays put through the whole scene; the probe tells them apart by the
+  // globals they set. Learning from the probe's hash keeps "no, then yes" apart from "yes".
+  const scene = state.options.find((option) => option.command === command && option.scene);
+  const reached = scene?.resultHash ?? step.worldHash;
   const scoreDelta = step.truth.score - state.truth.score;
-  const outcome = { scoreDelta, newState: !visitedSet(state).has(step.worldHash), worldChanged: step.worldHash !== state.worldHash };
+  const outcome = { scoreDelta, newState: !visitedSet(state).has(reached), worldChanged: reached !== state.worldHash };
   const beliefsBefore = decision.beliefs;
   const analysis = decision.analysis;
   const reliability = analysis
@@ -242,10 +247,12 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
   let learned: LearnedState = {
     ...state.learned,
     reliability,
-    dynamics: observeDynamics(state.learned.dynamics, state.worldHash, command, step.worldHash, scoreDelta),
+    dynamics: observeDynamics(state.learned.dynamics, state.worldHash, command, reached, scoreDelta),
   };
   if (scoreDelta > 0) learned = rememberReward(learned, state.worldHash, command);
   if (step.truth.died) learned = rememberDeath(learned, state.worldHash, placeOf(cellOf(state.truth)));
+  // A first ever: later episodes return here (see learned.frontier).
+  const firstEver = !step.truth.died && isFirstEver(cellOf(step.truth), { seen: new Set(state.cells), seenBefore: new Set(state.learned.cells) });
   const place = step.truth.location.name;
   const newPlace = place !== '' && !state.places.includes(place);
   const key = triedKey(state.worldHash, command);
@@ -254,14 +261,14 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
     turn: state.turn + 1,
     snapshot: step.snapshot,
     truth: step.truth,
-    worldHash: step.worldHash,
+    worldHash: reached,
     observation: step.observation,
     options: step.options,
     commands: step.commands,
     lastCommand: command,
     lastOutcome: outcome,
     rngState: rng.state,
-    visited: markVisited(state.visited, step.worldHash),
+    visited: markVisited(state.visited, reached),
     tried: keepNewest({ ...state.tried, [key]: (state.tried[key] ?? 0) + 1 }, LIMITS.tried),
     learned,
     beliefs: withTruth({ ...beliefsBefore, actionHistory: pushBounded(beliefsBefore.actionHistory, command, BELIEF_LIMITS.actionHistory) }, step.truth),
@@ -273,12 +280,14 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
       ...(decision.model ?? state.llm.model ? { model: decision.model ?? state.llm.model } : {}),
     },
     cells: pushOnce(state.cells, cellOf(step.truth), LIMITS.cells),
+    // The state the find was made from: a later episode returns there and tries what was not tried.
+    discovered: firstEver ? pushOnce(state.discovered, shortState(state.worldHash), LIMITS.frontier) : state.discovered,
     done: pushOnce(state.done, `${state.truth.location.id}|${command}`, LIMITS.done),
     places: newPlace ? [...state.places, place].slice(-LIMITS.places) : state.places,
     stalledTurns: scoreDelta > 0 || newPlace ? 0 : state.stalledTurns + 1,
     lastThoughtboxTurn: decision.thinking ? state.turn : state.lastThoughtboxTurn,
   };
-  const explored = mapped(next, state);
+  const explored = mapped(afterBreakthrough(next, state, command), state);
   const view = turnView(explored, state);
   const memory = { ...explored.memory };
   for (const module of modules) memory[module.name] = module.observe(memory[module.name], view);
@@ -295,15 +304,44 @@ function mapped(now: AgentState, before: AgentState): AgentState {
   const memory = cellMemory(now);
   let exits = now.exits;
   let open = now.open;
+  let spent = now.spent;
   for (const judged of [before, now]) {
     const id = judged.truth.location.id;
     // Merged, not replaced: from inside something (a bed, a car) the room's exits are not valid.
     exits = keepNewest<Record<string, number>>({ ...withoutKey(exits, String(id)), [id]: { ...exits[id], ...exitsOf(id, judged.options) } }, LIMITS.rooms);
     open = open.filter((other) => other !== id);
     const best = frontier(safePool(judged.options, memory.deadly), { ...memory, here: cellOf(judged.truth), doneHere: doneIn(now, id) });
-    if (best && !exhausted(best.tier)) open = [...open, id].slice(-LIMITS.rooms);
+    const opensSomething = best !== null && !exhausted(best.tier);
+    if (opensSomething) open = [...open, id].slice(-LIMITS.rooms);
+    // The room just left, as it was left: spent or not.
+    if (judged === before && id !== now.truth.location.id) spent = opensSomething ? spent.filter((other) => other !== id) : [...spent.filter((other) => other !== id), id].slice(-LIMITS.rooms);
   }
-  return { ...now, exits, open };
+  return { ...now, exits, open, spent };
+}
+
+/**
+ * A breakthrough: the world changed in a way new to this episode in a room the episode had left
+ * with nothing more to do there. Something hidden had to be undone or brought there first (9:05's
+ * shower takes a player who has put everything down; its clean clothes go on only after it), so
+ * what was judged done elsewhere may not be: every mapped room is open again, and cells and
+ * items count as new to the episode again (earlier episodes' novelty is kept). A novel change
+ * made on a first visit, or in a room left with moves untried, is ordinary exploration.
+ */
+function afterBreakthrough(next: AgentState, state: AgentState, command: string): AgentState {
+  const room = state.truth.location.id;
+  if (!state.spent.includes(room)) return next;
+  const taken = state.options.find((option) => option.command === command);
+  if (!taken) return next;
+  const tier = tierOf(taken, cellMemory(state));
+  if (tier !== 'new-state-ever' && tier !== 'new-state') return next;
+  const rooms = Object.keys(next.exits).map(Number).filter((id) => id !== next.truth.location.id);
+  return {
+    ...next,
+    learned: rememberCells(next.learned, state.cells),
+    cells: [cellOf(next.truth)],
+    open: rooms.slice(-LIMITS.rooms),
+    spent: [],
+  };
 }
 
 const withoutKey = <T>(record: Record<string, T>, key: string): Record<string, T> => {
@@ -419,10 +457,18 @@ function knowledgeRecord(state: AgentState): Pick<TurnRecord, 'knowledgeUpdate'>
 /** A session that was offered and declined did no thinking. */
 const usedThoughtbox = (session: ThoughtboxSession | null) => session !== null && session.outcome !== 'declined';
 
-/** What this episode passes on to the next one of a campaign. */
+/**
+ * What this episode passes on to the next one of a campaign. The frontier keeps the earlier
+ * episodes' firsts this one never stood in again, then adds its own: each first is returned to
+ * once, oldest first, so the tree of discoveries is explored breadth-first (see knownMove).
+ */
 export function learnedAfter(state: AgentState): LearnedState {
+  const visited = visitedSet(state);
+  let frontier = state.learned.frontier.filter((goal) => !visited.has(goal));
+  for (const goal of state.discovered) frontier = pushOnce(frontier, goal, LIMITS.frontier);
   return {
     ...rememberCells(state.learned, state.cells),
+    frontier,
     episodes: state.learned.episodes + 1,
     bestScore: Math.max(state.learned.bestScore, state.truth.score),
     overallGoal: state.beliefs.overallGoal,

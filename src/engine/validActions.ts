@@ -29,6 +29,8 @@ export interface ValidAction {
   outcome: 'continue' | 'died' | 'won' | 'ended';
   /** The Go-Explore cell the command leads to (see cellOf). */
   resultCell: string;
+  /** A scene's move (see findSceneActions): its resultHash also covers the globals it set. */
+  scene?: true;
 }
 
 export interface CandidateOptions {
@@ -383,7 +385,7 @@ function findSceneActions(session: GameSession, start: ReturnType<GameSession['c
     const world = session.worldState();
     // Told apart from the unchanged world by the globals they set, so a scene's moves read as new states.
     const resultHash = createHash('md5').update(worldHash(world)).update(after).digest('hex');
-    groups.set(key, { command, equivalents: [], diff: worldDiff(before, world), scoreDelta: world.score - before.score, endsGame, resultHash, outcome: outcomeOf(session), resultCell: cellOf(session.groundTruth()) });
+    groups.set(key, { command, equivalents: [], diff: worldDiff(before, world), scoreDelta: world.score - before.score, endsGame, resultHash, outcome: outcomeOf(session), resultCell: cellOf(session.groundTruth()), scene: true });
   }
 }
 

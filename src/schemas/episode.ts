@@ -39,12 +39,19 @@ export const LearnedStateSchema = z.object({
   cells: z.array(z.string()).max(400),
   /** Places (location and inventory, see placeOf) the player died in, newest last: later episodes keep out. */
   deadlyPlaces: z.array(z.string()).max(100),
+  /**
+   * Short world hashes of states from which an episode first reached a place or an item no
+   * episode had reached, and which no later episode stood in again, oldest first: later episodes
+   * walk back to the oldest they can (Go-Explore's return, across episodes) and try from there
+   * what was not tried (the other branch of a choice) before what was.
+   */
+  frontier: z.array(z.string()).max(30).default([]),
 });
 export type LearnedState = z.infer<typeof LearnedStateSchema>;
 export const MAX_LEARNED_STATES = 300;
 
 export function freshLearned(): LearnedState {
-  return { episodes: 0, bestScore: 0, rewarding: {}, dynamics: { entries: {} }, reliability: ReliabilitySchema.parse({}), overallGoal: 'unknown', memory: {}, deaths: [], cells: [], deadlyPlaces: [] };
+  return { episodes: 0, bestScore: 0, rewarding: {}, dynamics: { entries: {} }, reliability: ReliabilitySchema.parse({}), overallGoal: 'unknown', memory: {}, deaths: [], cells: [], deadlyPlaces: [], frontier: [] };
 }
 
 /**

@@ -44,6 +44,11 @@ export const ActionOptionSchema = z.object({
   outcome: z.enum(['continue', 'died', 'won', 'ended']),
   /** The cell (see cellOf) the command leads to. */
   resultCell: z.string(),
+  /**
+   * A move in a scene that changes only global variables (9:05's answers in the car): the object
+   * tree, and so the step's own world hash, stays put, and resultHash also covers the globals.
+   */
+  scene: z.literal(true).optional(),
 });
 export type ActionOption = z.infer<typeof ActionOptionSchema>;
 
