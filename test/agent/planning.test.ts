@@ -1,6 +1,6 @@
 import { freshBeliefs } from '../../src/agent/beliefs';
 import { freshDynamics, knownStates, observe } from '../../src/agent/dynamics';
-import { planToReward } from '../../src/agent/planner';
+import { planToReward, planToState } from '../../src/agent/planner';
 import { explore, knownMove, MAX_TRIES, oracleFreePolicy, triedKey } from '../../src/agent/policy';
 import { freshReliability, recordOutcome } from '../../src/agent/reliability';
 import { createRng } from '../../src/agent/rng';
@@ -56,6 +56,32 @@ describe('planning on the dynamics model', () => {
     expect(oracleFreePolicy(ctx)).toEqual({ command: 'north', reason: 'planned', why: 'a learned path to +10 in 3 steps' });
     const worn = { ...ctx, tried: { [triedKey('start', 'north')]: MAX_TRIES } };
     expect(knownMove(worn).choice).toBeNull();
+  });
+
+  it('walks to the first reachable goal in the order given, never through a penalty', () => {
+    const d = zorkLike();
+    expect(planToState(d, 'start', ['kitchen', 'window'], all)).toEqual({ action: 'north', steps: 3, goal: 'kitchen' });
+    expect(planToState(d, 'start', ['nowhere', 'window'], all)).toEqual({ action: 'north', steps: 2, goal: 'window' });
+    expect(planToState(d, 'hall', ['garden', 'window'], all)).toEqual({ action: 'open window', steps: 1, goal: 'window' }); // the garden is not reachable from the hall
+    expect(planToState(d, 'start', ['dead'], all)).toBeNull(); // only through the penalty
+    expect(planToState(d, 'start', ['start'], all)).toBeNull(); // already there
+    expect(planToState(d, 'start', ['kitchen'], (a) => a !== 'north')).toBeNull();
+  });
+
+  it('returns across episodes to the oldest state an earlier episode found something new from, after any learned reward', () => {
+    // An earlier episode went start -north-> hall -open window-> window and found things from the
+    // hall and from the window; this one stands at the start.
+    const walked = observe(observe(freshDynamics(), 'start', 'north', 'hall', 0), 'hall', 'open window', 'window', 0);
+    const learned = { ...freshLearned(), dynamics: walked, frontier: ['hall', 'window'] };
+    const options = [opt('north'), opt('east')];
+    const ctx = { ...probeContext(), options, worldHash: 'start', visited: new Set(['start']), learned, rng: createRng(1), tried: {} };
+    expect(knownMove(ctx).choice).toEqual({ command: 'north', reason: 'return', why: 'back to where an earlier episode found something new, 1 step away' });
+    // Once this episode stood in the hall, the window is next.
+    const inHall = { ...ctx, worldHash: 'hall', visited: new Set(['start', 'hall']), options: [opt('open window'), opt('south')] };
+    expect(knownMove(inHall).choice).toMatchObject({ command: 'open window', reason: 'return' });
+    // A learned reward comes first; with every goal behind it, nothing is left to return to.
+    expect(knownMove({ ...inHall, learned: { ...learned, dynamics: zorkLike() } }).choice).toMatchObject({ command: 'open window', reason: 'planned' });
+    expect(knownMove({ ...inHall, visited: new Set(['start', 'hall', 'window']) }).choice).toBeNull();
   });
 
   it('explores states no episode has seen before states only this episode has not', () => {

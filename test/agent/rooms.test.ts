@@ -6,7 +6,7 @@ import { createRng } from '../../src/agent/rng';
 import { exitsOf, routeToOpen } from '../../src/agent/rooms';
 import { knownMove, oracleFreePolicy, PolicyContext, triedKey } from '../../src/agent/policy';
 import { initialState } from '../../src/agent/state';
-import { decide, deliberate, initialMemory, learn } from '../../src/agent/turn';
+import { decide, deliberate, initialMemory, learn, learnedAfter } from '../../src/agent/turn';
 import { freshLearned, resolveEpisodeConfig } from '../../src/schemas/episode';
 import type { GameState, GroundTruthData } from '../../src/schemas/game';
 import { opt } from './fixtures';
@@ -113,5 +113,49 @@ describe('the turn pipeline keeps the map', () => {
     play('open door', { truth: truth(1, 'Hall'), options: [opt('north', { resultCell: '2//0', resultHash: 'h-north' })] });
     expect(state.open).toEqual([]);
     expect(state.exits).toEqual({ 1: { north: 2 }, 2: { south: 1 } });
+  });
+
+  const start = (options: GameState['options'], learned = freshLearned()) =>
+    initialState({ observation: 'A hall.', truth: truth(1, 'Hall'), worldHash: 'h-start', snapshot: 's0', options, commands: [], storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 }, learned, 1, initialMemory(learned, config));
+  const step = (state: ReturnType<typeof start>, command: string, next: Partial<GameState>) => {
+    const decision = decide(state, config, createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null);
+    return learn(state, decision, { command, observation: `You ${command}.`, snapshot: 's', commands: [], truth: truth(1, 'Hall'), worldHash: `h-${command}`, options: [], ...next }, createRng(1));
+  };
+
+  it('reopens every room after a breakthrough: a change new to the episode in a room it had left spent', () => {
+    // Hall and Kitchen lead only to each other; both are left with nothing new to do.
+    let state = start([opt('north', { resultCell: '2//0', resultHash: 'h-kitchen' })]);
+    state = step(state, 'north', { truth: truth(2, 'Kitchen'), worldHash: 'h-kitchen', options: [opt('south', { resultCell: '1//0', resultHash: 'h-start' })] });
+    expect(state.spent).toEqual([1]);
+    state = step(state, 'south', { worldHash: 'h-start', options: [opt('north', { resultCell: '2//0', resultHash: 'h-kitchen' }), opt('pull lever', { resultCell: '1//0' })] });
+    expect(state.spent).toEqual([1, 2]);
+    expect(state.open).toEqual([1]); // the lever, seen only now
+    expect(state.cells).toEqual(['1//0', '2//0']);
+    // Pulling it changes the Hall, which was left spent: the Kitchen is worth a look again.
+    state = step(state, 'pull lever', { options: [opt('north', { resultCell: '2//0', resultHash: 'h-kitchen-2' })] });
+    expect(state.spent).toEqual([]);
+    expect(state.open).toEqual([2, 1]); // the Kitchen again, and the Hall, whose way north is new once more
+    expect(state.cells).toEqual(['1//0']);
+    expect(deliberate(state, config, createRng(1))).toMatchObject({ kind: 'decided', choice: { command: 'north', reason: 'novel' } });
+    expect(state.learned.cells).toEqual(['1//0', '2//0']); // nothing earlier episodes learn is forgotten
+  });
+
+  it('passes firsts on as the frontier, and drops the earlier ones this episode stood in again', () => {
+    const learned = { ...freshLearned(), frontier: ['h-start', 'h-elsewhere'] };
+    let state = start([opt('north', { resultCell: '2//0', resultHash: 'h-kitchen' })], learned);
+    // The Kitchen is a first: the Hall's state it was found from joins the frontier.
+    state = step(state, 'north', { truth: truth(2, 'Kitchen'), worldHash: 'h-kitchen', options: [opt('take knife', { resultCell: '2/7/0' })] });
+    state = step(state, 'take knife', { truth: { ...truth(2, 'Kitchen'), inventory: [{ id: 7, name: 'knife' }] }, worldHash: 'h-knife', options: [] });
+    expect(state.discovered).toEqual(['h-start', 'h-kitchen']);
+    expect(learnedAfter(state).frontier).toEqual(['h-elsewhere', 'h-start', 'h-kitchen']);
+  });
+
+  it('learns a scene move by the probe\'s hash: the object tree stays put while a question is answered', () => {
+    const question = [opt('no', { resultHash: 'h-no-1', scene: true }), opt('yes', { resultHash: 'h-yes-1', scene: true })];
+    let state = start(question);
+    state = step(state, 'no', { worldHash: 'h-start', options: [opt('no', { resultHash: 'h-no-2', scene: true })] });
+    expect(state.worldHash).toBe('h-no-1');
+    expect(Object.keys(state.learned.dynamics.entries)).toEqual(['h-start|no']);
+    expect(state.learned.dynamics.entries['h-start|no'].next).toEqual({ 'h-no-1': 1 });
   });
 });
