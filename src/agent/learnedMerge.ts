@@ -25,6 +25,7 @@ export function mergeLearned(current: LearnedState, started: LearnedState, finis
     cells: unite(current.cells, finished.cells, LIMITS.learnedCells),
     deadlyPlaces: unite(current.deadlyPlaces, finished.deadlyPlaces, LIMITS.deadlyPlaces),
     frontier: unite(current.frontier, finished.frontier, LIMITS.frontier),
+    deadlyMoves: unite(current.deadlyMoves, finished.deadlyMoves, LIMITS.deadlyMoves),
   };
 }
 

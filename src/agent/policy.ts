@@ -9,11 +9,12 @@
  */
 import type { ActionOption, Assist } from '../schemas/game';
 import type { LearnedState, PolicyName } from '../schemas/episode';
-import { CellMemory, exhausted, frontier, parseCell, placeOf, TIER_REASONS } from './cells';
+import { CellMemory, exhausted, frontier, isUndoing, parseCell, placeOf, TIER_REASONS } from './cells';
 import { shortState } from './dynamics';
 import { planToReward, planToState } from './planner';
 import { Exits, routeToOpen } from './rooms';
 import type { Rng } from './rng';
+import { moveAt } from './state';
 
 /** World states seen before, by full or short hash (the episode keeps short ones to stay small). */
 export interface StateSet {
@@ -188,14 +189,39 @@ export function explore(pool: ActionOption[], ctx: PolicyContext): ExploreChoice
     if (best) return { command: ctx.rng.pick(best.options).command, reason: best.tier === 'seen' ? 'random' : 'novel', why: TIER_REASONS[best.tier] };
     return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
   }
-  const commands = candidates(ctx);
-  if (commands.length === 0) return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
+  const listed = candidates(ctx);
+  if (listed.length === 0) return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
+  // Without the probe, a move that killed the player here in an earlier episode is what tells
+  // it apart; kept only when nothing else is left.
+  const here = ctx.rooms?.here;
+  const deadly = new Set(ctx.learned.deadlyMoves);
+  const safe = here === undefined ? listed : listed.filter((command) => !deadly.has(moveAt(here, command)));
+  const commands = safe.length ? safe : listed;
   const untried = commands.filter((c) => timesTried(ctx.tried, ctx.worldHash, c) === 0);
-  // Undoing moves are not held back here: holding them back (Zork I under `valid`, 10 × 100,
-  // seed 1) cut the mean final score from 26.9 to 7.5 and the best from 34 to 30: without
-  // outcomes, the moves left to try first were throwing things at the lamp and jumping.
-  if (untried.length) return { command: ctx.rng.pick(untried), reason: 'untried', why: 'not yet tried here' };
+  if (untried.length) {
+    const best = Math.min(...untried.map(riskOf));
+    const pool = untried.filter((command) => riskOf(command) === best);
+    return { command: ctx.rng.pick(pool), reason: 'untried', why: best === RISK.risky ? 'not yet tried here (only risky moves are left)' : 'not yet tried here' };
+  }
   return { command: ctx.rng.pick(commands), reason: 'random', why: 'everything here has been tried' };
+}
+
+/**
+ * Without outcomes, what a command usually does decides the order untried ones are tried in:
+ * going places and taking or opening things, then the rest, then undoing what was done, and last
+ * what tends to kill or destroy (jumping, throwing, fighting). Holding back undoing moves alone
+ * (Zork I under `valid`) made throwing things at the lamp and jumping come sooner.
+ */
+const RISK = { forward: 0, other: 1, undoing: 2, risky: 3 } as const;
+const FORWARD = /^(north|south|east|west|northeast|northwest|southeast|southwest|up|down|in|out|enter|climb|go|take|get|pick up|open|unlock|turn on|light|switch on|move|push|pull|read|examine|look|search|wear)\b/;
+const RISKY = /^(jump|throw|attack|kill|break|destroy|burn|hit|smash|cut|stab|wreck|fight|punch|kick|pour|empty|swim|dive)\b/;
+
+function riskOf(command: string): number {
+  const c = command.trim().toLowerCase();
+  if (RISKY.test(c)) return RISK.risky;
+  if (isUndoing(c)) return RISK.undoing;
+  if (FORWARD.test(c)) return RISK.forward;
+  return RISK.other;
 }
 
 export function oracleFreePolicy(ctx: PolicyContext): PolicyChoice {

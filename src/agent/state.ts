@@ -61,7 +61,7 @@ export const AgentStateSchema = z.object({
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
 /** ~12 KB and ~9 KB of JSON: with the dynamics model (~32 KB) the carry stays near 55 KB. */
-export const LIMITS = { visited: 800, tried: 300, places: 200, deaths: 100, cells: 300, learnedCells: 400, deadlyPlaces: 100, rooms: 150, done: 300, frontier: 30 } as const;
+export const LIMITS = { visited: 800, tried: 300, places: 200, deaths: 100, cells: 300, learnedCells: 400, deadlyPlaces: 100, rooms: 150, done: 300, frontier: 30, deadlyMoves: 100 } as const;
 /** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
 export const MAX_CARRY_BYTES = 60 * 1024;
 
@@ -126,13 +126,17 @@ export function keepNewest<T>(record: Record<string, T>, max: number): Record<st
 }
 
 /** The state a fatal move was made from, remembered for later episodes (the thoughtbox's "an earlier episode died here"). */
-export function rememberDeath(learned: LearnedState, worldHash: string, deadlyPlace: string): LearnedState {
+export function rememberDeath(learned: LearnedState, worldHash: string, deadlyPlace: string, deadlyMove: string): LearnedState {
   return {
     ...learned,
     deaths: pushOnce(learned.deaths, shortState(worldHash), LIMITS.deaths),
     deadlyPlaces: pushOnce(learned.deadlyPlaces, deadlyPlace, LIMITS.deadlyPlaces),
+    deadlyMoves: pushOnce(learned.deadlyMoves, deadlyMove, LIMITS.deadlyMoves),
   };
 }
+
+/** The key of a move in `learned.deadlyMoves`. */
+export const moveAt = (location: number, command: string) => `${location}|${command}`;
 
 /** A new item at the end of a bounded list (kept once, newest last). */
 export function pushOnce(list: readonly string[], item: string, max: number): string[] {

@@ -25,7 +25,7 @@ import { choose, knownMove, MAX_TRIES, PolicyContext, safePool, timesTried, trie
 import { accuracy } from './reliability';
 import type { Rng } from './rng';
 import { actionWouldHelp, selectAction, SelectionReason } from './selector';
-import { AgentState, doneIn, keepNewest, LIMITS, markVisited, pushOnce, rememberCells, rememberDeath, rememberReward, visitedSet, withTruth } from './state';
+import { AgentState, doneIn, keepNewest, LIMITS, markVisited, moveAt, pushOnce, rememberCells, rememberDeath, rememberReward, visitedSet, withTruth } from './state';
 import type { ThoughtboxSession } from './thoughtbox/schema';
 import { updateFromAnalysis, updateReliability } from './updater';
 
@@ -250,7 +250,7 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
     dynamics: observeDynamics(state.learned.dynamics, state.worldHash, command, reached, scoreDelta),
   };
   if (scoreDelta > 0) learned = rememberReward(learned, state.worldHash, command);
-  if (step.truth.died) learned = rememberDeath(learned, state.worldHash, placeOf(cellOf(state.truth)));
+  if (step.truth.died) learned = rememberDeath(learned, state.worldHash, placeOf(cellOf(state.truth)), moveAt(state.truth.location.id, command));
   // A first ever: later episodes return here (see learned.frontier).
   const firstEver = !step.truth.died && isFirstEver(cellOf(step.truth), { seen: new Set(state.cells), seenBefore: new Set(state.learned.cells) });
   const place = step.truth.location.name;

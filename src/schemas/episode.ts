@@ -46,12 +46,18 @@ export const LearnedStateSchema = z.object({
    * what was not tried (the other branch of a choice) before what was.
    */
   frontier: z.array(z.string()).max(30).default([]),
+  /**
+   * `location id|command` for each move that killed the player, newest last. Without the probe
+   * (the `valid` and `none` assists) this is how a later episode knows not to jump where jumping
+   * killed, or to walk on in a dark attic.
+   */
+  deadlyMoves: z.array(z.string()).max(100).default([]),
 });
 export type LearnedState = z.infer<typeof LearnedStateSchema>;
 export const MAX_LEARNED_STATES = 300;
 
 export function freshLearned(): LearnedState {
-  return { episodes: 0, bestScore: 0, rewarding: {}, dynamics: { entries: {} }, reliability: ReliabilitySchema.parse({}), overallGoal: 'unknown', memory: {}, deaths: [], cells: [], deadlyPlaces: [], frontier: [] };
+  return { episodes: 0, bestScore: 0, rewarding: {}, dynamics: { entries: {} }, reliability: ReliabilitySchema.parse({}), overallGoal: 'unknown', memory: {}, deaths: [], cells: [], deadlyPlaces: [], frontier: [], deadlyMoves: [] };
 }
 
 /**

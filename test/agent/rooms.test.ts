@@ -150,6 +150,12 @@ describe('the turn pipeline keeps the map', () => {
     expect(learnedAfter(state).frontier).toEqual(['h-elsewhere', 'h-start', 'h-kitchen']);
   });
 
+  it('remembers the move that killed the player, by room, for the next episode', () => {
+    let state = start([]);
+    state = step(state, 'jump', { truth: { ...truth(1, 'Hall'), died: true, done: true }, worldHash: 'h-dead' });
+    expect(learnedAfter(state).deadlyMoves).toEqual(['1|jump']);
+  });
+
   it('learns a scene move by the probe\'s hash: the object tree stays put while a question is answered', () => {
     const question = [opt('no', { resultHash: 'h-no-1', scene: true }), opt('yes', { resultHash: 'h-yes-1', scene: true })];
     let state = start(question);
