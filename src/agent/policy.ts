@@ -114,14 +114,36 @@ export function safePool(options: ActionOption[], deadly: ReadonlySet<string>): 
   return safe.length ? safe : alive.length ? alive : options;
 }
 
-export function probedMove(options: ActionOption[], rng: Rng, deadly: ReadonlySet<string> = new Set()): { pool: ActionOption[]; choice: KnownChoice | null } {
+export function probedMove(options: ActionOption[], rng: Rng, deadly: ReadonlySet<string> = new Set(), here?: string): { pool: ActionOption[]; choice: KnownChoice | null } {
   const won = options.find((o) => o.outcome === 'won');
   if (won) return { pool: options, choice: { command: won.command, reason: 'won', why: 'the probe shows it wins' } };
   const pool = safePool(options, deadly);
-  const best = Math.max(...pool.map((o) => o.scoreDelta));
-  if (best > 0) return { pool, choice: { command: rng.pick(pool.filter((o) => o.scoreDelta === best)).command, reason: 'reward', why: `the probe shows +${best} points` } };
-  return { pool, choice: null };
+  const scoring = pool.filter((o) => o.scoreDelta > 0);
+  if (scoring.length === 0) return { pool, choice: null };
+  const best = cheapestGains(scoring, here);
+  const choice = rng.pick(best);
+  return { pool, choice: { command: choice.command, reason: 'reward', why: `the probe shows +${choice.scoreDelta} points` } };
 }
+
+/**
+ * The scoring moves with the most points per thing given up (those that give up nothing first),
+ * then the biggest gain. "put all in trophy case" scores what the treasures put in one by one
+ * score, but also shuts the lit lamp away: Zork I's agent then walked down into the dark cellar
+ * and was eaten, episode after episode. Put one by one, the lamp stays in hand.
+ */
+export function cheapestGains(scoring: ActionOption[], here?: string): ActionOption[] {
+  const carriedNow = here === undefined ? Math.max(...scoring.map(carried)) : carried({ resultCell: here });
+  const worth = (option: ActionOption) => {
+    const givenUp = Math.max(0, carriedNow - carried(option));
+    return givenUp === 0 ? Infinity : option.scoreDelta / givenUp;
+  };
+  const bestWorth = Math.max(...scoring.map(worth));
+  const cheapest = scoring.filter((option) => worth(option) === bestWorth);
+  const bestGain = Math.max(...cheapest.map((option) => option.scoreDelta));
+  return cheapest.filter((option) => option.scoreDelta === bestGain);
+}
+
+const carried = (option: Pick<ActionOption, 'resultCell'>) => parseCell(option.resultCell).inventory.length;
 
 /**
  * The moves that need no oracle: under `probe`, what the probes make certain; under any assist,
@@ -131,7 +153,7 @@ export function probedMove(options: ActionOption[], rng: Rng, deadly: ReadonlySe
 export function knownMove(ctx: PolicyContext): { pool: ActionOption[]; choice: KnownChoice | null } {
   let pool: ActionOption[] = [];
   if (ctx.assist === 'probe') {
-    const probed = probedMove(ctx.options, ctx.rng, ctx.cells.deadly);
+    const probed = probedMove(ctx.options, ctx.rng, ctx.cells.deadly, ctx.cells.here);
     if (probed.choice) return probed;
     pool = probed.pool;
   }

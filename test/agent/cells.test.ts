@@ -120,6 +120,26 @@ describe('policies under each assist level', () => {
     expect(knownMove(context({ options: [trap], cells: deadly })).pool).toEqual([trap]); // nothing else: the trap stays possible
   });
 
+  it('probe: of scoring moves, the most points per thing given up (the lamp stays out of the trophy case)', () => {
+    // Carrying the lit lamp (10), the broken egg (11) and the broken canary (12); the case is in the room.
+    const here = '1/10,11,12/0';
+    const putAll = opt('put all in trophy case', { scoreDelta: 3, resultCell: '1//3' });
+    const putEgg = opt('put egg in trophy case', { scoreDelta: 2, resultCell: '1/10,12/2' });
+    const putCanary = opt('put canary in trophy case', { scoreDelta: 1, resultCell: '1/10,11/1' });
+    const putLamp = opt('put lamp in trophy case', { scoreDelta: 0, resultCell: '1/11,12/0' });
+    for (let seed = 1; seed <= 20; seed++) {
+      const options = seed % 2 ? [putAll, putCanary, putEgg, putLamp] : [putLamp, putEgg, putCanary, putAll];
+      expect(knownMove(context({ options, rng: createRng(seed), cells: memory({ here }) })).choice).toMatchObject({ command: 'put egg in trophy case', reason: 'reward', why: 'the probe shows +2 points' });
+    }
+    // Once the egg is in, the canary alone is worth more per thing than all the rest.
+    const afterEgg = [opt('put all in trophy case', { scoreDelta: 1, resultCell: '1//1' }), opt('put canary in trophy case', { scoreDelta: 1, resultCell: '1/10/1' })];
+    expect(knownMove(context({ options: afterEgg, cells: memory({ here: '1/10,12/0' }) })).choice?.command).toBe('put canary in trophy case');
+    // A gain that gives nothing up comes first, the bigger such gain first.
+    const down = opt('down', { scoreDelta: 25, resultCell: '2/10,11,12/25' });
+    const listen = opt('listen', { scoreDelta: 1, resultCell: '1/10,11,12/1' });
+    expect(knownMove(context({ options: [putEgg, listen, down, putAll], cells: memory({ here }) })).choice?.command).toBe('down');
+  });
+
   it('valid: chooses among the listed commands, untried ones first, and follows a learned path through them', () => {
     const commands = ['north', 'open door', 'take lamp'];
     const tried = { [triedKey('h-start', 'north')]: 1, [triedKey('h-start', 'open door')]: 1 };
