@@ -48,6 +48,18 @@ export function secondsPerEpisodeTurn(data: ReportData): EpisodeValue[] {
 
 const armOrder = (data: ReportData) => data.arms.map((a) => a.name);
 
+/**
+ * An integer axis. Over a short range (9:05 scores 0 or 1) Vega still puts ticks at fractions and
+ * the integer format prints them as their neighbours ("0, 1, 1"), whatever tickMinStep says, so
+ * there the ticks are listed.
+ */
+export function integerAxis(values: number[]): { format: 'd'; tickMinStep: 1; values?: number[] } {
+  const low = Math.floor(Math.min(0, ...values));
+  const high = Math.ceil(Math.max(0, ...values));
+  if (high - low > 10) return { format: 'd', tickMinStep: 1 };
+  return { format: 'd', tickMinStep: 1, values: Array.from({ length: high - low + 1 }, (_, i) => low + i) };
+}
+
 /** One bar per (episode, arm), the arms side by side within each episode. */
 function perEpisodeBars(data: ReportData, values: EpisodeValue[], title: string, yTitle: string, format: string): TopLevelSpec {
   const arms = armOrder(data);
@@ -61,7 +73,7 @@ function perEpisodeBars(data: ReportData, values: EpisodeValue[], title: string,
     encoding: {
       x: { field: 'episode', type: 'ordinal', title: 'episode', axis: { labelAngle: 0 } },
       ...(arms.length > 1 ? { xOffset: { field: 'arm', type: 'nominal', sort: arms } } : {}),
-      y: { field: 'value', type: 'quantitative', title: yTitle, axis: { format } },
+      y: { field: 'value', type: 'quantitative', title: yTitle, axis: format === 'd' ? integerAxis(values.map((v) => v.value)) : { format } },
       color: { field: 'arm', type: 'nominal', sort: arms, title: 'arm' },
     },
   } as TopLevelSpec;
@@ -77,7 +89,7 @@ export function reportCharts(data: ReportData): Chart[] {
     mark: { type: 'line', point: longest <= 40, tooltip: true },
     encoding: {
       x: { field: 'turn', type: 'quantitative', title: 'turn', axis: { format: 'd', tickMinStep: 1 } },
-      y: { field: 'score', type: 'quantitative', title: 'score', axis: { format: 'd', tickMinStep: 1 } },
+      y: { field: 'score', type: 'quantitative', title: 'score', axis: integerAxis(points.map((p) => p.score)) },
       color: { field: 'episode', type: 'ordinal', title: 'episode', scale: { scheme: 'viridis' } },
     },
   };

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFileActivities, readTranscript } from '../../src/activities/files';
 import { buildReport } from '../../src/report/build';
-import { bestScores, llmCallsPerEpisodeTurn, reportCharts, scorePoints, secondsPerEpisodeTurn } from '../../src/report/charts';
+import { bestScores, integerAxis, llmCallsPerEpisodeTurn, reportCharts, scorePoints, secondsPerEpisodeTurn } from '../../src/report/charts';
 import { loadReportData, ReportNotFoundError } from '../../src/report/load';
 import { summarize, summaryText } from '../../src/report/summary';
 import { reportDir, writeReport } from '../../src/report/write';
@@ -96,6 +96,33 @@ describe('chart specs hold the data points', () => {
     const charts = reportCharts(campaignFixture());
     expect(charts.map((c) => c.id)).toEqual(['score-over-turns', 'best-score', 'llm-calls-per-turn']);
     expect(charts[0].spec).not.toHaveProperty('facet');
+  });
+});
+
+describe('score axes', () => {
+  /** The tick labels of a rendered chart's first y axis (Vega writes the axis group, its labels, then its title). */
+  const yLabels = (svg: string) => {
+    const axis = svg.slice(svg.indexOf('aria-label="Y-axis'));
+    const labels = axis.slice(0, axis.indexOf('role-axis-title'));
+    return [...labels.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  };
+
+  it('a game scored 0 or 1 (9:05) has the integer ticks 0 and 1 only, each once', async () => {
+    const data = experimentFixture();
+    for (const arm of data.arms) {
+      for (const episode of arm.episodes) {
+        episode.score = 1;
+        episode.transcript = episode.transcript.map((t) => ({ ...t, score: t.turn >= 3 ? 1 : 0 }));
+      }
+    }
+    const built = await buildReport(data);
+    for (const id of ['score-over-turns', 'best-score']) expect(new Set(yLabels(built.files[`${id}.svg`] as string))).toEqual(new Set(['0', '1']));
+    expect(yLabels(built.files['best-score.svg'] as string)).toEqual(['0', '1']);
+  });
+
+  it('a long range keeps Vega\'s own ticks', () => {
+    expect(integerAxis([0, 48])).toEqual({ format: 'd', tickMinStep: 1 });
+    expect(integerAxis([-5, 1])).toMatchObject({ values: [-5, -4, -3, -2, -1, 0, 1] });
   });
 });
 
