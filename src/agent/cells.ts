@@ -22,6 +22,9 @@ export function parseCell(cell: string): Cell {
   return { location: Number(location), ...(within ? { within: Number(within) } : {}), inventory: inventory ? inventory.split(',').map(Number) : [], score: Number(score) };
 }
 
+/** How many things the player carries in `cell`. */
+export const carriedIn = (cell: string) => parseCell(cell).inventory.length;
+
 /** Where the player is and what they carry, without the score: a death trap is a place, whatever the score. */
 export const placeOf = (cell: string) => cell.slice(0, cell.lastIndexOf('/'));
 
@@ -128,9 +131,8 @@ export function frontier(options: ActionOption[], memory: CellMemory): { tier: T
     else if (tier === best.tier) best.options.push(option);
   }
   if (best?.tier === 'undoing') {
-    const carried = (option: ActionOption) => parseCell(option.resultCell).inventory.length;
-    const least = Math.min(...best.options.map(carried));
-    const lightest = best.options.filter((option) => carried(option) === least);
+    const least = Math.min(...best.options.map((option) => carriedIn(option.resultCell)));
+    const lightest = best.options.filter((option) => carriedIn(option.resultCell) === least);
     const whole = lightest.filter((option) => /\ball\b/.test(option.command));
     best = { tier: 'undoing', options: whole.length ? whole : lightest };
   }

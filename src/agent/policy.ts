@@ -9,7 +9,7 @@
  */
 import type { ActionOption, Assist } from '../schemas/game';
 import type { LearnedState, PolicyName } from '../schemas/episode';
-import { CellMemory, exhausted, frontier, isUndoing, parseCell, placeOf, TIER_REASONS } from './cells';
+import { carriedIn, CellMemory, exhausted, frontier, isUndoing, parseCell, placeOf, TIER_REASONS } from './cells';
 import { shortState } from './dynamics';
 import { planToReward, planToState } from './planner';
 import { Exits, routeToOpen } from './rooms';
@@ -114,13 +114,13 @@ export function safePool(options: ActionOption[], deadly: ReadonlySet<string>): 
   return safe.length ? safe : alive.length ? alive : options;
 }
 
-export function probedMove(options: ActionOption[], rng: Rng, deadly: ReadonlySet<string> = new Set(), here?: string): { pool: ActionOption[]; choice: KnownChoice | null } {
+export function probedMove(options: ActionOption[], rng: Rng, cells: Pick<CellMemory, 'deadly' | 'here'>): { pool: ActionOption[]; choice: KnownChoice | null } {
   const won = options.find((o) => o.outcome === 'won');
   if (won) return { pool: options, choice: { command: won.command, reason: 'won', why: 'the probe shows it wins' } };
-  const pool = safePool(options, deadly);
+  const pool = safePool(options, cells.deadly);
   const scoring = pool.filter((o) => o.scoreDelta > 0);
   if (scoring.length === 0) return { pool, choice: null };
-  const best = cheapestGains(scoring, here);
+  const best = cheapestGains(scoring, cells.here);
   const choice = rng.pick(best);
   return { pool, choice: { command: choice.command, reason: 'reward', why: `the probe shows +${choice.scoreDelta} points` } };
 }
@@ -131,10 +131,10 @@ export function probedMove(options: ActionOption[], rng: Rng, deadly: ReadonlySe
  * score, but also shuts the lit lamp away: Zork I's agent then walked down into the dark cellar
  * and was eaten, episode after episode. Put one by one, the lamp stays in hand.
  */
-export function cheapestGains(scoring: ActionOption[], here?: string): ActionOption[] {
-  const carriedNow = here === undefined ? Math.max(...scoring.map(carried)) : carried({ resultCell: here });
+function cheapestGains(scoring: ActionOption[], here: string): ActionOption[] {
+  const carriedNow = carriedIn(here);
   const worth = (option: ActionOption) => {
-    const givenUp = Math.max(0, carriedNow - carried(option));
+    const givenUp = Math.max(0, carriedNow - carriedIn(option.resultCell));
     return givenUp === 0 ? Infinity : option.scoreDelta / givenUp;
   };
   const bestWorth = Math.max(...scoring.map(worth));
@@ -142,8 +142,6 @@ export function cheapestGains(scoring: ActionOption[], here?: string): ActionOpt
   const bestGain = Math.max(...cheapest.map((option) => option.scoreDelta));
   return cheapest.filter((option) => option.scoreDelta === bestGain);
 }
-
-const carried = (option: Pick<ActionOption, 'resultCell'>) => parseCell(option.resultCell).inventory.length;
 
 /**
  * The moves that need no oracle: under `probe`, what the probes make certain; under any assist,
@@ -153,7 +151,7 @@ const carried = (option: Pick<ActionOption, 'resultCell'>) => parseCell(option.r
 export function knownMove(ctx: PolicyContext): { pool: ActionOption[]; choice: KnownChoice | null } {
   let pool: ActionOption[] = [];
   if (ctx.assist === 'probe') {
-    const probed = probedMove(ctx.options, ctx.rng, ctx.cells.deadly, ctx.cells.here);
+    const probed = probedMove(ctx.options, ctx.rng, ctx.cells);
     if (probed.choice) return probed;
     pool = probed.pool;
   }

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { readTranscript } from '../../src/activities/files';
 import { GRUE, ROOT, sharedGame } from '../helpers';
 import { tempDataDir } from '../platform/env';
-import { GrueRun, grueProcess } from './grueProcess';
 import { ownServer } from '../platform/server';
+import { GrueRun, grueProcess } from './grueProcess';
 
 
 function grue(args: string[], env: Record<string, string>) {
