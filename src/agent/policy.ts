@@ -211,19 +211,32 @@ export function explore(pool: ActionOption[], ctx: PolicyContext): ExploreChoice
   }
   const listed = candidates(ctx);
   if (listed.length === 0) return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
-  // Without the probe, a move that killed the player here in an earlier episode is what tells
-  // it apart; kept only when nothing else is left.
+  const next = nextUntried(ctx);
+  if (next) return { command: ctx.rng.pick(next.commands), reason: 'untried', why: next.risky ? 'not yet tried here (only risky moves are left)' : 'not yet tried here' };
+  return { command: ctx.rng.pick(safeCommands(ctx)), reason: 'random', why: 'everything here has been tried' };
+}
+
+/**
+ * Without outcomes, the commands to try next: those not yet tried from this state, of the least
+ * risky kind left (see riskOf), leaving out moves that killed the player here in an earlier
+ * episode. Null when every command has been tried. Under `valid` the oracle's advice is taken
+ * only from these: followed anywhere in the list, the 270M model's "jump" at Zork I's Canyon
+ * View killed the full agent while forward moves were still untried.
+ */
+export function nextUntried(ctx: PolicyContext): { commands: string[]; risky: boolean } | null {
+  const untried = safeCommands(ctx).filter((command) => timesTried(ctx.tried, ctx.worldHash, command) === 0);
+  if (untried.length === 0) return null;
+  const least = Math.min(...untried.map(riskOf));
+  return { commands: untried.filter((command) => riskOf(command) === least), risky: least === RISK.risky };
+}
+
+/** The candidates less the moves that killed the player here in an earlier episode (all of them if every one did). */
+function safeCommands(ctx: PolicyContext): string[] {
+  const listed = candidates(ctx);
   const here = ctx.rooms?.here;
   const deadly = new Set(ctx.learned.deadlyMoves);
   const safe = here === undefined ? listed : listed.filter((command) => !deadly.has(moveAt(here, command)));
-  const commands = safe.length ? safe : listed;
-  const untried = commands.filter((c) => timesTried(ctx.tried, ctx.worldHash, c) === 0);
-  if (untried.length) {
-    const best = Math.min(...untried.map(riskOf));
-    const pool = untried.filter((command) => riskOf(command) === best);
-    return { command: ctx.rng.pick(pool), reason: 'untried', why: best === RISK.risky ? 'not yet tried here (only risky moves are left)' : 'not yet tried here' };
-  }
-  return { command: ctx.rng.pick(commands), reason: 'random', why: 'everything here has been tried' };
+  return safe.length ? safe : listed;
 }
 
 /**

@@ -14,7 +14,7 @@ import type { ActionOption } from '../schemas/game';
 import type { TurnAnalysis } from '../schemas/oracle';
 import { frontier, TIER_REASONS } from './cells';
 import { accuracy, Reliability } from './reliability';
-import { candidates, explore, knownMove, MAX_TRIES, PolicyContext, StateSet, timesTried } from './policy';
+import { candidates, explore, knownMove, MAX_TRIES, nextUntried, PolicyContext, StateSet, timesTried } from './policy';
 
 export type SelectionReason = 'won' | 'reward' | 'planned' | 'return' | 'thought' | 'recommended' | 'blocker' | 'alternative' | 'novel' | 'untried' | 'random' | 'fallback';
 
@@ -83,7 +83,8 @@ export function asCommand(text: string): string | null {
 /**
  * The moves advice may pick from, as commands: under `probe` the options of the best novelty tier
  * (advice steers within what the probes say is most promising, never back to where the episode
- * has been); under `valid` the listed commands; under `none` whatever the advice says, as typed.
+ * has been); under `valid` the untried commands of the least risky kind left, as the explorer
+ * would take them (see nextUntried); under `none` whatever the advice says, as typed.
  */
 function advisable(input: SelectorInput, pool: ActionOption[]): { match: (advice: string) => string | null; tierWhy: string | null } {
   const untriedHere = (command: string) => timesTried(input.tried, input.worldHash, command) < MAX_TRIES;
@@ -93,7 +94,7 @@ function advisable(input: SelectorInput, pool: ActionOption[]): { match: (advice
     return { match: (advice) => matchAction(advice, choices)?.command ?? null, tierWhy: best ? TIER_REASONS[best.tier] : null };
   }
   if (input.assist === 'valid') {
-    const choices = candidates(input).filter(untriedHere).map((command) => ({ command }));
+    const choices = (nextUntried(input)?.commands ?? []).map((command) => ({ command }));
     return { match: (advice) => matchAction(advice, choices)?.command ?? null, tierWhy: null };
   }
   return {

@@ -21,7 +21,7 @@ import { Beliefs, beliefsContext, LIMITS as BELIEF_LIMITS, pushBounded } from '.
 import { knownStates, observe as observeDynamics, shortState } from './dynamics';
 import { CellMemory, exhausted, frontier, isFirstEver, placeOf, tierOf } from './cells';
 import { exitsOf } from './rooms';
-import { choose, knownMove, MAX_TRIES, PolicyContext, safePool, timesTried, triedKey } from './policy';
+import { choose, knownMove, MAX_TRIES, nextUntried, PolicyContext, safePool, timesTried, triedKey } from './policy';
 import { accuracy } from './reliability';
 import type { Rng } from './rng';
 import { actionWouldHelp, selectAction, SelectionReason } from './selector';
@@ -141,11 +141,12 @@ export function deliberate(state: AgentState, config: EpisodeConfig, rng: Rng, m
 /**
  * The actions the oracle is asked to choose from. Under `probe`, the best novelty tier's, when it
  * has any worth a choice (the selector takes advice only from there, and a short list is a
- * short prompt); under `valid`, the list; under `none`, nothing: the model writes the command.
+ * short prompt); under `valid`, the untried moves of the least risky kind left (the selector's
+ * choices there too); under `none`, nothing: the model writes the command.
  */
 function advisedCommands(state: AgentState, config: EpisodeConfig, pool: ActionOption[], ctx: PolicyContext): string[] {
   if (config.assist === 'none') return [];
-  if (config.assist === 'valid') return state.commands;
+  if (config.assist === 'valid') return nextUntried(ctx)?.commands ?? [];
   const best = frontier(pool, ctx.cells);
   return (best?.options ?? []).filter((o) => timesTried(state.tried, state.worldHash, o.command) < MAX_TRIES).map((o) => o.command);
 }

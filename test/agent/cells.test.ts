@@ -168,6 +168,24 @@ describe('policies under each assist level', () => {
     expect(oracleFreePolicy(context({ assist: 'valid', commands: ['jump'], learned, rooms: { here: 5, exits: {}, open: new Set() } })).command).toBe('jump'); // nothing else
   });
 
+  it("valid: the oracle's advice is taken only from the untried moves of the least risky kind left, never a move that killed here before", () => {
+    let sure = freshReliability();
+    for (let i = 0; i < 50; i++) sure = recordOutcome(sure, 'recommendation', true);
+    const commands = ['jump', 'drop lamp', 'north', 'take sword'];
+    const rooms = { here: 5, exits: {}, open: new Set<number>() };
+    const advised = (recommended: string, over: Partial<PolicyContext> = {}) =>
+      selectAction({ ...context({ assist: 'valid', commands, rooms, ...over }), reliability: sure, analysis: analysis({ recommended_action: recommended, alternative_actions: [] }) });
+    expect(advised('take sword')).toMatchObject({ command: 'take sword', reason: 'recommended', followedRecommendation: true });
+    // Zork I's Canyon View: the model said "jump" while going on was untried, and the agent died.
+    const jump = advised('jump');
+    expect(jump.followedRecommendation).toBe(false);
+    expect(['north', 'take sword']).toContain(jump.command);
+    const triedAllBut = (left: string[]) => Object.fromEntries(commands.filter((c) => !left.includes(c)).map((c) => [triedKey('h-start', c), 1]));
+    expect(advised('jump', { tried: triedAllBut(['jump']) })).toMatchObject({ command: 'jump', followedRecommendation: true });
+    const learned = { ...freshLearned(), deadlyMoves: ['5|jump'] };
+    expect(advised('jump', { tried: triedAllBut(['jump']), learned }).followedRecommendation).toBe(false);
+  });
+
   it('none: what a player would type, from the compass and the things the reply names', () => {
     const typed = playerCommands('You are on a rocky shore. A wooden chest sits here, and the lighthouse door is to the north.');
     expect(typed).toEqual(expect.arrayContaining(['north', 'up', 'take all', 'open chest', 'take chest', 'examine door', 'look', 'inventory']));

@@ -64,6 +64,14 @@ describe('the turn pipeline', () => {
     expect(d.kind === 'ask' && d.failure).toMatchObject({ failedAction: 'open door', response: 'It is locked.' });
   });
 
+  it('under valid, the oracle is asked to choose among the untried moves of the least risky kind, and not asked when one is left', () => {
+    const valid = resolveEpisodeConfig({ game: 'test', policy: 'full', assist: 'valid' });
+    const withCommands = (commands: string[]) => stateOf({ ...startOf(), options: [], commands });
+    const d = deliberate(withCommands(['jump', 'close door', 'north', 'take lamp']), valid, createRng(1));
+    expect(d.kind === 'ask' && d.request.validActions).toEqual(['north', 'take lamp']);
+    expect(deliberate(withCommands(['jump', 'close door', 'north']), valid, createRng(1))).toMatchObject({ kind: 'decided', choice: { command: 'north', reason: 'untried' } });
+  });
+
   it('a known reward is taken without the oracle', () => {
     const d = deliberate(stateOf(startOf([opt('north'), opt('take coin', { scoreDelta: 5 })])), config('full'), createRng(1));
     expect(d).toEqual({ kind: 'decided', choice: { command: 'take coin', reason: 'reward', why: 'the probe shows +5 points' } });
