@@ -88,7 +88,7 @@ export function playerCommands(observation: string): string[] {
 }
 
 /** The commands this policy may consider now. */
-export function candidates(ctx: PolicyContext): string[] {
+export function candidates(ctx: Pick<PolicyContext, 'assist' | 'options' | 'commands' | 'observation'>): string[] {
   if (ctx.assist === 'probe') return ctx.options.map((o) => o.command);
   if (ctx.assist === 'valid') return ctx.commands;
   return playerCommands(ctx.observation);
@@ -166,7 +166,7 @@ export function knownMove(ctx: PolicyContext): { pool: ActionOption[]; choice: K
   const goals = ctx.learned.frontier.filter((goal) => !ctx.visited.has(goal));
   const back = planToState(ctx.learned.dynamics, ctx.worldHash, goals, usable);
   if (back) return { pool, choice: { command: back.action, reason: 'return', why: `back to where an earlier episode found something new, ${steps(back.steps)} away` } };
-  return { pool, choice: ctx.assist === 'probe' ? returnMove(pool, ctx) : null };
+  return { pool, choice: ctx.assist === 'probe' ? returnMove(pool, ctx) : ctx.assist === 'valid' ? returnToUntried(ctx) : null };
 }
 
 const steps = (count: number) => `${count} step${count === 1 ? '' : 's'}`;
@@ -198,6 +198,23 @@ function returnMove(pool: ActionOption[], ctx: PolicyContext): KnownChoice | nul
 }
 
 /**
+ * The same return without the probe (`valid`): when nothing going places, taking or opening is
+ * left untried here, walk the rooms the episode's own moves mapped to the nearest one left with
+ * such moves, before undoing, repeating or jumping. Without it the explorer bounced between two
+ * spent rooms (Zork I's Canyon Bottom and End of Rainbow) and, with only "jump" left untried at
+ * Canyon View, jumped.
+ */
+function returnToUntried(ctx: PolicyContext): KnownChoice | null {
+  if (nextUntried(ctx)?.opensUp) return null;
+  const rooms = ctx.rooms;
+  if (!rooms?.open.size) return null;
+  const listed = new Set(safeCommands(ctx));
+  const usable = (command: string) => listed.has(command) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_RETURN_TRIES;
+  const route = routeToOpen(rooms.exits, rooms.here, rooms.open, usable);
+  return route ? { command: route.command, reason: 'return', why: `back to a room with untried moves, ${steps(route.steps)} away` } : null;
+}
+
+/**
  * Exploration. Under `probe`: the best novelty tier of the cells the options lead to (see
  * cells.ts). Otherwise: a command not yet tried from this state, else any.
  */
@@ -223,15 +240,18 @@ export function explore(pool: ActionOption[], ctx: PolicyContext): ExploreChoice
  * only from these: followed anywhere in the list, the 270M model's "jump" at Zork I's Canyon
  * View killed the full agent while forward moves were still untried.
  */
-export function nextUntried(ctx: PolicyContext): { commands: string[]; risky: boolean } | null {
+export function nextUntried(ctx: UntriedContext): { commands: string[]; risky: boolean; opensUp: boolean } | null {
   const untried = safeCommands(ctx).filter((command) => timesTried(ctx.tried, ctx.worldHash, command) === 0);
   if (untried.length === 0) return null;
   const least = Math.min(...untried.map(riskOf));
-  return { commands: untried.filter((command) => riskOf(command) === least), risky: least === RISK.risky };
+  return { commands: untried.filter((command) => riskOf(command) === least), risky: least === RISK.risky, opensUp: least <= RISK.other };
 }
 
+/** What nextUntried reads: the state, its commands, what was tried and what killed before. */
+export type UntriedContext = Pick<PolicyContext, 'assist' | 'options' | 'commands' | 'observation' | 'worldHash' | 'tried' | 'learned' | 'rooms'>;
+
 /** The candidates less the moves that killed the player here in an earlier episode (all of them if every one did). */
-function safeCommands(ctx: PolicyContext): string[] {
+function safeCommands(ctx: UntriedContext): string[] {
   const listed = candidates(ctx);
   const here = ctx.rooms?.here;
   const deadly = new Set(ctx.learned.deadlyMoves);

@@ -235,6 +235,9 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
   const outcome = { scoreDelta, newState: !visitedSet(state).has(reached), worldChanged: reached !== state.worldHash };
   const beliefsBefore = decision.beliefs;
   const analysis = decision.analysis;
+  // A first ever: later episodes return here (see learned.frontier).
+  const firstEver = !step.truth.died && isFirstEver(cellOf(step.truth), { seen: new Set(state.cells), seenBefore: new Set(state.learned.cells) });
+  const listedWithoutProbe = state.options.length === 0 && state.commands.length > 0; // the `valid` assist
   const reliability = analysis
     ? updateReliability(state.learned.reliability, outcome, {
         actedOnBlocker: decision.reason === 'blocker',
@@ -243,6 +246,7 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
         recommendationProbe: decision.recommendationProbe,
         conclusionProbe: decision.conclusionProbe,
         actedOn: decision.reason === 'recommended' ? 'recommendation' : decision.reason === 'thought' ? 'thought' : null,
+        ...(listedWithoutProbe ? { firstEver } : {}),
       })
     : state.learned.reliability;
   let learned: LearnedState = {
@@ -252,8 +256,6 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
   };
   if (scoreDelta > 0) learned = rememberReward(learned, state.worldHash, command);
   if (step.truth.died) learned = rememberDeath(learned, state.worldHash, placeOf(cellOf(state.truth)), moveAt(state.truth.location.id, command));
-  // A first ever: later episodes return here (see learned.frontier).
-  const firstEver = !step.truth.died && isFirstEver(cellOf(step.truth), { seen: new Set(state.cells), seenBefore: new Set(state.learned.cells) });
   const place = step.truth.location.name;
   const newPlace = place !== '' && !state.places.includes(place);
   const key = triedKey(state.worldHash, command);
@@ -301,7 +303,7 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
  * longer opens anything), joining or leaving the open rooms.
  */
 function mapped(now: AgentState, before: AgentState): AgentState {
-  if (now.options.length === 0 && before.options.length === 0) return now; // only the probe maps
+  if (now.options.length === 0 && before.options.length === 0) return before.commands.length > 0 ? mappedByMoves(now, before) : now;
   const memory = cellMemory(now);
   let exits = now.exits;
   let open = now.open;
@@ -318,6 +320,25 @@ function mapped(now: AgentState, before: AgentState): AgentState {
     if (judged === before && id !== now.truth.location.id) spent = opensSomething ? spent.filter((other) => other !== id) : [...spent.filter((other) => other !== id), id].slice(-LIMITS.rooms);
   }
   return { ...now, exits, open, spent };
+}
+
+/**
+ * The room map without the probe (`valid`): only the moves made show where they lead. The move
+ * just made adds an exit when it changed rooms; the room left and the room reached are open while
+ * a move going places, taking or opening is untried in them (see nextUntried).
+ */
+function mappedByMoves(now: AgentState, before: AgentState): AgentState {
+  const from = before.truth.location.id;
+  const to = now.truth.location.id;
+  let exits = now.exits;
+  if (to !== from && !now.truth.died && now.lastCommand !== null) {
+    exits = keepNewest<Record<string, number>>({ ...withoutKey(exits, String(from)), [from]: { ...exits[from], [now.lastCommand]: to } }, LIMITS.rooms);
+  }
+  let open = now.open.filter((id) => id !== from && id !== to);
+  const opensUp = (judged: AgentState) =>
+    nextUntried({ assist: 'valid', options: [], commands: judged.commands, observation: judged.observation, worldHash: judged.worldHash, tried: now.tried, learned: now.learned, rooms: { here: judged.truth.location.id, exits, open: new Set() } })?.opensUp ?? false;
+  for (const judged of to === from ? [now] : [before, now]) if (opensUp(judged)) open = [...open, judged.truth.location.id];
+  return { ...now, exits, open: open.slice(-LIMITS.rooms) };
 }
 
 /**

@@ -64,14 +64,23 @@ export interface ReliabilityEvidence {
    * judged only when taken, by what the move really did.
    */
   actedOn?: 'recommendation' | 'thought' | null;
+  /**
+   * Under `valid`, advice acted on is judged by whether the move scored or reached a place or
+   * item no episode had reached (a first-ever cell), given here; absent, by `helped`. Advice
+   * there may only name an untried move, and nearly every untried move reaches a new state, so a
+   * new state said nothing about the advice: on Zork I the 270M model's walks around the forest
+   * counted as help and kept its reliability near 1.
+   */
+  firstEver?: boolean;
 }
 
 export function updateReliability(r: Reliability, o: StepOutcome, evidence: ReliabilityEvidence): Reliability {
   let next = r;
+  const adviceHelped = evidence.firstEver === undefined ? helped(o) : o.scoreDelta > 0 || evidence.firstEver;
   if (evidence.recommendationProbe !== null) next = recordOutcome(next, 'recommendation', evidence.recommendationProbe);
-  else if (evidence.actedOn === 'recommendation') next = recordOutcome(next, 'recommendation', helped(o));
+  else if (evidence.actedOn === 'recommendation') next = recordOutcome(next, 'recommendation', adviceHelped);
   if (evidence.conclusionProbe !== null) next = recordOutcome(next, 'thought', evidence.conclusionProbe);
-  else if (evidence.actedOn === 'thought') next = recordOutcome(next, 'thought', helped(o));
+  else if (evidence.actedOn === 'thought') next = recordOutcome(next, 'thought', adviceHelped);
   if (evidence.actedOnBlocker) next = recordOutcome(next, 'blocker', helped(o));
   if (evidence.progressClaim) next = recordOutcome(next, 'progress', evidence.progressClaim.claimed === helped(evidence.progressClaim.actual));
   if (o.scoreDelta !== 0) next = recordOutcome(next, 'goal', o.scoreDelta > 0);

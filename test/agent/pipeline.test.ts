@@ -72,6 +72,21 @@ describe('the turn pipeline', () => {
     expect(deliberate(withCommands(['jump', 'close door', 'north']), valid, createRng(1))).toMatchObject({ kind: 'decided', choice: { command: 'north', reason: 'untried' } });
   });
 
+  it('under valid, a followed recommendation counts as help only when it reaches a place or item no episode had reached', () => {
+    const valid = resolveEpisodeConfig({ game: 'test', policy: 'full', assist: 'valid' });
+    const start = { ...startOf(), options: [], commands: ['north', 'take lamp'] };
+    const follow = (learned: ReturnType<typeof freshLearned>) => {
+      const state = initialState(start, learned, 1, initialMemory(learned, valid));
+      const sure = { ...state, learned: { ...state.learned, reliability: { ...state.learned.reliability, recommendation: { tried: 1000, helped: 1000 } } } };
+      const asked = deliberate(sure, valid, createRng(1));
+      const decision = decide(sure, valid, createRng(1), asked, answered({ recommended_action: 'north' }));
+      expect(decision.reason).toBe('recommended');
+      return learn(sure, decision, step('north', { commands: ['south'], options: [], truth: { ...truth('Kitchen'), location: { id: 2, name: 'Kitchen' } } }), createRng(1)).learned.reliability.recommendation;
+    };
+    expect(follow(freshLearned())).toEqual({ tried: 1001, helped: 1001 }); // the Kitchen, never reached before
+    expect(follow({ ...freshLearned(), cells: ['2//0'] })).toEqual({ tried: 1001, helped: 1000 }); // an earlier episode stood there
+  });
+
   it('a known reward is taken without the oracle', () => {
     const d = deliberate(stateOf(startOf([opt('north'), opt('take coin', { scoreDelta: 5 })])), config('full'), createRng(1));
     expect(d).toEqual({ kind: 'decided', choice: { command: 'take coin', reason: 'reward', why: 'the probe shows +5 points' } });

@@ -138,6 +138,17 @@ describe('the informed selector: trust by learned reliability, advice vetted by 
     expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: true }).recommendation).toEqual({ tried: 1, helped: 1 });
     expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: null }).recommendation).toEqual({ tried: 0, helped: 0 });
   });
+
+  it('without the probe, judges advice acted on by what the move did: under valid, only a score or a place or item no episode had reached counts', () => {
+    const flags = { actedOnBlocker: false, progressClaim: null, conclusionProbe: null, recommendationProbe: null, actedOn: 'recommendation' as const };
+    const newRoom = { scoreDelta: 0, newState: true, worldChanged: true };
+    expect(updateReliability(freshReliability(), newRoom, flags).recommendation).toEqual({ tried: 1, helped: 1 }); // none: a new state helped
+    // valid: a forest room new to this episode, seen in an earlier one, is no help; a first ever is, and so is a score.
+    expect(updateReliability(freshReliability(), newRoom, { ...flags, firstEver: false }).recommendation).toEqual({ tried: 1, helped: 0 });
+    expect(updateReliability(freshReliability(), newRoom, { ...flags, firstEver: true }).recommendation).toEqual({ tried: 1, helped: 1 });
+    expect(updateReliability(freshReliability(), { scoreDelta: 10, newState: true, worldChanged: true }, { ...flags, firstEver: false }).recommendation).toEqual({ tried: 1, helped: 1 });
+    expect(updateReliability(freshReliability(), newRoom, { ...flags, actedOn: 'thought', firstEver: false }).thought).toEqual({ tried: 1, helped: 0 });
+  });
 });
 
 describe('failure memory', () => {

@@ -140,6 +140,36 @@ describe('the turn pipeline keeps the map', () => {
     expect(state.learned.cells).toEqual(['1//0', '2//0']); // nothing earlier episodes learn is forgotten
   });
 
+  it('without the probe (valid), maps the rooms by the moves made and returns to one with going or taking left untried', () => {
+    const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
+    let state = initialState(
+      { observation: 'A hall.', truth: truth(1, 'Hall'), worldHash: 'h-hall', snapshot: 's0', options: [], commands: ['north', 'open door'], storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 },
+      freshLearned(),
+      1,
+      initialMemory(freshLearned(), valid),
+    );
+    const play = (command: string, next: Partial<GameState>) => {
+      const decision = decide(state, valid, createRng(1), { kind: 'decided', choice: { command, reason: 'untried', why: 'test' } }, null);
+      state = learn(state, decision, { command, observation: `You ${command}.`, snapshot: 's', commands: [], truth: truth(1, 'Hall'), worldHash: `h-${command}`, options: [], ...next }, createRng(1));
+    };
+    play('north', { truth: truth(2, 'Kitchen'), worldHash: 'h-kitchen', commands: ['south', 'east'] });
+    expect(state.exits).toEqual({ 1: { north: 2 } });
+    expect(state.open).toEqual([1, 2]); // the Hall's door is untried; so is everything in the Kitchen
+    play('east', { truth: truth(3, 'Pantry'), worldHash: 'h-pantry', commands: ['west', 'jump', 'drop lamp'] });
+    expect(state.exits).toEqual({ 1: { north: 2 }, 2: { east: 3 } });
+    expect(state.open).toEqual([1, 2, 3]);
+    play('west', { truth: truth(2, 'Kitchen'), worldHash: 'h-kitchen', commands: ['south', 'east'] });
+    expect(state.open).toEqual([1, 2]); // the Pantry is left with only risky and undoing moves: not open
+    play('south', { truth: truth(1, 'Hall'), worldHash: 'h-hall', commands: ['north', 'open door'] });
+    expect(state.exits).toEqual({ 1: { north: 2 }, 2: { east: 3, south: 1 }, 3: { west: 2 } });
+    expect(state.open).toEqual([1]);
+    // Back in the Pantry with only jumping and dropping left: walk to the Hall's door first.
+    state = { ...state, truth: truth(3, 'Pantry'), worldHash: 'h-pantry', commands: ['west', 'jump', 'drop lamp'] };
+    expect(deliberate(state, valid, createRng(1))).toMatchObject({ kind: 'decided', choice: { command: 'west', reason: 'return', why: 'back to a room with untried moves, 2 steps away' } });
+    // With nowhere open, the explorer's order holds here: undoing, and jumping last.
+    expect(deliberate({ ...state, open: [] }, valid, createRng(1))).toMatchObject({ kind: 'decided', choice: { command: 'drop lamp', reason: 'untried' } });
+  });
+
   it('passes firsts on as the frontier, and drops the earlier ones this episode stood in again', () => {
     const learned = { ...freshLearned(), frontier: ['h-start', 'h-elsewhere'] };
     let state = start([opt('north', { resultCell: '2//0', resultHash: 'h-kitchen' })], learned);
