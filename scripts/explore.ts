@@ -9,6 +9,7 @@
  * summary last. It proves nothing about durability: the workflow tests do that.
  */
 import { createGameActivities } from '../src/activities/game';
+import { closeSharedProbePool } from '../src/engine/probePool';
 import { createRng, seedFor } from '../src/agent/rng';
 import { AgentState, initialState } from '../src/agent/state';
 import { decide, deliberate, initialMemory, learn, learnedAfter } from '../src/agent/turn';
@@ -51,6 +52,9 @@ async function main(): Promise<void> {
     process.stdout.write(`episode ${episode}: final ${state.truth.score}, best ${best}, won ${state.truth.victory}, died ${state.truth.died}, ${state.turn} turns\n`);
     learned = learnedAfter(state);
   }
+  // Without this the script stays alive after its last episode (seen busy for half an hour, with
+  // the probe threads still up), holding a core another run needs.
+  await closeSharedProbePool();
   process.stdout.write(`${JSON.stringify({ game, assist, episodes, steps, finals: finals.map((f) => f.final), best: Math.max(...finals.map((f) => f.best)), won: finals.some((f) => f.won), deaths: finals.filter((f) => f.died).length })}\n`);
 }
 

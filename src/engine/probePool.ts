@@ -127,3 +127,10 @@ export function sharedProbePool(): ProbePool {
   shared ??= new ProbePool();
   return shared;
 }
+
+/** Stop the process's pool, if one was made (a script that is done; a worker's pool lives as long as it does). */
+export async function closeSharedProbePool(): Promise<void> {
+  const pool = shared;
+  shared = undefined;
+  await pool?.close();
+}
