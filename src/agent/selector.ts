@@ -106,6 +106,17 @@ function advisable(input: SelectorInput, pool: ActionOption[]): { match: (advice
   };
 }
 
+/**
+ * Whether the oracle's other advice (the blocker's fix, its alternatives) is taken once its
+ * recommendation was not. Under `probe` it only ever names moves of the best novelty tier, and
+ * under `none` it is all there is. Under `valid` nothing vets it: it is trusted as often as the
+ * recommendation is. Taken every time, the 270M model's alternatives walked Zork I's forest and
+ * canyon turn after turn, however low its learned reliability had fallen.
+ */
+function trustsOtherAdvice(input: SelectorInput): boolean {
+  return input.assist !== 'valid' || input.rng.next() < accuracy(input.reliability, 'recommendation');
+}
+
 export function selectAction(input: SelectorInput): Selection {
   const { analysis, reliability, rng } = input;
   const { pool, choice } = knownMove(input);
@@ -124,6 +135,10 @@ export function selectAction(input: SelectorInput): Selection {
   if (analysis) {
     const rec = match(analysis.recommended_action);
     if (rec && rng.next() < accuracy(reliability, 'recommendation')) return pick(rec, 'recommended', because(analysis.action_reasoning.trim()), true);
+    if (!trustsOtherAdvice(input)) {
+      const move = explore(pool, input);
+      return pick(move.command, move.reason, move.why);
+    }
     const blocker = analysis.blocking_condition || analysis.prerequisite;
     if (blocker) {
       const fix = candidates(input).map((command) => match(command)).find((c): c is string => c !== null && addressesBlocker(c, blocker));

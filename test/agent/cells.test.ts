@@ -186,6 +186,22 @@ describe('policies under each assist level', () => {
     expect(advised('jump', { tried: triedAllBut(['jump']), learned }).followedRecommendation).toBe(false);
   });
 
+  it("valid: the oracle's alternatives are trusted no more than its recommendation", () => {
+    let doubted = freshReliability();
+    for (let i = 0; i < 50; i++) doubted = recordOutcome(doubted, 'recommendation', false);
+    let sure = freshReliability();
+    for (let i = 0; i < 50; i++) sure = recordOutcome(sure, 'recommendation', true);
+    const commands = ['north', 'east', 'take sword'];
+    const advice = analysis({ recommended_action: 'fly', alternative_actions: ['east'] }); // names no listed move, then one
+    const reasons = (reliability: typeof sure) =>
+      Array.from({ length: 40 }, (_, i) => selectAction({ ...context({ assist: 'valid', commands, rng: createRng(i + 1) }), reliability, analysis: advice }).reason);
+    expect(reasons(sure).filter((reason) => reason === 'alternative').length).toBeGreaterThanOrEqual(36);
+    expect(reasons(doubted).filter((reason) => reason === 'alternative').length).toBeLessThanOrEqual(4);
+    // Under probe the alternatives come from the best novelty tier and are taken whatever the reliability.
+    const probed = selectAction({ ...context({ options: [opt('north', { resultCell: '2/10/0' }), opt('east', { resultCell: '3/10/0' })] }), reliability: doubted, analysis: advice });
+    expect(probed).toMatchObject({ command: 'east', reason: 'alternative' });
+  });
+
   it('none: what a player would type, from the compass and the things the reply names', () => {
     const typed = playerCommands('You are on a rocky shore. A wooden chest sits here, and the lighthouse door is to the north.');
     expect(typed).toEqual(expect.arrayContaining(['north', 'up', 'take all', 'open chest', 'take chest', 'examine door', 'look', 'inventory']));
