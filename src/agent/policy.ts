@@ -179,8 +179,7 @@ const steps = (count: number) => `${count} step${count === 1 ? '' : 's'}`;
 function returnMove(pool: ActionOption[], ctx: PolicyContext): KnownChoice | null {
   const best = frontier(pool, { ...ctx.cells, visited: ctx.visited });
   if (best && !exhausted(best.tier)) return null;
-  const listed = new Set(pool.map((o) => o.command));
-  const usable = (command: string) => listed.has(command) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_RETURN_TRIES;
+  const usable = returnable(ctx, new Set(pool.map((o) => o.command)));
   // Inside something (in bed, in a car): none of the room's exits is valid from here, and what is
   // left to do in here is spent. Get out into the room, keeping what is carried, before anything else.
   const here = parseCell(ctx.cells.here);
@@ -191,6 +190,15 @@ function returnMove(pool: ActionOption[], ctx: PolicyContext): KnownChoice | nul
     });
     if (out.length) return { command: ctx.rng.pick(out).command, reason: 'return', why: "out of here, back to where the room's exits are" };
   }
+  return toOpenRoom(ctx, usable);
+}
+
+/** A move a return may take: listed here, and not yet retried too often from this state. */
+const returnable = (ctx: PolicyContext, listed: ReadonlySet<string>) => (command: string) =>
+  listed.has(command) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_RETURN_TRIES;
+
+/** The first step to the nearest open room over the mapped rooms. */
+function toOpenRoom(ctx: PolicyContext, usable: (command: string) => boolean): KnownChoice | null {
   const rooms = ctx.rooms;
   if (!rooms?.open.size) return null;
   const route = routeToOpen(rooms.exits, rooms.here, rooms.open, usable);
@@ -206,12 +214,7 @@ function returnMove(pool: ActionOption[], ctx: PolicyContext): KnownChoice | nul
  */
 function returnToUntried(ctx: PolicyContext): KnownChoice | null {
   if (nextUntried(ctx)?.opensUp) return null;
-  const rooms = ctx.rooms;
-  if (!rooms?.open.size) return null;
-  const listed = new Set(safeCommands(ctx));
-  const usable = (command: string) => listed.has(command) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_RETURN_TRIES;
-  const route = routeToOpen(rooms.exits, rooms.here, rooms.open, usable);
-  return route ? { command: route.command, reason: 'return', why: `back to a room with untried moves, ${steps(route.steps)} away` } : null;
+  return toOpenRoom(ctx, returnable(ctx, new Set(safeCommands(ctx))));
 }
 
 /**

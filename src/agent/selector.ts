@@ -135,18 +135,16 @@ export function selectAction(input: SelectorInput): Selection {
   if (analysis) {
     const rec = match(analysis.recommended_action);
     if (rec && rng.next() < accuracy(reliability, 'recommendation')) return pick(rec, 'recommended', because(analysis.action_reasoning.trim()), true);
-    if (!trustsOtherAdvice(input)) {
-      const move = explore(pool, input);
-      return pick(move.command, move.reason, move.why);
-    }
-    const blocker = analysis.blocking_condition || analysis.prerequisite;
-    if (blocker) {
-      const fix = candidates(input).map((command) => match(command)).find((c): c is string => c !== null && addressesBlocker(c, blocker));
-      if (fix) return pick(fix, 'blocker', because(`addresses: ${blocker}`), rec === fix);
-    }
-    for (const alt of analysis.alternative_actions) {
-      const m = match(alt);
-      if (m) return pick(m, 'alternative', because('the oracle\'s alternative'));
+    if (trustsOtherAdvice(input)) {
+      const blocker = analysis.blocking_condition || analysis.prerequisite;
+      if (blocker) {
+        const fix = candidates(input).map((command) => match(command)).find((c): c is string => c !== null && addressesBlocker(c, blocker));
+        if (fix) return pick(fix, 'blocker', because(`addresses: ${blocker}`), rec === fix);
+      }
+      for (const alt of analysis.alternative_actions) {
+        const m = match(alt);
+        if (m) return pick(m, 'alternative', because('the oracle\'s alternative'));
+      }
     }
   }
   const move = explore(pool, input);

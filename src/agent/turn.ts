@@ -237,7 +237,6 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
   const analysis = decision.analysis;
   // A first ever: later episodes return here (see learned.frontier).
   const firstEver = !step.truth.died && isFirstEver(cellOf(step.truth), { seen: new Set(state.cells), seenBefore: new Set(state.learned.cells) });
-  const listedWithoutProbe = state.options.length === 0 && state.commands.length > 0; // the `valid` assist
   const reliability = analysis
     ? updateReliability(state.learned.reliability, outcome, {
         actedOnBlocker: decision.reason === 'blocker',
@@ -246,7 +245,7 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
         recommendationProbe: decision.recommendationProbe,
         conclusionProbe: decision.conclusionProbe,
         actedOn: decision.reason === 'recommended' ? 'recommendation' : decision.reason === 'thought' ? 'thought' : null,
-        ...(listedWithoutProbe ? { firstEver } : {}),
+        ...(listedWithoutProbe(state) ? { firstEver } : {}),
       })
     : state.learned.reliability;
   let learned: LearnedState = {
@@ -303,7 +302,8 @@ export function learn(state: AgentState, decision: Decision, step: GameState & {
  * longer opens anything), joining or leaving the open rooms.
  */
 function mapped(now: AgentState, before: AgentState): AgentState {
-  if (now.options.length === 0 && before.options.length === 0) return before.commands.length > 0 ? mappedByMoves(now, before) : now;
+  if (listedWithoutProbe(before)) return mappedByMoves(now, before);
+  if (now.options.length === 0 && before.options.length === 0) return now; // `none`: no list to map by
   const memory = cellMemory(now);
   let exits = now.exits;
   let open = now.open;
@@ -321,6 +321,9 @@ function mapped(now: AgentState, before: AgentState): AgentState {
   }
   return { ...now, exits, open, spent };
 }
+
+/** Valid commands listed without their outcomes: the `valid` assist (the state does not carry its config). */
+const listedWithoutProbe = (state: AgentState) => state.options.length === 0 && state.commands.length > 0;
 
 /**
  * The room map without the probe (`valid`): only the moves made show where they lead. The move
