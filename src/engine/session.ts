@@ -1,58 +1,27 @@
 /**
- * GameSession: one running Z-machine game with a Jericho-class API.
+ * GameSession: one running Z-machine game with a Jericho-class API (step, state, ground truth).
  *
  * ZVM (ifvms) interprets the story; a private Glk instance (./glk) captures its output. Several
  * sessions can live in one process because each owns its VM, its Glk closure and its own copy of
- * the story bytes. The game's RNG is ZVM's xorshift generator, seeded by us and never allowed to
- * fall back to Math.random, so the same seed and commands give the same transcript.
+ * the story bytes. The VM's behaviour for a harness lives in ./vmHooks, ground truth in
+ * ./groundTruth, and the serialised snapshot in ./snapshotCodec.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { bindingFor, GameBinding, GENERIC_DEATH_TEXTS, GENERIC_VICTORY_TEXTS, GroundTruthMode, INFORM_WORKFLAG_ATTRIBUTE, NumberSource } from './bindings';
+import { bindingFor, GameBinding, GENERIC_DEATH_TEXTS, GENERIC_VICTORY_TEXTS, GroundTruthMode, INFORM_WORKFLAG_ATTRIBUTE } from './bindings';
 import { Dictionary } from './dictionary';
-import { EngineError, GameOverError, InstructionBudgetError, InvalidCommandError, SnapshotError, VmFaultError } from './errors';
-import { CaptureGlkOte, createGlk, GlkApi, GlkWindow, NO_FILES_DIALOG } from './glk';
+import { EngineError, GameOverError, InvalidCommandError, SnapshotError, VmFaultError } from './errors';
+import { CaptureGlkOte, createGlk, GlkApi, NO_FILES_DIALOG } from './glk';
 import { decodeGrammar, Grammar } from './grammar';
+import { GroundTruth, GroundTruthReader, Place } from './groundTruth';
 import { GroundTruthProbe, probeGroundTruth } from './groundTruthProbe';
 import { ObjectTable, objectLayout, WorldDiff, WorldMask, WorldState, worldDiff, worldHash, ZObject } from './objects';
+import { decodeSnapshot, encodeSnapshot } from './snapshotCodec';
 import { inspectStory, LoadedStory, loadStoryFile, StoryInfo } from './story';
+import { installVmHooks, toSeed } from './vmHooks';
+import type { InputState, VmState } from './vmState';
+import { createZvm, Zvm } from './zvm';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const { ZVM } = require('ifvms') as { ZVM: new () => Zvm };
-
-/** The ZVM internals grue touches. ZVM has no public API for state, so this is our contract with it. */
-interface Zvm {
-  prepare(data: Uint8Array, options: object): void;
-  m: DataView;
-  staticmem: number;
-  pc: number;
-  stack: DataView;
-  frames: number[];
-  frameptr: number;
-  sp: number;
-  s: Uint16Array;
-  l: Uint16Array;
-  xorshift_seed: number;
-  read_data: { buffer?: number[]; bufaddr?: number; parseaddr?: number; routine?: number; storer?: number; time?: number };
-  io: Record<string, unknown> & { streams: unknown[] };
-  quit?: number;
-  glk_event: object;
-  stop: number;
-  jit: Record<number, (e: Zvm) => number | undefined>;
-  mainwin: GlkWindow | null;
-  upperwin: GlkWindow | null;
-  undo: unknown[];
-  undo_len: number;
-  run(): void;
-  compile(): void;
-  ret(result: number): void;
-  make_stacks(): void;
-  decode(addr: number, length: number): string;
-  random(range: number): number;
-  update_header(): void;
-  save_undo(pc: number, variable: number): number;
-  /** Applies the io fields' text style to Glk's current stream. */
-  format(): void;
-}
+export type { GroundTruth, Place } from './groundTruth';
+export type { InputState, VmState } from './vmState';
 
 export interface SessionOptions {
   /** Fixes the game's random number generator. Same seed + same commands = same transcript. */
@@ -63,23 +32,6 @@ export interface SessionOptions {
   binding?: GameBinding | null;
 }
 
-export interface Place {
-  id: number;
-  name: string;
-}
-
-export interface GroundTruth {
-  score: number;
-  moves: number;
-  location: Place;
-  /** What the player is inside of or on, within the location (a bed, a car, a boat); absent when standing in the room itself. */
-  within?: Place;
-  inventory: Place[];
-  done: boolean;
-  victory: boolean;
-  died: boolean;
-}
-
 export interface StepResult extends GroundTruth {
   command: string;
   observation: string;
@@ -88,29 +40,6 @@ export interface StepResult extends GroundTruth {
 /** Longest command accepted. Z-machine input buffers are at most 255 characters; most games use ~120. */
 export const MAX_COMMAND_LENGTH = 200;
 export const DEFAULT_BLOCK_BUDGET = 5_000_000;
-const SNAPSHOT_MAGIC = 'GRUESNP1';
-
-interface InputState {
-  type: 'line' | 'char';
-  maxlen: number;
-  upper: boolean;
-}
-
-/** Everything needed to put the VM back exactly where it was, held in memory. */
-export interface VmState {
-  ram: Uint8Array;
-  stack: Uint8Array;
-  frames: number[];
-  frameptr: number;
-  sp: number;
-  pc: number;
-  seed: number;
-  readData: { bufaddr?: number; parseaddr?: number; routine?: number; storer?: number; time?: number };
-  io: Record<string, unknown>;
-  input: InputState | null;
-  flags: { done: boolean; victory: boolean; died: boolean; quit: boolean };
-}
-
 const IO_FIELDS = ['reverse', 'bold', 'italic', 'bg', 'fg', 'mono', 'transcript', 'currentwin', 'height', 'glkheight', 'maxheight', 'seenheight', 'width', 'row', 'col'];
 
 /** Check a command before it reaches the VM. */
@@ -125,15 +54,6 @@ export function validateCommand(command: unknown): string {
     throw new InvalidCommandError(`Command contains a non-printable or non-ASCII character (U+${code}) at position ${bad}; use plain printable ASCII.`);
   }
   return command;
-}
-
-function toSeed(seed: number): number {
-  // Mix the user's seed so small seeds (0, 1, 2) give unrelated streams; never 0 (0 means Math.random to ZVM).
-  let x = (Math.trunc(seed) ^ 0x9e3779b9) | 0;
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-  x ^= x >>> 16;
-  return x | 0 || 0x2545f491;
 }
 
 function cleanObservation(text: string): string {
@@ -171,7 +91,7 @@ export class GameSession {
   private grammarCache: Grammar | undefined;
   private fault: unknown = null;
   private flags = { done: false, victory: false, died: false };
-  private playerGuess: number | undefined;
+  private readonly reader: GroundTruthReader;
   private lastSeed: number;
 
   static fromFile(path: string, options: SessionOptions = {}): GameSession {
@@ -196,6 +116,7 @@ export class GameSession {
     const decode = (addr: number, len: number) => String(this.vm.decode(addr, len));
     this.dictionary = new Dictionary(this.mem, this.story.dictionary, this.story.version, decode);
     this.objects = new ObjectTable(objectLayout(this.mem, this.story.version, this.story.objectTable, this.story.staticBase), decode);
+    this.reader = new GroundTruthReader(this);
     this.intro = cleanObservation(this.glkote.takeText());
     this.groundTruthProbe = this.binding ? undefined : this.probeOpening();
     const found = this.binding ?? this.groundTruthProbe;
@@ -224,102 +145,26 @@ export class GameSession {
 
   /** Start a fresh VM and Glk on the story and run to the first input request. */
   private boot(): void {
-    this.vm = new ZVM();
+    this.vm = createZvm();
     this.glk = createGlk();
     this.glkote = new CaptureGlkOte();
     this.quit = false;
-    this.installHooks();
+    installVmHooks(this.vm, this.glk, {
+      blockBudget: this.blockBudget,
+      seed: () => this.lastSeed,
+      onFault: (err) => {
+        this.fault = err;
+      },
+      onQuit: () => {
+        this.quit = true;
+      },
+    });
     const opts = { vm: this.vm, Glk: this.glk, GlkOte: this.glkote, Dialog: NO_FILES_DIALOG };
     // ZVM writes into the buffer it is given: every session gets its own copy.
     this.vm.prepare(this.bytes.slice(), opts);
     this.glk.init(opts);
     this.pump();
     this.mem = new Uint8Array(this.vm.m.buffer, this.vm.m.byteOffset, this.vm.m.byteLength);
-  }
-
-  /** Wrap the few ZVM methods whose behaviour must differ for a research harness. */
-  private installHooks(): void {
-    const vm = this.vm;
-    const session = this;
-    const originalUpdateHeader = vm.update_header;
-    // ZVM resets its RNG to Math.random on every restart/restore; pin it to our seed instead.
-    vm.update_header = function (this: Zvm) {
-      originalUpdateHeader.call(this);
-      this.xorshift_seed = session.lastSeed;
-    };
-    // @random 0 asks for "true" randomness; give a deterministic reseed derived from the current state.
-    const originalRandom = vm.random;
-    vm.random = function (this: Zvm, range: number) {
-      if (range === 0) {
-        this.xorshift_seed = toSeed(this.xorshift_seed);
-        return 0;
-      }
-      return originalRandom.call(this, range);
-    };
-    // ZVM rebuilds two typed-array views of the stack on every call and return; the views only
-    // depend on the frame's offset and local count, so reuse them (a measurable share of run time).
-    // One pair of views per frame offset, replaced when a frame there has another local count.
-    let views: Array<{ locals: number; l: Uint16Array; s: Uint16Array } | undefined> = [];
-    let viewsOf: ArrayBufferLike | null = null;
-    vm.make_stacks = function (this: Zvm) {
-      const stack = this.stack;
-      if (viewsOf !== stack.buffer) {
-        // A restart allocates a new stack.
-        views = new Array(stack.byteLength).fill(undefined);
-        viewsOf = stack.buffer;
-      }
-      const frameptr = this.frameptr;
-      const locals = stack.getUint8(frameptr + 3) & 0x0f;
-      let v = views[frameptr];
-      if (v === undefined || v.locals !== locals) {
-        v = {
-          locals,
-          l: new Uint16Array(stack.buffer, stack.byteOffset + frameptr + 8, locals),
-          s: new Uint16Array(stack.buffer, stack.byteOffset + frameptr + 8 + locals * 2),
-        };
-        views[frameptr] = v;
-      }
-      this.l = v.l;
-      this.s = v.s;
-    };
-    // UNDO is off: snapshots are the harness's undo, and an in-VM undo history would make a
-    // restored game behave differently from the original (the history is not in the snapshot).
-    vm.save_undo = () => -1;
-    // @quit would shut Glk down for good; record it instead so a restore can bring the game back.
-    this.glk.glk_exit = () => {
-      session.quit = true;
-    };
-    // Bounded run loop: a game that never asks for input is stopped, not waited on forever.
-    // Compiled blocks are also kept in an array indexed by address: ZVM's own cache is a plain
-    // object, which V8 stores as a slow dictionary once it holds thousands of entries, and blocks
-    // end at every routine call, so this lookup runs once every few instructions.
-    let blocks: Array<((vm: Zvm) => number | undefined) | undefined> = [];
-    let blocksOf: ArrayBufferLike | null = null;
-    vm.run = function (this: Zvm) {
-      if (blocksOf !== this.m.buffer) {
-        blocks = new Array(this.m.byteLength).fill(undefined);
-        blocksOf = this.m.buffer;
-      }
-      let budget = session.blockBudget;
-      this.stop = 0;
-      try {
-        while (!this.stop) {
-          if (--budget < 0) throw new InstructionBudgetError(session.blockBudget);
-          const pc = this.pc;
-          let block = blocks[pc];
-          if (block === undefined) {
-            if (!this.jit[pc]) this.compile();
-            block = this.jit[pc];
-            blocks[pc] = block;
-          }
-          const result = block(this);
-          if (result !== undefined && !isNaN(result)) this.ret(result);
-        }
-      } catch (err) {
-        session.fault = err;
-        this.stop = 1;
-      }
-    };
   }
 
   /** Answer file prompts until the game waits for input, quits, or faults. */
@@ -350,6 +195,11 @@ export class GameSession {
 
   get isOver(): boolean {
     return this.quit;
+  }
+
+  /** The game printed its victory text (kept until a restore says otherwise). */
+  get victory(): boolean {
+    return this.flags.victory;
   }
 
   /** The game has ended: death, victory, or @quit. */
@@ -390,95 +240,38 @@ export class GameSession {
 
   // --- ground truth -------------------------------------------------------------------------
 
-  private global(index: number): number {
-    return (this.mem[this.story.globals + 2 * index] << 8) | this.mem[this.story.globals + 2 * index + 1];
-  }
-
-  private readNumber(source: NumberSource): number {
-    if (source.kind === 'victory') return this.flags.victory ? source.value : 0;
-    const raw = source.kind === 'global' ? this.global(source.index) : (this.mem[source.addr] << 8) | this.mem[source.addr + 1];
-    return ((raw << 16) >> 16) + source.offset;
-  }
-
   get score(): number {
-    if (this.binding) return this.readNumber(this.binding.score);
-    if (this.groundTruthMode === 'degraded') return this.statusNumber(/score:?\s*(-?\d+)/i);
-    return this.readNumber({ kind: 'global', index: 1, offset: 0 });
+    return this.reader.score;
   }
 
   get moves(): number {
-    if (this.binding) return this.readNumber(this.binding.moves);
-    if (this.groundTruthMode === 'degraded') return this.statusNumber(/(?:moves|turns):?\s*(\d+)/i);
-    return this.readNumber({ kind: 'global', index: 2, offset: 0 });
-  }
-
-  private statusNumber(re: RegExp): number {
-    const m = re.exec(this.statusLine);
-    return m ? Number(m[1]) : 0;
+    return this.reader.moves;
   }
 
   get maxScore(): number | undefined {
-    return this.binding?.maxScore;
+    return this.reader.maxScore;
   }
 
   /** The player object: from the binding, else found by experiment, else guessed by its name. */
   get player(): number | undefined {
-    if (this.binding?.playerObject) return this.binding.playerObject;
-    if (this.groundTruthProbe?.playerObject) return this.groundTruthProbe.playerObject;
-    if (this.playerGuess !== undefined) return this.playerGuess || undefined;
-    let found: number | undefined;
-    for (let id = 1; id <= this.objects.count && !found; id++) {
-      // Names the Inform library and Infocom give the player object; it must be inside something.
-      if (/^(yourself|you|self|player|cretin|adventurer|\(self object\))$/i.test(this.objects.name(this.mem, id).trim()) && this.objects.parent(this.mem, id)) found = id;
-    }
-    this.playerGuess = found ?? 0;
-    return found;
+    return this.reader.player;
   }
 
   get locationId(): number {
-    const player = this.player;
-    if (this.groundTruthMode === 'degraded' && !player) return this.statusLocationId();
-    if (player && (this.binding?.location === 'playerParent' || this.groundTruthMode === 'degraded')) {
-      // Climb out of vehicles and containers to the room.
-      let at = this.objects.parent(this.mem, player);
-      for (let guard = 0; guard < 8; guard++) {
-        const up = this.objects.parent(this.mem, at);
-        if (!up) break;
-        at = up;
-      }
-      return at;
-    }
-    const g0 = this.global(0);
-    return g0 > 0 && g0 <= this.objects.count ? g0 : 0;
+    return this.reader.locationId;
   }
 
   get location(): Place {
-    const id = this.locationId;
-    if (!id && this.groundTruthMode === 'degraded') return { id: 0, name: this.statusLine.split(/\s{2,}/)[0]?.trim() ?? '' };
-    return { id, name: id ? this.objects.name(this.mem, id) : '' };
-  }
-
-  /** Degraded mode without a player object: the object named like the status line's room. */
-  private statusLocationId(): number {
-    const name = this.statusLine.split(/\s{2,}/)[0]?.trim();
-    if (!name) return 0;
-    for (let id = 1; id <= this.objects.count; id++) if (this.objects.name(this.mem, id) === name) return id;
-    return 0;
+    return this.reader.location;
   }
 
   get inventory(): Place[] {
-    const player = this.player;
-    if (!player) return [];
-    return this.objects.children(this.mem, player).map((id) => ({ id, name: this.objects.name(this.mem, id) }));
+    return this.reader.inventory;
   }
 
   /** The object holding the player when that is not the location itself: a bed, a car, a boat. */
   get within(): Place | undefined {
-    const player = this.player;
-    if (!player) return undefined;
-    const holder = this.objects.parent(this.mem, player);
-    if (!holder || holder === this.locationId) return undefined;
-    return { id: holder, name: this.objects.name(this.mem, holder) };
+    return this.reader.within;
   }
 
   groundTruth(): GroundTruth {
@@ -626,86 +419,11 @@ export class GameSession {
 
   /** Serializable snapshot: RAM (as a delta from the story's original RAM), stack, registers, RNG and pending input, compressed. */
   snapshot(): Uint8Array {
-    const s = this.captureState();
-    const delta = new Uint8Array(s.ram.length);
-    for (let i = 0; i < delta.length; i++) delta[i] = s.ram[i] ^ this.origRam[i];
-    const header = Buffer.from(
-      JSON.stringify({
-        md5: this.story.md5,
-        frames: s.frames,
-        frameptr: s.frameptr,
-        sp: s.sp,
-        pc: s.pc,
-        seed: s.seed,
-        readData: s.readData,
-        io: s.io,
-        input: s.input,
-        flags: s.flags,
-        ramLength: s.ram.length,
-        stackLength: s.stack.length,
-      }),
-    );
-    const body = Buffer.alloc(4 + header.length + delta.length + s.stack.length);
-    body.writeUInt32BE(header.length, 0);
-    header.copy(body, 4);
-    body.set(delta, 4 + header.length);
-    body.set(s.stack, 4 + header.length + delta.length);
-    return new Uint8Array(Buffer.concat([Buffer.from(SNAPSHOT_MAGIC), deflateRawSync(body, { level: 6 })]));
+    return encodeSnapshot(this.captureState(), this.origRam, this.story.md5);
   }
 
   restore(snapshot: Uint8Array): void {
-    this.restoreState(this.decodeSnapshot(snapshot));
-  }
-
-  private decodeSnapshot(snapshot: Uint8Array): VmState {
-    const buf = Buffer.from(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
-    if (buf.length < SNAPSHOT_MAGIC.length || buf.subarray(0, SNAPSHOT_MAGIC.length).toString('latin1') !== SNAPSHOT_MAGIC) {
-      throw new SnapshotError('Not a grue snapshot (bad magic bytes).');
-    }
-    let body: Buffer;
-    let header: {
-      md5: string;
-      frames: number[];
-      frameptr: number;
-      sp: number;
-      pc: number;
-      seed: number;
-      readData: VmState['readData'];
-      io: Record<string, unknown>;
-      input: InputState | null;
-      flags: VmState['flags'];
-      ramLength: number;
-      stackLength: number;
-    };
-    try {
-      body = inflateRawSync(buf.subarray(SNAPSHOT_MAGIC.length));
-      const headerLength = body.readUInt32BE(0);
-      header = JSON.parse(body.subarray(4, 4 + headerLength).toString('utf8'));
-      body = body.subarray(4 + headerLength);
-    } catch (err) {
-      throw new SnapshotError(`Snapshot is corrupt: ${(err as Error).message}`);
-    }
-    if (header.md5 !== this.story.md5) {
-      throw new SnapshotError(`Snapshot belongs to story ${header.md5}, not to this session's story ${this.story.md5}.`);
-    }
-    if (body.length !== header.ramLength + header.stackLength || header.ramLength !== this.origRam.length) {
-      throw new SnapshotError('Snapshot is corrupt: its memory sections have the wrong size.');
-    }
-    const ram = new Uint8Array(header.ramLength);
-    for (let i = 0; i < ram.length; i++) ram[i] = body[i] ^ this.origRam[i];
-    return {
-      ram,
-      stack: new Uint8Array(body.subarray(header.ramLength)),
-      frames: header.frames,
-      frameptr: header.frameptr,
-      sp: header.sp,
-      pc: header.pc,
-      seed: header.seed,
-      readData: header.readData,
-      io: header.io,
-      input: header.input,
-      flags: header.flags,
-    };
+    this.restoreState(decodeSnapshot(snapshot, this.origRam, this.story.md5));
   }
 
   /** The story file's bytes, as loaded (probe threads load their own VM from them). */

@@ -1,0 +1,120 @@
+/**
+ * The few ZVM methods whose behaviour must differ for a research harness, wrapped in place:
+ * a bounded run loop, a pinned random number generator, no in-VM undo, and @quit recorded
+ * rather than shutting Glk down. Each hook says why it exists.
+ */
+import { InstructionBudgetError } from './errors';
+import type { GlkApi } from './glk';
+import type { Zvm } from './zvm';
+
+/** What the hooks need from the session that owns the VM. */
+export interface VmHost {
+  readonly blockBudget: number;
+  /** The seed the RNG is pinned to after a restart or restore. */
+  seed(): number;
+  /** The run loop stopped on an error (thrown later, outside ZVM's callbacks). */
+  onFault(err: unknown): void;
+  /** The game executed @quit. */
+  onQuit(): void;
+}
+
+/** Mix the user's seed so small seeds (0, 1, 2) give unrelated streams; never 0 (0 means Math.random to ZVM). */
+export function toSeed(seed: number): number {
+  let x = (Math.trunc(seed) ^ 0x9e3779b9) | 0;
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  x ^= x >>> 16;
+  return x | 0 || 0x2545f491;
+}
+
+export function installVmHooks(vm: Zvm, glk: GlkApi, host: VmHost): void {
+  const originalUpdateHeader = vm.update_header;
+  // ZVM resets its RNG to Math.random on every restart/restore; pin it to our seed instead.
+  vm.update_header = function (this: Zvm) {
+    originalUpdateHeader.call(this);
+    this.xorshift_seed = host.seed();
+  };
+  // @random 0 asks for "true" randomness; give a deterministic reseed derived from the current state.
+  const originalRandom = vm.random;
+  vm.random = function (this: Zvm, range: number) {
+    if (range === 0) {
+      this.xorshift_seed = toSeed(this.xorshift_seed);
+      return 0;
+    }
+    return originalRandom.call(this, range);
+  };
+  reuseStackViews(vm);
+  // UNDO is off: snapshots are the harness's undo, and an in-VM undo history would make a
+  // restored game behave differently from the original (the history is not in the snapshot).
+  vm.save_undo = () => -1;
+  // @quit would shut Glk down for good; record it instead so a restore can bring the game back.
+  glk.glk_exit = () => host.onQuit();
+  boundedRunLoop(vm, host);
+}
+
+/**
+ * ZVM rebuilds two typed-array views of the stack on every call and return; the views only
+ * depend on the frame's offset and local count, so reuse them (a measurable share of run time).
+ * One pair of views per frame offset, replaced when a frame there has another local count.
+ */
+function reuseStackViews(vm: Zvm): void {
+  let views: Array<{ locals: number; l: Uint16Array; s: Uint16Array } | undefined> = [];
+  let viewsOf: ArrayBufferLike | null = null;
+  vm.make_stacks = function (this: Zvm) {
+    const stack = this.stack;
+    if (viewsOf !== stack.buffer) {
+      // A restart allocates a new stack.
+      views = new Array(stack.byteLength).fill(undefined);
+      viewsOf = stack.buffer;
+    }
+    const frameptr = this.frameptr;
+    const locals = stack.getUint8(frameptr + 3) & 0x0f;
+    let v = views[frameptr];
+    if (v === undefined || v.locals !== locals) {
+      v = {
+        locals,
+        l: new Uint16Array(stack.buffer, stack.byteOffset + frameptr + 8, locals),
+        s: new Uint16Array(stack.buffer, stack.byteOffset + frameptr + 8 + locals * 2),
+      };
+      views[frameptr] = v;
+    }
+    this.l = v.l;
+    this.s = v.s;
+  };
+}
+
+/**
+ * Bounded run loop: a game that never asks for input is stopped, not waited on forever.
+ * Compiled blocks are also kept in an array indexed by address: ZVM's own cache is a plain
+ * object, which V8 stores as a slow dictionary once it holds thousands of entries, and blocks
+ * end at every routine call, so this lookup runs once every few instructions.
+ */
+function boundedRunLoop(vm: Zvm, host: VmHost): void {
+  let blocks: Array<((vm: Zvm) => number | undefined) | undefined> = [];
+  let blocksOf: ArrayBufferLike | null = null;
+  vm.run = function (this: Zvm) {
+    if (blocksOf !== this.m.buffer) {
+      blocks = new Array(this.m.byteLength).fill(undefined);
+      blocksOf = this.m.buffer;
+    }
+    let budget = host.blockBudget;
+    this.stop = 0;
+    try {
+      while (!this.stop) {
+        if (--budget < 0) throw new InstructionBudgetError(host.blockBudget);
+        const pc = this.pc;
+        let block = blocks[pc];
+        if (block === undefined) {
+          if (!this.jit[pc]) this.compile();
+          block = this.jit[pc];
+          blocks[pc] = block;
+        }
+        const result = block(this);
+        if (result !== undefined && !isNaN(result)) this.ret(result);
+      }
+    } catch (err) {
+      host.onFault(err);
+      this.stop = 1;
+    }
+  };
+}

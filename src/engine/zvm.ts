@@ -1,0 +1,47 @@
+/**
+ * The ZVM (ifvms) internals grue touches. ZVM has no public API for its state, so this interface
+ * is our contract with it: every field here is read or written by the session, its hooks or the
+ * snapshot code, and a new ifvms release must keep them.
+ */
+import type { GlkWindow } from './glk';
+
+export interface Zvm {
+  prepare(data: Uint8Array, options: object): void;
+  m: DataView;
+  staticmem: number;
+  pc: number;
+  stack: DataView;
+  frames: number[];
+  frameptr: number;
+  sp: number;
+  s: Uint16Array;
+  l: Uint16Array;
+  xorshift_seed: number;
+  read_data: { buffer?: number[]; bufaddr?: number; parseaddr?: number; routine?: number; storer?: number; time?: number };
+  io: Record<string, unknown> & { streams: unknown[] };
+  quit?: number;
+  glk_event: object;
+  stop: number;
+  jit: Record<number, (e: Zvm) => number | undefined>;
+  mainwin: GlkWindow | null;
+  upperwin: GlkWindow | null;
+  undo: unknown[];
+  undo_len: number;
+  run(): void;
+  compile(): void;
+  ret(result: number): void;
+  make_stacks(): void;
+  decode(addr: number, length: number): string;
+  random(range: number): number;
+  update_header(): void;
+  save_undo(pc: number, variable: number): number;
+  /** Applies the io fields' text style to Glk's current stream. */
+  format(): void;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { ZVM } = require('ifvms') as { ZVM: new () => Zvm };
+
+export function createZvm(): Zvm {
+  return new ZVM();
+}
