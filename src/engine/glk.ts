@@ -6,9 +6,10 @@
  * requests. We compile its source once into a factory and call the factory once per session:
  * every session gets its own closure, and nothing leaks through the module cache or globals.
  *
- * The display side is a subclass of glkote-term's own GlkOte base class that records what the
- * game printed instead of drawing it, with a fixed 80x25 screen so output never depends on the
- * terminal the process happens to run in.
+ * The display side is a subclass of glkote-term's own GlkOte base class that records input
+ * requests and grid windows instead of drawing them, with a fixed screen of frotz's size in
+ * Jericho (128 columns; the height ZVM caps) so output never depends on the terminal the process
+ * happens to run in. The game's text itself is recorded before it reaches Glk (./screen).
  */
 import { readFileSync } from 'node:fs';
 
@@ -87,12 +88,12 @@ const FIXED_METRICS = {
   gridcharwidth: 1,
   gridmarginx: 0,
   gridmarginy: 0,
-  height: 25,
+  height: 1000,
   inspacingx: 0,
   inspacingy: 0,
   outspacingx: 0,
   outspacingy: 0,
-  width: 80,
+  width: 128,
 };
 
 export interface PendingInput {
@@ -117,10 +118,9 @@ function styledText(content: StyledContent | undefined): string {
 
 /** A GlkOte that records output and input requests instead of drawing them. */
 export class CaptureGlkOte extends GlkOteBase {
-  private text = '';
   private windowTypes = new Map<number, string>();
-  /** The status line / upper window, as last drawn. */
-  readonly grid: string[] = [];
+  /** Grid windows (the v3 status window, the upper window) by window id, as last drawn. */
+  private readonly grids = new Map<number, string[]>();
   pending: PendingInput | null = null;
   special: { filemode: string } | null = null;
   exited = false;
@@ -130,11 +130,13 @@ export class CaptureGlkOte extends GlkOteBase {
     return { ...FIXED_METRICS };
   }
 
-  /** Everything printed to the main window since the last call. */
-  takeText(): string {
-    const t = this.text;
-    this.text = '';
-    return t;
+  /** A grid window's lines as last drawn (a copy). */
+  gridOf(windowId: number): string[] {
+    return [...(this.grids.get(windowId) ?? [])];
+  }
+
+  setGrid(windowId: number, lines: string[]): void {
+    this.grids.set(windowId, [...lines]);
   }
 
   sendLine(text: string): void {
@@ -168,15 +170,10 @@ export class CaptureGlkOte extends GlkOteBase {
 
   update_content(content: NonNullable<GlkUpdate['content']>): void {
     for (const win of content) {
-      if (win.lines) {
-        for (const line of win.lines) this.grid[line.line] = styledText(line.content);
-        continue;
-      }
-      if (!win.text) continue;
-      for (const para of win.text) {
-        if (!para.append) this.text += '\n';
-        this.text += styledText(para.content);
-      }
+      if (!win.lines) continue;
+      const grid = this.grids.get(win.id) ?? [];
+      for (const line of win.lines) grid[line.line] = styledText(line.content);
+      this.grids.set(win.id, grid);
     }
   }
 

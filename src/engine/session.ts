@@ -13,10 +13,12 @@ import { CaptureGlkOte, createGlk, GlkApi, NO_FILES_DIALOG } from './glk';
 import { decodeGrammar, Grammar } from './grammar';
 import { GroundTruth, GroundTruthReader, Place } from './groundTruth';
 import { GroundTruthProbe, probeGroundTruth } from './groundTruthProbe';
+import { ScreenRecorder } from './screen';
 import { ObjectTable, objectLayout, WorldDiff, WorldMask, WorldState, worldDiff, worldHash, ZObject } from './objects';
 import { decodeSnapshot, encodeSnapshot } from './snapshotCodec';
 import { inspectStory, LoadedStory, loadStoryFile, StoryInfo } from './story';
-import { installVmHooks, toSeed } from './vmHooks';
+import { FrotzRandom } from './frotzRandom';
+import { installVmHooks } from './vmHooks';
 import type { InputState, VmState } from './vmState';
 import { createZvm, Zvm } from './zvm';
 
@@ -40,6 +42,8 @@ export interface StepResult extends GroundTruth {
 /** Longest command accepted. Z-machine input buffers are at most 255 characters; most games use ~120. */
 export const MAX_COMMAND_LENGTH = 200;
 export const DEFAULT_BLOCK_BUDGET = 5_000_000;
+/** A game still asking for keys after this many is not showing an opening screen. */
+const MAX_OPENING_KEYPRESSES = 8;
 const IO_FIELDS = ['reverse', 'bold', 'italic', 'bg', 'fg', 'mono', 'transcript', 'currentwin', 'height', 'glkheight', 'maxheight', 'seenheight', 'width', 'row', 'col'];
 
 /** Check a command before it reaches the VM. */
@@ -56,11 +60,15 @@ export function validateCommand(command: unknown): string {
   return command;
 }
 
+/**
+ * The turn's text as an agent should read it: no carriage returns or trailing spaces, no blank
+ * lines before it, and without the prompt the game printed last (">" after the text; a game's own
+ * prompt such as "[Court Yard]>" or "Select an option >>" keeps its words, loses its arrows).
+ */
 function cleanObservation(text: string): string {
   return text
     .replace(/\r/g, '')
-    .replace(/\n>\s*$/, '')
-    .replace(/^>\s*$/, '')
+    .replace(/[ \t]*>+[ \t]*$/, '')
     .replace(/[ \t]+$/gm, '')
     .replace(/^\n+/, '')
     .trimEnd();
@@ -84,6 +92,7 @@ export class GameSession {
   private vm!: Zvm;
   private glk!: GlkApi;
   private glkote!: CaptureGlkOte;
+  private screen!: ScreenRecorder;
   /** Set when the game executed @quit; a restore revives it. */
   private quit = false;
   private readonly blockBudget: number;
@@ -92,7 +101,7 @@ export class GameSession {
   private fault: unknown = null;
   private flags = { done: false, victory: false, died: false };
   private readonly reader: GroundTruthReader;
-  private lastSeed: number;
+  private readonly random: FrotzRandom;
 
   static fromFile(path: string, options: SessionOptions = {}): GameSession {
     return new GameSession(loadStoryFile(path), options);
@@ -107,17 +116,19 @@ export class GameSession {
     this.binding = options.binding === null ? undefined : (options.binding ?? bindingFor(loaded.info.md5));
     this.groundTruthMode = this.binding ? 'binding' : this.story.version <= 3 ? 'status-line' : 'degraded';
     this.blockBudget = options.blockBudget ?? DEFAULT_BLOCK_BUDGET;
-    this.lastSeed = toSeed(options.seed ?? 0);
+    this.random = new FrotzRandom(options.seed ?? 0);
 
     this.bytes = loaded.bytes;
     this.boot();
-    this.origRam = this.mem.slice(0, this.vm.staticmem);
+    // The story file's own RAM: the same for every session of the story, whatever its seed.
+    this.origRam = this.bytes.slice(0, this.vm.staticmem);
+    this.dismissKeyWaits();
 
     const decode = (addr: number, len: number) => String(this.vm.decode(addr, len));
     this.dictionary = new Dictionary(this.mem, this.story.dictionary, this.story.version, decode);
     this.objects = new ObjectTable(objectLayout(this.mem, this.story.version, this.story.objectTable, this.story.staticBase), decode);
     this.reader = new GroundTruthReader(this);
-    this.intro = cleanObservation(this.glkote.takeText());
+    this.intro = cleanObservation(this.screen.take().text);
     this.groundTruthProbe = this.binding ? undefined : this.probeOpening();
     const found = this.binding ?? this.groundTruthProbe;
     const ignoreAttributes = new Set([...(found?.ignoreAttributes ?? []), ...(!this.binding && this.story.inform ? [INFORM_WORKFLAG_ATTRIBUTE] : [])]);
@@ -130,16 +141,22 @@ export class GameSession {
     this.updateFlags(this.intro);
   }
 
-  /** Run the ground-truth experiments from the opening, leaving the session exactly as it was (status line included). */
+  /** Run the ground-truth experiments from the opening; they restore the opening state (status line included) when done. */
   private probeOpening(): GroundTruthProbe | undefined {
     if (!this.glkote.pending || this.isOver) return undefined;
-    const statusLine = this.glkote.grid.slice();
-    try {
-      return probeGroundTruth(this);
-    } finally {
-      this.glkote.grid.length = 0;
-      this.glkote.grid.push(...statusLine);
-      this.glkote.takeText();
+    return probeGroundTruth(this);
+  }
+
+  /**
+   * Games that open on "press a key" (a title screen, a quotation) wait for single keys before the
+   * first command; Jericho's reset presses them, and so does this: every command would otherwise
+   * be eaten as a keypress. The text they print stays in the intro.
+   */
+  private dismissKeyWaits(): void {
+    for (let presses = 0; presses < MAX_OPENING_KEYPRESSES; presses++) {
+      if (this.isOver || this.glkote.pending?.type !== 'char') return;
+      this.glkote.sendLine('');
+      this.pump();
     }
   }
 
@@ -148,10 +165,12 @@ export class GameSession {
     this.vm = createZvm();
     this.glk = createGlk();
     this.glkote = new CaptureGlkOte();
+    this.screen = new ScreenRecorder(this.vm);
     this.quit = false;
     installVmHooks(this.vm, this.glk, {
       blockBudget: this.blockBudget,
-      seed: () => this.lastSeed,
+      storyBytes: this.bytes,
+      random: this.random,
       onFault: (err) => {
         this.fault = err;
       },
@@ -159,6 +178,7 @@ export class GameSession {
         this.quit = true;
       },
     });
+    this.screen.install();
     const opts = { vm: this.vm, Glk: this.glk, GlkOte: this.glkote, Dialog: NO_FILES_DIALOG };
     // ZVM writes into the buffer it is given: every session gets its own copy.
     this.vm.prepare(this.bytes.slice(), opts);
@@ -218,10 +238,9 @@ export class GameSession {
   private send(command: string): string {
     if (this.broken) throw new EngineError('VM_FAULT', 'This session stopped with an error earlier; restore a snapshot before stepping again.', true);
     if (this.isOver || !this.glkote.pending) throw new GameOverError();
-    this.glkote.takeText();
     this.glkote.sendLine(command);
     this.pump();
-    const text = cleanObservation(this.glkote.takeText());
+    const text = cleanObservation(this.screen.take().text);
     this.updateFlags(text);
     return text;
   }
@@ -313,7 +332,9 @@ export class GameSession {
 
   /** The status line as last drawn (v3 games, or a v4+ game's upper window). */
   get statusLine(): string {
-    return this.glkote.grid.join('\n').trimEnd();
+    const statusWindow = this.vm.statuswin;
+    if (statusWindow) return this.glkote.gridOf(statusWindow.disprock).join('\n').trimEnd();
+    return this.screen.statusLine;
   }
 
   // --- state --------------------------------------------------------------------------------
@@ -335,12 +356,13 @@ export class GameSession {
       frameptr: vm.frameptr,
       sp: vm.sp,
       pc: vm.pc,
-      seed: vm.xorshift_seed,
+      rng: this.random.state,
       readData: { bufaddr: rd.bufaddr, parseaddr: rd.parseaddr, routine: rd.routine, storer: rd.storer, time: rd.time },
       io,
       input: pending ? { type: pending.type, maxlen: rd.buffer?.length ?? 0, upper: pending.windowId === vm.upperwin?.disprock && pending.windowId !== vm.mainwin?.disprock } : null,
       // Fixed key order: snapshots of equal states must be equal bytes.
       flags: { done: this.flags.done, victory: this.flags.victory, died: this.flags.died, quit: this.isOver },
+      screen: { ...this.screen.capture(), statusWindow: vm.statuswin ? this.glkote.gridOf(vm.statuswin.disprock) : [] },
     };
   }
 
@@ -351,7 +373,7 @@ export class GameSession {
     if (this.glkote.fatal || this.glkote.exited) {
       // Glk shut down after an error outside the VM's run loop: start over, then load the state.
       this.boot();
-      this.glkote.takeText();
+      this.screen.take();
     }
     const vm = this.vm;
     this.mem.set(state.ram, 0);
@@ -361,7 +383,7 @@ export class GameSession {
     vm.sp = state.sp;
     vm.make_stacks();
     vm.pc = state.pc;
-    vm.xorshift_seed = state.seed;
+    this.random.state = state.rng;
     vm.undo = [];
     vm.undo_len = 0;
     for (const k of IO_FIELDS) vm.io[k] = state.io[k];
@@ -382,7 +404,8 @@ export class GameSession {
       (this.glk.glk_select as (ev: object) => void)(vm.glk_event);
     }
     this.reissueInput(state);
-    this.glkote.takeText();
+    this.screen.restore(state.screen.upper, state.screen.statusHeight);
+    if (vm.statuswin) this.glkote.setGrid(vm.statuswin.disprock, state.screen.statusWindow);
   }
 
   /** Make Glk's pending input request match the one the state was waiting on. */

@@ -7,7 +7,9 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { SnapshotError } from './errors';
 import type { InputState, VmState } from './vmState';
 
-const SNAPSHOT_MAGIC = 'GRUESNP1';
+/** Format 2: frotz's random number generator state (format 1 held ZVM's xorshift seed) and the screen's status rows. */
+const SNAPSHOT_MAGIC = 'GRUESNP2';
+const OLDER_MAGICS = ['GRUESNP1'];
 
 interface SnapshotHeader {
   md5: string;
@@ -15,11 +17,12 @@ interface SnapshotHeader {
   frameptr: number;
   sp: number;
   pc: number;
-  seed: number;
+  rng: VmState['rng'];
   readData: VmState['readData'];
   io: Record<string, unknown>;
   input: InputState | null;
   flags: VmState['flags'];
+  screen: VmState['screen'];
   ramLength: number;
   stackLength: number;
 }
@@ -33,11 +36,12 @@ export function encodeSnapshot(state: VmState, origRam: Uint8Array, md5: string)
     frameptr: state.frameptr,
     sp: state.sp,
     pc: state.pc,
-    seed: state.seed,
+    rng: state.rng,
     readData: state.readData,
     io: state.io,
     input: state.input,
     flags: state.flags,
+    screen: state.screen,
     ramLength: state.ram.length,
     stackLength: state.stack.length,
   };
@@ -52,7 +56,11 @@ export function encodeSnapshot(state: VmState, origRam: Uint8Array, md5: string)
 
 export function decodeSnapshot(snapshot: Uint8Array, origRam: Uint8Array, md5: string): VmState {
   const buf = Buffer.from(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
-  if (buf.length < SNAPSHOT_MAGIC.length || buf.subarray(0, SNAPSHOT_MAGIC.length).toString('latin1') !== SNAPSHOT_MAGIC) {
+  const magic = buf.subarray(0, SNAPSHOT_MAGIC.length).toString('latin1');
+  if (OLDER_MAGICS.includes(magic)) {
+    throw new SnapshotError(`This snapshot was made by an older grue (format ${magic.slice(-1)}: another random number generator); it cannot be resumed by this version. Start the episode again.`);
+  }
+  if (buf.length < SNAPSHOT_MAGIC.length || magic !== SNAPSHOT_MAGIC) {
     throw new SnapshotError('Not a grue snapshot (bad magic bytes).');
   }
   let body: Buffer;
@@ -80,10 +88,11 @@ export function decodeSnapshot(snapshot: Uint8Array, origRam: Uint8Array, md5: s
     frameptr: header.frameptr,
     sp: header.sp,
     pc: header.pc,
-    seed: header.seed,
+    rng: header.rng,
     readData: header.readData,
     io: header.io,
     input: header.input,
     flags: header.flags,
+    screen: header.screen,
   };
 }

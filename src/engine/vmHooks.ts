@@ -4,45 +4,39 @@
  * rather than shutting Glk down. Each hook says why it exists.
  */
 import { InstructionBudgetError } from './errors';
+import { writeFrotzHeader } from './frotzHeader';
+import type { FrotzRandom } from './frotzRandom';
 import type { GlkApi } from './glk';
 import type { Zvm } from './zvm';
 
 /** What the hooks need from the session that owns the VM. */
 export interface VmHost {
   readonly blockBudget: number;
-  /** The seed the RNG is pinned to after a restart or restore. */
-  seed(): number;
+  /** The story file as loaded: frotz's header starts from the story's own header bytes. */
+  readonly storyBytes: Uint8Array;
+  /** The game's random number generator (frotz's, seeded by the session). */
+  readonly random: FrotzRandom;
   /** The run loop stopped on an error (thrown later, outside ZVM's callbacks). */
   onFault(err: unknown): void;
   /** The game executed @quit. */
   onQuit(): void;
 }
 
-/** Mix the user's seed so small seeds (0, 1, 2) give unrelated streams; never 0 (0 means Math.random to ZVM). */
-export function toSeed(seed: number): number {
-  let x = (Math.trunc(seed) ^ 0x9e3779b9) | 0;
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-  x ^= x >>> 16;
-  return x | 0 || 0x2545f491;
-}
-
 export function installVmHooks(vm: Zvm, glk: GlkApi, host: VmHost): void {
+  // The header as frotz in Jericho declares it, after every header update ZVM makes (start, restart).
   const originalUpdateHeader = vm.update_header;
-  // ZVM resets its RNG to Math.random on every restart/restore; pin it to our seed instead.
   vm.update_header = function (this: Zvm) {
     originalUpdateHeader.call(this);
-    this.xorshift_seed = host.seed();
+    writeFrotzHeader(this.m, host.storyBytes);
   };
-  // @random 0 asks for "true" randomness; give a deterministic reseed derived from the current state.
-  const originalRandom = vm.random;
-  vm.random = function (this: Zvm, range: number) {
-    if (range === 0) {
-      this.xorshift_seed = toSeed(this.xorshift_seed);
-      return 0;
-    }
-    return originalRandom.call(this, range);
+  // frotz's generator instead of ZVM's xorshift (which falls back to Math.random); a restart reseeds it as frotz's does.
+  vm.random = (range: number) => host.random.random(range);
+  const originalRestart = vm.restart;
+  vm.restart = function (this: Zvm, autorestoring?: number) {
+    host.random.restart();
+    originalRestart.call(this, autorestoring);
   };
+  detachedObjectsHaveNoSibling(vm);
   reuseStackViews(vm);
   // UNDO is off: snapshots are the harness's undo, and an in-VM undo history would make a
   // restored game behave differently from the original (the history is not in the snapshot).
@@ -50,6 +44,23 @@ export function installVmHooks(vm: Zvm, glk: GlkApi, host: VmHost): void {
   // @quit would shut Glk down for good; record it instead so a restore can bring the game back.
   glk.glk_exit = () => host.onQuit();
   boundedRunLoop(vm, host);
+}
+
+/**
+ * ZVM's @remove_obj leaves the removed object's sibling pointer as it was; frotz (and the
+ * standard's tree) leave an object without a parent without siblings. Games that read the
+ * sibling of an object they took out of play would otherwise see a stale one, and the object
+ * tree (which world states hash) would differ from frotz's.
+ */
+function detachedObjectsHaveNoSibling(vm: Zvm): void {
+  const removeObject = vm.remove_obj;
+  vm.remove_obj = function (this: Zvm, obj: number) {
+    const hadParent = this.get_parent(obj) !== 0;
+    removeObject.call(this, obj);
+    if (!hadParent) return;
+    if (this.version3) this.m.setUint8(this.objects + 9 * obj + 5, 0);
+    else this.m.setUint16(this.objects + 14 * obj + 8, 0);
+  };
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { RandomState } from './frotzRandom';
+
 /** The in-memory state of a VM, as captureState() takes it and restoreState() puts it back. */
 
 export interface InputState {
@@ -14,9 +16,17 @@ export interface VmState {
   frameptr: number;
   sp: number;
   pc: number;
-  seed: number;
+  rng: RandomState;
   readData: { bufaddr?: number; parseaddr?: number; routine?: number; storer?: number; time?: number };
   io: Record<string, unknown>;
   input: InputState | null;
   flags: { done: boolean; victory: boolean; died: boolean; quit: boolean };
+  /** What the status line shows: the upper window's rows and height at the last input, and v3's status window. */
+  screen: ScreenState;
+}
+
+export interface ScreenState {
+  upper: string[];
+  statusHeight: number;
+  statusWindow: string[];
 }

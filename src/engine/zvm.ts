@@ -16,9 +16,10 @@ export interface Zvm {
   sp: number;
   s: Uint16Array;
   l: Uint16Array;
-  xorshift_seed: number;
   read_data: { buffer?: number[]; bufaddr?: number; parseaddr?: number; routine?: number; storer?: number; time?: number };
   io: Record<string, unknown> & { streams: unknown[] };
+  version3: boolean;
+  statuswin: GlkWindow | null;
   quit?: number;
   glk_event: object;
   stop: number;
@@ -34,7 +35,16 @@ export interface Zvm {
   decode(addr: number, length: number): string;
   random(range: number): number;
   update_header(): void;
+  restart(autorestoring?: number): void;
   save_undo(pc: number, variable: number): number;
+  /** Prints text to the current window (all game text passes here). */
+  _print(text: string): void;
+  erase_window(window: number): void;
+  remove_obj(obj: number): void;
+  get_parent(obj: number): number;
+  /** Address of the object table, less the size of one entry (ZVM indexes entries from 1). */
+  objects: number;
+  split_window(lines: number): void;
   /** Applies the io fields' text style to Glk's current stream. */
   format(): void;
 }

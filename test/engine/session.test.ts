@@ -96,7 +96,8 @@ describe('GameSession on the project test game', () => {
     const a = GameSession.fromFile(LIGHTHOUSE);
     const b = GameSession.fromFile(FERRY);
     expect(() => a.restore(b.snapshot())).toThrow(SnapshotError);
-    expect(() => a.restore(new TextEncoder().encode('GRUESNP1garbage'))).toThrow(/corrupt/);
+    expect(() => a.restore(new TextEncoder().encode('GRUESNP2garbage'))).toThrow(/corrupt/);
+    expect(() => a.restore(new TextEncoder().encode('GRUESNP1garbage'))).toThrow(/older grue/);
     expect(() => a.restore(new Uint8Array([1, 2, 3]))).toThrow(/Not a grue snapshot/);
     expect(a.step('look').observation).toMatch(/Rocky Shore/);
   });
