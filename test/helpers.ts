@@ -28,6 +28,21 @@ export function describeWithGame(file: string, name: string, fn: (path: string) 
   else describe.skip(`${name} (needs ../shared/games/${file})`, () => it('skipped', () => undefined));
 }
 
+/** The Jericho suite (47 stories, suite.json, Jericho's traces) in ../shared/jericho. */
+export const JERICHO_SUITE = resolve(ROOT, '..', 'shared', 'jericho');
+
+/** describe() when ../shared/jericho holds suite.json; in CI its absence is an error, elsewhere a skip. */
+export function describeWithSuite(name: string, fn: (suiteDir: string) => void): void {
+  if (existsSync(join(JERICHO_SUITE, 'suite.json'))) {
+    describe(name, () => fn(JERICHO_SUITE));
+    return;
+  }
+  if (process.env.CI) throw new Error(`The Jericho suite is missing at ${JERICHO_SUITE}: CI runs with ../shared beside the clone.`);
+  // eslint-disable-next-line no-console
+  console.warn(`skipping tests that need the Jericho suite: not found at ${JERICHO_SUITE}`);
+  describe.skip(`${name} (needs ../shared/jericho)`, () => it('skipped', () => undefined));
+}
+
 export { ZORK_ROUTE } from '../bench/routes';
 
 /**
