@@ -6,6 +6,7 @@
 import { InstructionBudgetError } from './errors';
 import type { GlkApi } from './glk';
 import type { Zvm } from './zvm';
+import { applyZvmPatches } from './zvmPatches';
 
 /** What the hooks need from the session that owns the VM. */
 export interface VmHost {
@@ -28,6 +29,7 @@ export function toSeed(seed: number): number {
 }
 
 export function installVmHooks(vm: Zvm, glk: GlkApi, host: VmHost): void {
+  applyZvmPatches(vm);
   const originalUpdateHeader = vm.update_header;
   // ZVM resets its RNG to Math.random on every restart/restore; pin it to our seed instead.
   vm.update_header = function (this: Zvm) {
