@@ -63,7 +63,11 @@ function describe(err: unknown): { code: string; message: string } {
  * Load the game with its seed, play the reset commands and the walkthrough, and stop at the first
  * error. `onStep` sees every walkthrough step (its index and the session after it).
  */
-export function playSuiteGame(entry: SuiteEntry, dir = JERICHO_SUITE_DIR, onStep?: (index: number, session: GameSession) => void): SuiteRun {
+export function playSuiteGame(
+  entry: SuiteEntry,
+  dir = JERICHO_SUITE_DIR,
+  onStep?: (index: number, session: GameSession) => void,
+): SuiteRun {
   const started = Date.now();
   const run: SuiteRun = {
     game: entry.game,
@@ -84,7 +88,10 @@ export function playSuiteGame(entry: SuiteEntry, dir = JERICHO_SUITE_DIR, onStep
     return run;
   }
   run.loaded = true;
-  const commands = [...entry.resetCommands.map((c) => ({ index: -1, command: c })), ...entry.walkthrough.map((c, index) => ({ index, command: c }))];
+  const commands = [
+    ...entry.resetCommands.map((command) => ({ index: -1, command })),
+    ...entry.walkthrough.map((command, index) => ({ index, command })),
+  ];
   for (const { index, command } of commands) {
     if (session.isOver || session.isDone) {
       run.endedAfter = run.steps - 1;

@@ -14,8 +14,10 @@ import { JERICHO_SUITE_DIR, playSuiteGame, readSuite, SuiteRun } from '../bench/
 function line(run: SuiteRun): string {
   const score = `score ${run.score ?? '-'}/${run.walkthroughScore ?? '-'}`;
   const ended = run.endedAfter !== null ? ` (ended after step ${run.endedAfter})` : '';
-  const fault = run.fault ? `  FAULT at step ${run.fault.step} (${JSON.stringify(run.fault.command)}): ${run.fault.code}: ${run.fault.message}` : '';
-  return `${run.game.padEnd(14)} ${run.loaded ? 'loaded' : 'NOT LOADED'}  ${String(run.steps).padStart(4)} steps  ${score}${ended}  ${(run.elapsedMs / 1000).toFixed(1)}s${fault}`;
+  const { fault } = run;
+  const faultText = fault ? `  FAULT at step ${fault.step} (${JSON.stringify(fault.command)}): ${fault.code}: ${fault.message}` : '';
+  const seconds = `${(run.elapsedMs / 1000).toFixed(1)}s`;
+  return `${run.game.padEnd(14)} ${run.loaded ? 'loaded' : 'NOT LOADED'}  ${String(run.steps).padStart(4)} steps  ${score}${ended}  ${seconds}${faultText}`;
 }
 
 function main(): void {
@@ -42,7 +44,8 @@ function main(): void {
   const matching = runs.filter((r) => r.walkthroughScore !== null && r.score === r.walkthroughScore).length;
   if (options.json) process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
   else {
-    process.stdout.write(`${runs.length} games: ${loaded} loaded, ${faulted.length} faulted, ${matching} reached Jericho's walkthrough score\n`);
+    const summary = `${runs.length} games: ${loaded} loaded, ${faulted.length} faulted, ${matching} reached Jericho's walkthrough score`;
+    process.stdout.write(`${summary}\n`);
     for (const run of faulted) process.stdout.write(`${line(run)}\n`);
   }
   process.exitCode = loaded === runs.length && faulted.length === 0 ? 0 : 1;

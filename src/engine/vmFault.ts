@@ -50,7 +50,9 @@ export function locateFault(vm: Zvm, err: unknown, story: FaultStory): VmLocatio
 
 /** The typed error for a fault: the budget error and ZVM's errors with their location, other engine errors as they are. */
 export function vmFaultError(fault: unknown, vm: Zvm, story: FaultStory): EngineError {
-  if (fault instanceof InstructionBudgetError) return fault.location ? fault : new InstructionBudgetError(fault.budget, locateFault(vm, fault, story));
+  if (fault instanceof InstructionBudgetError) {
+    return fault.location ? fault : new InstructionBudgetError(fault.budget, locateFault(vm, fault, story));
+  }
   if (fault instanceof EngineError) return fault;
   const detail = fault instanceof Error ? `${fault.name === 'Error' ? '' : `${fault.name}: `}${fault.message}` : String(fault);
   return new VmFaultError(detail, locateFault(vm, fault, story));

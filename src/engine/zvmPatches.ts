@@ -160,6 +160,7 @@ function namedCodeBlocks(vm: PatchableZvm): void {
   vm.compile = function (this: PatchableZvm) {
     const context = this.disassemble();
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    this.jit[context.pc] = new Function('e', `${context}\n//# sourceURL=${BLOCK_SOURCE_PREFIX}${context.pc}`) as (e: Zvm) => number | undefined;
+    const source = `${context}\n//# sourceURL=${BLOCK_SOURCE_PREFIX}${context.pc}`;
+    this.jit[context.pc] = new Function('e', source) as (e: Zvm) => number | undefined;
   };
 }
