@@ -15,9 +15,10 @@ function line(run: SuiteRun): string {
   const score = `score ${run.score ?? '-'}/${run.walkthroughScore ?? '-'}`;
   const ended = run.endedAfter !== null ? ` (ended after step ${run.endedAfter})` : '';
   const { fault } = run;
-  const faultText = fault ? `  FAULT at step ${fault.step} (${JSON.stringify(fault.command)}): ${fault.code}: ${fault.message}` : '';
+  const faultText = fault ? `  FAULT at step ${fault.step} (${JSON.stringify(fault.command)}): ${fault.message}` : '';
   const seconds = `${(run.elapsedMs / 1000).toFixed(1)}s`;
-  return `${run.game.padEnd(14)} ${run.loaded ? 'loaded' : 'NOT LOADED'}  ${String(run.steps).padStart(4)} steps  ${score}${ended}  ${seconds}${faultText}`;
+  const steps = `${String(run.steps).padStart(4)} steps`;
+  return `${run.game.padEnd(14)} ${run.loaded ? 'loaded' : 'NOT LOADED'}  ${steps}  ${score}${ended}  ${seconds}${faultText}`;
 }
 
 function main(): void {

@@ -94,7 +94,6 @@ export class GameSession {
   private flags = { done: false, victory: false, died: false };
   private readonly reader: GroundTruthReader;
   private lastSeed: number;
-  /** How fault messages name the story: its file name and release. */
   private readonly storyName: string;
 
   static fromFile(path: string, options: SessionOptions = {}): GameSession {
@@ -187,8 +186,8 @@ export class GameSession {
   private throwFault(): void {
     const fault = this.fault ?? this.glkote.fatal;
     if (!fault) return;
+    // Glk's fatal message stays: Glk has shut down, and restoreState starts it over when it sees one.
     this.fault = null;
-    this.glkote.fatal = null;
     this.broken = true;
     throw vmFaultError(fault, this.vm, { name: this.storyName, version: this.story.version });
   }

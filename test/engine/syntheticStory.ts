@@ -6,7 +6,9 @@
  * instruction), `garble` prints a malformed string, `score` adds a point, `pull` prints what a
  * routine called with 7 returns by @ret_popped from its empty stack, `underflow` does that in a
  * routine without locals, `recurse` calls a routine that calls itself forever, `far` calls a
- * routine beyond the end of the story; anything else prints "ok".
+ * routine beyond the end of the story, `badparse` reads the next command into a parse buffer
+ * beyond the end of the story (an error in ZVM's input handling, outside its run loop); anything
+ * else prints "ok".
  *
  * The abbreviation table's entry 0 points at a string that uses abbreviation 0 itself (illegal:
  * abbreviations may not contain abbreviations). Optionally the dictionary also holds a word cut
@@ -59,6 +61,7 @@ const COMMAND_WORDS: Array<{ zchars: number[]; word: string }> = [
   { zchars: zcharsOf('underf'), word: 'underflow' },
   { zchars: zcharsOf('recurs'), word: 'recurse' },
   { zchars: zcharsOf('far'), word: 'far' },
+  { zchars: zcharsOf('badpar'), word: 'badparse' },
 ];
 /** A dictionary word whose text ends in a cut-off ZSCII escape (5, 6, then one Z-character), like one of Ludicorp's. */
 const CUT_OFF_WORD = { zchars: [...zcharsOf('cof'), 5, 6, 1], word: 'cof' };
@@ -133,7 +136,7 @@ function mainRoutine(wordAddress: (word: string) => number): number[] {
   a.label('loop');
   a.emit(0xe4, 0x0f, hi(TEXT_BUFFER), lo(TEXT_BUFFER), hi(PARSE_BUFFER), lo(PARSE_BUFFER)); // sread text parse
   a.emit(0xcf, 0x1f, hi(PARSE_BUFFER), lo(PARSE_BUFFER), 1, COMMAND_WORD); // loadw parse 1 -> command word
-  for (const word of ['crash', 'garble', 'score', 'pull', 'underflow', 'recurse', 'far']) {
+  for (const word of ['crash', 'garble', 'score', 'pull', 'underflow', 'recurse', 'far', 'badparse']) {
     const entry = wordAddress(word);
     a.emit(0xc1, 0x8f, COMMAND_WORD, hi(entry), lo(entry)); // je command word, entry
     a.branch(word);
@@ -169,9 +172,14 @@ function mainRoutine(wordAddress: (word: string) => number): number[] {
   a.label('far');
   a.emit(0xe0, 0x3f, 0x7f, 0xff, 0x00); // call the packed address 0x7fff, far beyond the story
   a.jump('loop');
+  a.label('badparse');
+  a.emit(0xe4, 0x0f, hi(TEXT_BUFFER), lo(TEXT_BUFFER), 0xff, 0xf0); // sread text 0xfff0: a parse buffer beyond the story
+  a.jump('loop');
   a.align();
   a.label('one local');
-  a.emit(0x01, 0x00, 0x00, 0xb8); // one local (the argument); ret_popped with nothing pushed
+  a.emit(0x01, 0x00, 0x00); // one local (the argument)
+  a.emit(0xe8, 0x7f, 0x05, 0xb9); // push 5; pop
+  a.emit(0xb8); // ret_popped with nothing left on the stack
   a.align();
   a.label('no locals');
   a.emit(0x00, 0xb8); // no locals; ret_popped with nothing pushed

@@ -50,7 +50,7 @@ describe('Z-text decoding is bounded', () => {
   it('loads a story whose dictionary has a cut-off escape and whose abbreviation uses itself, and prints its malformed string', () => {
     const started = Date.now();
     const s = GameSession.fromBytes(syntheticStory({ cutOffDictionaryWord: true }), {}, 'synthetic.z3');
-    expect(s.dictionary.words.map((w) => w.text)).toEqual(['crash', 'garble', 'score', 'pull', 'underf', 'recurs', 'far', 'cof']);
+    expect(s.dictionary.words.map((w) => w.text)).toEqual(['crash', 'garble', 'score', 'pull', 'underf', 'recurs', 'far', 'badpar', 'cof']);
     expect(s.step('garble').observation).toBe(GARBLED_TEXT);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
@@ -99,6 +99,19 @@ describe('VM faults are typed errors that name the story, the pc and the instruc
     expect(err.detail).toMatch(/RangeError/);
     s.restore(before);
     expect(s.step('pull').observation).toBe('7');
+  });
+
+  it('an error in input handling, outside the run loop, is typed too, and a restore revives the session', () => {
+    const s = session();
+    const before = s.snapshot();
+    s.step('badparse');
+    const err = caught(() => s.step('hello')) as VmFaultError;
+    expect(err).toBeInstanceOf(VmFaultError);
+    expect(err.location?.story).toBe(STORY_NAME);
+    expect(err.detail).toMatch(/RangeError/);
+    s.restore(before);
+    expect(s.step('score')).toMatchObject({ observation: 'scored', score: 1 });
+    expect(s.step('hello').observation).toBe('ok');
   });
 
   it('endless recursion fills the Z-machine stack: a typed fault at the recursive call, not a crash', () => {
