@@ -39,22 +39,56 @@ export class InvalidCommandError extends EngineError {
   }
 }
 
+/** Where in a story the VM stopped: for a person to find the instruction in a disassembly. */
+export interface VmLocation {
+  /** The story's file name (or label) and release, e.g. `seastalker.z3 (r16-s850603)`. */
+  story: string;
+  /** Byte address of the instruction. */
+  pc: number;
+  /** The instruction at pc, e.g. `ret_popped (0OP:8, byte 0xb8)`. */
+  instruction: string;
+}
+
+/** `sentence`, led by where it happened when that is known. */
+function located(location: VmLocation | undefined, sentence: string): string {
+  if (!location) return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+  return `${location.story} at pc ${location.pc}, ${location.instruction}: ${sentence}`;
+}
+
 export class InstructionBudgetError extends EngineError {
-  constructor(budget: number) {
+  constructor(
+    readonly budget: number,
+    readonly location?: VmLocation,
+  ) {
     super(
       'INSTRUCTION_BUDGET',
-      `The game ran ${budget.toLocaleString('en-US')} code blocks without asking for input; ` +
-        'it is probably stuck in a loop. Restore an earlier snapshot, or raise the budget with the ' +
-        '`blockBudget` option if this game legitimately computes that long.',
+      located(
+        location,
+        `the game ran ${budget.toLocaleString('en-US')} code blocks without asking for input; ` +
+          'it is probably stuck in a loop. Restore an earlier snapshot, or raise the budget with the ' +
+          '`blockBudget` option if this game legitimately computes that long.',
+      ),
       true,
     );
     this.name = 'InstructionBudgetError';
   }
 }
 
+/** The VM hit an error it cannot continue from (an illegal instruction, a stack underflow, a bug in ZVM). */
 export class VmFaultError extends EngineError {
-  constructor(detail: string) {
-    super('VM_FAULT', `The Z-machine stopped with an error: ${detail}`, true);
+  constructor(
+    readonly detail: string,
+    readonly location?: VmLocation,
+  ) {
+    super(
+      'VM_FAULT',
+      located(
+        location,
+        `the Z-machine stopped with an error: ${detail.replace(/\.$/, '')}. ` +
+          'This session cannot go on from here; restore a snapshot taken before the command.',
+      ),
+      true,
+    );
     this.name = 'VmFaultError';
   }
 }

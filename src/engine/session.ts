@@ -8,7 +8,7 @@
  */
 import { bindingFor, GameBinding, GENERIC_DEATH_TEXTS, GENERIC_VICTORY_TEXTS, GroundTruthMode, INFORM_WORKFLAG_ATTRIBUTE } from './bindings';
 import { Dictionary } from './dictionary';
-import { EngineError, GameOverError, InvalidCommandError, SnapshotError, VmFaultError } from './errors';
+import { EngineError, GameOverError, InvalidCommandError, SnapshotError } from './errors';
 import { CaptureGlkOte, createGlk, GlkApi, NO_FILES_DIALOG } from './glk';
 import { decodeGrammar, Grammar } from './grammar';
 import { GroundTruth, GroundTruthReader, Place } from './groundTruth';
@@ -18,6 +18,7 @@ import { ObjectTable, objectLayout, WorldDiff, WorldMask, WorldState, worldDiff,
 import { decodeSnapshot, encodeSnapshot } from './snapshotCodec';
 import { inspectStory, LoadedStory, loadStoryFile, StoryInfo } from './story';
 import { FrotzRandom } from './frotzRandom';
+import { vmFaultError } from './vmFault';
 import { installVmHooks } from './vmHooks';
 import type { InputState, VmState } from './vmState';
 import { createZvm, Zvm } from './zvm';
@@ -102,6 +103,7 @@ export class GameSession {
   private flags = { done: false, victory: false, died: false };
   private readonly reader: GroundTruthReader;
   private readonly random: FrotzRandom;
+  private readonly storyName: string;
 
   static fromFile(path: string, options: SessionOptions = {}): GameSession {
     return new GameSession(loadStoryFile(path), options);
@@ -113,6 +115,7 @@ export class GameSession {
 
   constructor(loaded: LoadedStory, options: SessionOptions = {}) {
     this.story = loaded.info;
+    this.storyName = `${loaded.label.split(/[\\/]/).pop()} (${loaded.info.id})`;
     this.binding = options.binding === null ? undefined : (options.binding ?? bindingFor(loaded.info.md5));
     this.groundTruthMode = this.binding ? 'binding' : this.story.version <= 3 ? 'status-line' : 'degraded';
     this.blockBudget = options.blockBudget ?? DEFAULT_BLOCK_BUDGET;
@@ -201,13 +204,12 @@ export class GameSession {
   }
 
   private throwFault(): void {
-    const fault = this.fault ?? (this.glkote.fatal ? new VmFaultError(this.glkote.fatal) : null);
+    const fault = this.fault ?? this.glkote.fatal;
     if (!fault) return;
+    // Glk's fatal message stays: Glk has shut down, and restoreState starts it over when it sees one.
     this.fault = null;
-    this.glkote.fatal = null;
     this.broken = true;
-    if (fault instanceof EngineError) throw fault;
-    throw new VmFaultError(fault instanceof Error ? fault.message : String(fault));
+    throw vmFaultError(fault, this.vm, { name: this.storyName, version: this.story.version });
   }
 
   /** Set after a fault: the VM is mid-instruction and only a restore makes it usable again. */

@@ -8,6 +8,7 @@ import { writeFrotzHeader } from './frotzHeader';
 import type { FrotzRandom } from './frotzRandom';
 import type { GlkApi } from './glk';
 import type { Zvm } from './zvm';
+import { applyZvmPatches } from './zvmPatches';
 
 /** What the hooks need from the session that owns the VM. */
 export interface VmHost {
@@ -23,6 +24,7 @@ export interface VmHost {
 }
 
 export function installVmHooks(vm: Zvm, glk: GlkApi, host: VmHost): void {
+  applyZvmPatches(vm);
   // The header as frotz in Jericho declares it, after every header update ZVM makes (start, restart).
   const originalUpdateHeader = vm.update_header;
   vm.update_header = function (this: Zvm) {
@@ -32,11 +34,10 @@ export function installVmHooks(vm: Zvm, glk: GlkApi, host: VmHost): void {
   // frotz's generator instead of ZVM's xorshift (which falls back to Math.random); a restart reseeds it as frotz's does.
   vm.random = (range: number) => host.random.random(range);
   const originalRestart = vm.restart;
-  vm.restart = function (this: Zvm, autorestoring?: number) {
+  vm.restart = function (this: Zvm, autorestoring?: unknown) {
     host.random.restart();
     originalRestart.call(this, autorestoring);
   };
-  detachedObjectsHaveNoSibling(vm);
   reuseStackViews(vm);
   // UNDO is off: snapshots are the harness's undo, and an in-VM undo history would make a
   // restored game behave differently from the original (the history is not in the snapshot).
@@ -44,23 +45,6 @@ export function installVmHooks(vm: Zvm, glk: GlkApi, host: VmHost): void {
   // @quit would shut Glk down for good; record it instead so a restore can bring the game back.
   glk.glk_exit = () => host.onQuit();
   boundedRunLoop(vm, host);
-}
-
-/**
- * ZVM's @remove_obj leaves the removed object's sibling pointer as it was; frotz (and the
- * standard's tree) leave an object without a parent without siblings. Games that read the
- * sibling of an object they took out of play would otherwise see a stale one, and the object
- * tree (which world states hash) would differ from frotz's.
- */
-function detachedObjectsHaveNoSibling(vm: Zvm): void {
-  const removeObject = vm.remove_obj;
-  vm.remove_obj = function (this: Zvm, obj: number) {
-    const hadParent = this.get_parent(obj) !== 0;
-    removeObject.call(this, obj);
-    if (!hadParent) return;
-    if (this.version3) this.m.setUint8(this.objects + 9 * obj + 5, 0);
-    else this.m.setUint16(this.objects + 14 * obj + 8, 0);
-  };
 }
 
 /**

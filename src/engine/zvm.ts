@@ -35,7 +35,7 @@ export interface Zvm {
   decode(addr: number, length: number): string;
   random(range: number): number;
   update_header(): void;
-  restart(autorestoring?: number): void;
+  restart(autorestoring?: unknown): void;
   save_undo(pc: number, variable: number): number;
   /** Prints text to the current window (all game text passes here). */
   _print(text: string): void;
