@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCompactionActivities } from '../src/activities/compaction';
 import { createGameActivities } from '../src/activities/game';
-import { approxTokens } from '../src/agent/prompts';
+import { approxTokens } from '../src/text';
 import { createRng, seedFor } from '../src/agent/rng';
 import { AgentState, initialState } from '../src/agent/state';
 import { applyWork, decide, deliberate, dueWork, initialMemory, learn, turnView } from '../src/agent/turn';
@@ -28,7 +28,8 @@ import { createProvider } from '../src/llm';
 import type { LlmProvider, ToolCallRequest, ToolCallResult } from '../src/llm/types';
 import { compactionModule, CompactionState, mergeCompaction } from '../src/memory/compaction';
 import { GroundTruthFacts, itemLocationsFromTree, scoreModel } from '../src/memory/compaction/metrics';
-import { freshLearned, resolveEpisodeConfig } from '../src/schemas/episode';
+import { resolveEpisodeConfig } from '../src/schemas/episode';
+import { freshLearned } from '../src/agent/learned';
 import { arg } from './harness';
 
 const log = (msg: string) => process.stderr.write(`bench:memory ${msg}\n`);

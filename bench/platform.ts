@@ -15,7 +15,8 @@ import { createGameActivities } from '../src/activities/game';
 import { createRng, seedFor } from '../src/agent/rng';
 import { initialState } from '../src/agent/state';
 import { decide, deliberate, initialMemory, isOver, learn } from '../src/agent/turn';
-import { EpisodeConfig, freshLearned, resolveEpisodeConfig } from '../src/schemas/episode';
+import { EpisodeConfig, resolveEpisodeConfig } from '../src/schemas/episode';
+import { freshLearned } from '../src/agent/learned';
 import { episodeWorkflow } from '../src/workflows';
 import { arg, eventMs, percentile, withBenchServer } from './harness';
 

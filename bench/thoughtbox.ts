@@ -25,7 +25,8 @@ import { analysisOf, decide, Deliberation, deliberate, initialMemory, learn, Ora
 import { createProvider } from '../src/llm';
 import { LocalProvider } from '../src/llm/localProvider';
 import { DEFAULT_EMBEDDED_MODEL } from '../src/llm/models';
-import { EpisodeConfig, freshLearned, resolveEpisodeConfig } from '../src/schemas/episode';
+import { EpisodeConfig, resolveEpisodeConfig } from '../src/schemas/episode';
+import { freshLearned } from '../src/agent/learned';
 import { arg } from './harness';
 import { effect, loadPuzzleStates, preparePuzzle, PuzzleState, storyFor } from './puzzles';
 

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { localKnowledgeAnswerSchema, UPDATE_BUDGET, UPDATE_MAX_TOKENS } from '../src/activities/knowledge';
-import { approxTokens } from '../src/agent/prompts';
+import { approxTokens } from '../src/text';
 import type { ChatMessage, LlmProvider, Usage } from '../src/llm';
 import { existingLines, LAYER_GUIDE } from '../src/memory/knowledge/prompt';
 import { KnowledgeAnswer, KnowledgeAnswerSchema, KnowledgeItem, LIMITS, UpdateRequest } from '../src/memory/knowledge/schema';

@@ -13,7 +13,8 @@ import { closeSharedProbePool } from '../src/engine/probePool';
 import { createRng, seedFor } from '../src/agent/rng';
 import { AgentState, initialState } from '../src/agent/state';
 import { decide, deliberate, initialMemory, learn, learnedAfter } from '../src/agent/turn';
-import { AssistSchema, freshLearned, resolveEpisodeConfig } from '../src/schemas/episode';
+import { AssistSchema, resolveEpisodeConfig } from '../src/schemas/episode';
+import { freshLearned } from '../src/agent/learned';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -15,7 +15,7 @@ import { createActivities } from '../src/activities';
 import { findTemporalCli } from '../src/temporal/server';
 import { EpisodeOptions, resolveCampaignConfig, resolveEpisodeConfig } from '../src/schemas/episode';
 import { campaignWorkflow, episodeWorkflow } from '../src/workflows';
-import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../src/workflows/searchAttributes';
+import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../src/schemas/searchAttributes';
 
 async function main() {
   Runtime.install({ logger: new DefaultLogger('WARN') });

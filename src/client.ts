@@ -13,7 +13,7 @@ import { registerInspectCommands } from './cli/inspect';
 import { registerPlayCommands } from './cli/play';
 import { refusedByServer, TemporalProfileError } from './temporal/profile';
 import { TemporalSetupError } from './temporal/server';
-import { stopTracing } from './telemetry/tracing';
+import { stopTracing } from './temporal/tracing';
 
 export function buildProgram(): Command {
   const program = new Command();

@@ -8,7 +8,7 @@ import { connectWorkerConnection } from './temporal/connect';
 import { createActivities } from './activities';
 import { loadConfig } from './config';
 import { episodeRecordsFromHistory } from './temporal/episodeHistory';
-import { startWorkerTelemetry, tracingWorkerOptions } from './telemetry';
+import { startWorkerTelemetry, tracingWorkerOptions } from './temporal/telemetry';
 import type { ProviderFactory } from './activities';
 
 export interface GrueWorkerOptions {

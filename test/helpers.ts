@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CampaignConfig, CampaignOptions, EpisodeInput, EpisodeOptions, LearnedState, resolveCampaignConfig, resolveEpisodeConfig, TurnRecord } from '../src/schemas/episode';
+import { CampaignConfig, CampaignOptions, EpisodeOptions, resolveCampaignConfig, resolveEpisodeConfig } from '../src/schemas/episode';
+import { EpisodeInput } from '../src/workflows/contract';
+import { TurnRecord } from '../src/agent/records';
+import { LearnedState } from '../src/agent/learned';
 
 export const ROOT = resolve(__dirname, '..');
 /** The CLI's entry point, as tests run it in a child process. */

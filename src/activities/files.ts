@@ -10,12 +10,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, copyFileS
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ThoughtboxSession, ThoughtboxSessionSchema } from '../agent/thoughtbox/schema';
-import { CampaignResult, CampaignResultSchema, TurnRecordSchema } from '../schemas/episode';
-import { ExperimentResult, ExperimentResultSchema } from '../schemas/experiment';
+import { CampaignResult, CampaignResultSchema, TurnRecordSchema } from '../agent/records';
+import { ExperimentResult, ExperimentResultSchema } from '../experiment/results';
 import { describeZodError } from '../schemas/describe';
 import { classified, parseInput } from './failures';
 import { heartbeat } from './heartbeat';
-import { EpisodeHistoryError, EpisodeRecords } from '../temporal/episodeHistory';
+import { EpisodeHistoryError, EpisodeRecords } from './episodeRecords';
 
 /**
  * Reads an episode's records back from its history (src/temporal/episodeHistory.ts). A worker

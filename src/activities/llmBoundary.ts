@@ -9,7 +9,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { describeProvider, LlmError, LlmProvider, scrubbedError } from '../llm';
 import type { Usage } from '../llm/types';
 import { lastAttempt, observeLlmCall } from '../telemetry/metrics';
-import { currentActivity } from './heartbeat';
+import { currentActivity } from '../telemetry/activityContext';
 
 /** The longest gap between two heartbeats while an LLM call runs. */
 export const LLM_HEARTBEAT_EVERY_MS = 10_000;

@@ -10,7 +10,7 @@
 import { Dynamics, MAX_DYNAMICS_ENTRIES } from './dynamics';
 import { Reliability } from './reliability';
 import { keepNewest, LIMITS, pushOnce } from './state';
-import { MAX_LEARNED_STATES, type LearnedState } from '../schemas/episode';
+import { MAX_LEARNED_STATES, type LearnedState } from './learned';
 
 export function mergeLearned(current: LearnedState, started: LearnedState, finished: LearnedState): LearnedState {
   return {

@@ -8,18 +8,16 @@
  * the fallback when the LLM is unreachable.
  */
 import type { ActionOption, Assist } from '../schemas/game';
-import type { LearnedState, PolicyName } from '../schemas/episode';
+import type { PolicyName } from '../schemas/episode';
+import type { LearnedState } from './learned';
 import { carriedIn, CellMemory, exhausted, frontier, isUndoing, parseCell, placeOf, TIER_REASONS } from './cells';
 import { shortState } from './dynamics';
 import { planToReward, planToState } from './planner';
 import { Exits, routeToOpen } from './rooms';
 import type { Rng } from './rng';
-import { moveAt } from './state';
+import { moveAt, type StateSet } from './state';
 
-/** World states seen before, by full or short hash (the episode keeps short ones to stay small). */
-export interface StateSet {
-  has(worldHash: string): boolean;
-}
+export type { StateSet } from './state';
 
 export interface RoomMemory {
   here: number;

@@ -5,13 +5,7 @@
  */
 import type { ChatMessage } from '../llm/types';
 import type { FailureRequest, TurnRequest } from '../schemas/oracle';
-
-/** Rough tokens for English text (4 characters a token): enough to stay inside a small context. */
-export const approxTokens = (text: string) => Math.ceil(text.length / 4);
-
-export function clip(text: string, maxChars: number): string {
-  return text.length <= maxChars ? text : `${text.slice(0, maxChars - 20)} [...]`;
-}
+import { approxTokens, clip } from '../text';
 
 const SYSTEM = 'You help an agent play a text adventure game. You answer questions about the game as JSON only.';
 

@@ -5,13 +5,13 @@
  * payload warnings however long the episode runs.
  */
 import { z } from 'zod';
-import { utf8Bytes } from '../utf8';
-import { LearnedState, LearnedStateSchema, LlmUsageSchema, MAX_LEARNED_STATES } from '../schemas/episode';
+import { utf8Bytes } from '../text';
+import { LlmUsageSchema } from './records';
+import { LearnedState, LearnedStateSchema, MAX_LEARNED_STATES } from './learned';
 import { ActionOptionSchema, cellOf, GroundTruthData, GroundTruthSchema, StartGameResult } from '../schemas/game';
 import { BeliefsSchema, freshBeliefs, Beliefs } from './beliefs';
 import { shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
-import type { StateSet } from './policy';
 
 export const AgentStateSchema = z.object({
   story: z.object({ md5: z.string(), name: z.string(), maxScore: z.number().int().nullable() }),
@@ -99,6 +99,11 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
 /** Ground truth always wins over beliefs for what the game states plainly. */
 export function withTruth(b: Beliefs, t: GroundTruthData): Beliefs {
   return { ...b, location: t.location.name || b.location, inventory: t.inventory.map((i) => i.name) };
+}
+
+/** World states seen before, by full or short hash (the episode keeps short ones to stay small). */
+export interface StateSet {
+  has(worldHash: string): boolean;
 }
 
 /** The commands this episode made in a room. */

@@ -13,7 +13,9 @@
 import { MEMORY_MODULES } from '../memory';
 import type { AnyMemoryModule, ModuleWork, TurnView } from '../memory';
 import { KnowledgeState, updateAt } from '../memory/knowledge';
-import type { EpisodeConfig, EpisodeResult, LearnedState, TurnRecord } from '../schemas/episode';
+import type { EpisodeConfig } from '../schemas/episode';
+import type { EpisodeResult, TurnRecord } from './records';
+import type { LearnedState } from './learned';
 import { ActionOption, cellOf, GameState, GroundTruthData } from '../schemas/game';
 import { addUsage, NO_USAGE } from '../schemas/oracle';
 import type { ContextSection, FailureAnswer, FailureRequest, OracleUsage, TurnAnalysis, TurnAnswer, TurnRequest } from '../schemas/oracle';

@@ -43,5 +43,4 @@ export function resolved<T>(resolve: () => T, what: string): T {
   }
 }
 
-export const log = (msg: string) => process.stderr.write(`grue: ${msg}\n`);
 

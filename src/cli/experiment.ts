@@ -15,12 +15,14 @@ import { experimentReportData, loadReportData, ReportNotFoundError } from '../re
 import { summarize, summaryText } from '../report/summary';
 import { reportDir, writeReport } from '../report/write';
 import { CAMPAIGN_DEFAULTS } from '../schemas/episode';
-import { ExperimentInput, ExperimentInputSchema, ExperimentResult, Factor } from '../schemas/experiment';
+import { ExperimentInput, ExperimentInputSchema, Factor } from '../schemas/experiment';
+import { ExperimentResult } from '../experiment/results';
 import { progressQuery } from '../workflows/campaign';
 import { statusQuery } from '../workflows/episode';
 import { experimentProgressQuery, experimentWorkflow } from '../workflows/experiment';
-import { GAME_KEY } from '../workflows/searchAttributes';
-import { log, parseInteger, parseWorkflowId, resolved, UsageError } from './args';
+import { GAME_KEY } from '../schemas/searchAttributes';
+import { parseInteger, parseWorkflowId, resolved, UsageError } from './args';
+import { log } from '../log';
 import { preflightLlm } from './llmCheck';
 import { addRunOptions, DEFAULT_GAME, episodeOptions, pollUntil, progressBar, RunOptions } from './play';
 import { connect, newWorkflowId, startNew, withWorker } from './temporal';

@@ -2,7 +2,8 @@
 import { createProvider, describeProvider, loadLlmConfig, LlmError, LlmProvider, scrubSecrets } from '../llm';
 import { LocalProvider } from '../llm/localProvider';
 import { DEFAULT_EMBEDDED_MODEL, EMBEDDED_MODELS, ensureModel } from '../llm/models';
-import { log, UsageError } from './args';
+import { UsageError } from './args';
+import { log } from '../log';
 
 /** Ask the provider to prove it works (load the model, or reach the endpoint); a failure is the user's to fix. */
 async function prove(provider: LlmProvider): Promise<string> {

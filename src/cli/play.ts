@@ -11,11 +11,13 @@ import { campaignResultsPath, runDir } from '../activities/files';
 import { loadStoryFile } from '../engine/story';
 import { resolveStory } from '../engine/resolveStory';
 import { loadConfig, webUiUrl } from '../config';
-import { AssistSchema, CAMPAIGN_DEFAULTS, CampaignResult, EPISODE_DEFAULTS, EpisodeOptions, EpisodeResult, MAX_PARALLEL_EPISODES, PolicyNameSchema, TurnRecord, resolveCampaignConfig, resolveEpisodeConfig } from '../schemas/episode';
+import { AssistSchema, CAMPAIGN_DEFAULTS, EPISODE_DEFAULTS, EpisodeOptions, MAX_PARALLEL_EPISODES, PolicyNameSchema, resolveCampaignConfig, resolveEpisodeConfig } from '../schemas/episode';
+import { CampaignResult, EpisodeResult, TurnRecord } from '../agent/records';
 import { campaignWorkflow, progressQuery } from '../workflows/campaign';
 import { episodeWorkflow, statusQuery, transcriptQuery } from '../workflows/episode';
-import { GAME_KEY } from '../workflows/searchAttributes';
-import { log, MAX_WORKFLOW_ID_LENGTH, parseInteger, parseWorkflowId, resolved } from './args';
+import { GAME_KEY } from '../schemas/searchAttributes';
+import { MAX_WORKFLOW_ID_LENGTH, parseInteger, parseWorkflowId, resolved } from './args';
+import { log } from '../log';
 import { preflightLlm } from './llmCheck';
 import { connect, newWorkflowId, startNew, withWorker } from './temporal';
 

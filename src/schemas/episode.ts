@@ -1,8 +1,4 @@
 import { z } from 'zod';
-import { BeliefsSchema } from '../agent/beliefs';
-import { DynamicsSchema } from '../agent/dynamics';
-import { ReliabilitySchema } from '../agent/reliability';
-import { UpdateMetricsSchema } from '../memory/knowledge/schema';
 import { AssistSchema, GameRefSchema, GroundTruthSchema, type Assist } from './game';
 
 /** random: uniform over valid actions; oracle-free: novelty and reward, no LLM; full: the Bayesian oracle agent (seed 004). */
@@ -16,49 +12,6 @@ export const PolicyNameSchema = z.enum(['full', 'oracle-free', 'random']);
  */
 export { AssistSchema, type Assist };
 export type PolicyName = z.infer<typeof PolicyNameSchema>;
-
-/**
- * What an agent learns across episodes: the dynamics model, the oracle's reliability, the goal
- * it inferred, and actions that paid off in a given world state. Bounded, because it travels
- * through every episode's input and result. No defaults: a workflow never fills in what its
- * caller left out (see `freshLearned`).
- */
-export const LearnedStateSchema = z.object({
-  episodes: z.number().int().nonnegative(),
-  bestScore: z.number().int(),
-  /** Short world hash -> commands that raised the score there. */
-  rewarding: z.record(z.string(), z.array(z.string())),
-  dynamics: DynamicsSchema,
-  reliability: ReliabilitySchema,
-  overallGoal: z.string(),
-  /** Each memory module's state at the end of the last episode, by module name (see src/memory). */
-  memory: z.record(z.string(), z.unknown()),
-  /** Short world hashes of states from which a move killed the player, newest last. */
-  deaths: z.array(z.string()).max(100),
-  /** Go-Explore cells (see cellOf) earlier episodes reached, newest last. */
-  cells: z.array(z.string()).max(400),
-  /** Places (location and inventory, see placeOf) the player died in, newest last: later episodes keep out. */
-  deadlyPlaces: z.array(z.string()).max(100),
-  /**
-   * Short world hashes of states from which an episode first reached a place or an item no
-   * episode had reached, and which no later episode stood in again, oldest first: later episodes
-   * walk back to the oldest they can (Go-Explore's return, across episodes) and try from there
-   * what was not tried (the other branch of a choice) before what was.
-   */
-  frontier: z.array(z.string()).max(30).default([]),
-  /**
-   * `location id|command` for each move that killed the player, newest last. Without the probe
-   * (the `valid` and `none` assists) this is how a later episode knows not to jump where jumping
-   * killed, or to walk on in a dark attic.
-   */
-  deadlyMoves: z.array(z.string()).max(100).default([]),
-});
-export type LearnedState = z.infer<typeof LearnedStateSchema>;
-export const MAX_LEARNED_STATES = 300;
-
-export function freshLearned(): LearnedState {
-  return { episodes: 0, bestScore: 0, rewarding: {}, dynamics: { entries: {} }, reliability: ReliabilitySchema.parse({}), overallGoal: 'unknown', memory: {}, deaths: [], cells: [], deadlyPlaces: [], frontier: [], deadlyMoves: [] };
-}
 
 /**
  * An episode's complete configuration. The workflow receives every field: defaults are applied
@@ -154,98 +107,6 @@ export function resolveEpisodeConfig(options: EpisodeOptions): EpisodeConfig {
   return EpisodeConfigSchema.parse({ ...EPISODE_DEFAULTS, ...definedOnly(options) });
 }
 
-/** The episode workflow's argument: the complete config, and what earlier episodes learned. */
-export const EpisodeInputSchema = z.object({
-  config: EpisodeConfigSchema,
-  learned: LearnedStateSchema.optional(),
-});
-export type EpisodeInput = z.infer<typeof EpisodeInputSchema>;
-
-export const TurnRecordSchema = z.object({
-  turn: z.number().int(),
-  command: z.string(),
-  observation: z.string(),
-  score: z.number().int(),
-  moves: z.number().int(),
-  location: z.string(),
-  worldHash: z.string(),
-  validActions: z.number().int(),
-  /** Why the policy chose the command (full agent: recommended, blocker, planned, ...). */
-  reason: z.string().optional(),
-  /** Why the command was chosen, in a few words (the oracle's reasoning when its advice was taken). */
-  why: z.string().optional(),
-  /** The LLM was unreachable after retries and the oracle-free policy chose instead. */
-  fallback: z.boolean().optional(),
-  llmCalls: z.number().int().optional(),
-  tokens: z.number().int().optional(),
-  recommended: z.string().optional(),
-  /** Memory modules whose maintenance failed this turn (the episode played on without it). */
-  memoryFailures: z.array(z.string()).optional(),
-  /** A thoughtbox session ran this turn (it may have ended without a conclusion). */
-  usedThoughtbox: z.boolean().optional(),
-  /** Thoughts the session accepted. */
-  thinkingSteps: z.number().int().optional(),
-  /** The knowledge update decided this turn: seed 000's metrics, or why it was skipped. */
-  knowledgeUpdate: UpdateMetricsSchema.optional(),
-  /**
-   * Workflow time from the start of the turn to its record: the activities it ran (LLM, engine,
-   * memory) plus scheduling. Absent in transcripts recorded before it was added.
-   */
-  elapsedMs: z.number().int().nonnegative().optional(),
-});
-export type TurnRecord = z.infer<typeof TurnRecordSchema>;
-
-export const LlmUsageSchema = z.object({
-  calls: z.number().int(),
-  promptTokens: z.number().int(),
-  completionTokens: z.number().int(),
-  fallbackTurns: z.number().int(),
-  /** The model that answered the oracle (provider:model), once one has. */
-  model: z.string().optional(),
-});
-export type LlmUsage = z.infer<typeof LlmUsageSchema>;
-
-export const EpisodeResultSchema = z.object({
-  game: z.string(),
-  storyMd5: z.string(),
-  seed: z.number().int(),
-  policy: PolicyNameSchema,
-  /** What the engine told the agent (see AssistSchema): scores are only comparable at the same level. */
-  assist: AssistSchema,
-  score: z.number().int(),
-  maxScore: z.number().int().nullable(),
-  moves: z.number().int(),
-  turns: z.number().int(),
-  victory: z.boolean(),
-  died: z.boolean(),
-  stopped: z.boolean(),
-  transcriptPath: z.string(),
-  learned: LearnedStateSchema,
-  llm: LlmUsageSchema.optional(),
-  recommendationAccuracy: z.number().optional(),
-  beliefs: BeliefsSchema.optional(),
-});
-export type EpisodeResult = z.infer<typeof EpisodeResultSchema>;
-
-export const EpisodeStatusSchema = z.object({
-  game: z.string(),
-  turn: z.number().int(),
-  maxTurns: z.number().int(),
-  score: z.number().int(),
-  maxScore: z.number().int().nullable(),
-  moves: z.number().int(),
-  location: z.string(),
-  paused: z.boolean(),
-  stopping: z.boolean(),
-  finished: z.boolean(),
-  victory: z.boolean(),
-  died: z.boolean(),
-  lastCommand: z.string().nullable(),
-  lastObservation: z.string(),
-  runTurns: z.number().int(),
-});
-export type EpisodeStatus = z.infer<typeof EpisodeStatusSchema>;
-
 /** Child workflows a campaign keeps in flight at most: each holds a slot of the worker's workflow cache. */
 export const MAX_PARALLEL_EPISODES = 200;
 
@@ -272,47 +133,5 @@ export function episodeConfigOf(campaign: CampaignConfig, index: number): Episod
   const { episodes: _episodes, parallel: _parallel, ...episode } = campaign;
   return { ...episode, seed: campaign.seed + index };
 }
-
-export const CampaignResultSchema = z.object({
-  campaignId: z.string(),
-  game: z.string(),
-  episodes: z.array(
-    z.object({
-      workflowId: z.string(),
-      seed: z.number().int(),
-      score: z.number().int(),
-      turns: z.number().int(),
-      victory: z.boolean(),
-      died: z.boolean(),
-      llmCalls: z.number().int().optional(),
-      tokens: z.number().int().optional(),
-      fallbackTurns: z.number().int().optional(),
-    }),
-  ),
-  meanScore: z.number(),
-  maxScore: z.number().int(),
-  recommendationAccuracy: z.number().optional(),
-  learnedGoal: z.string().optional(),
-  resultsPath: z.string(),
-  learned: LearnedStateSchema,
-  /**
-   * The complete config every episode ran with (policy, assist, model, memory settings), so a
-   * report says what was measured. Optional only because results written before it was recorded
-   * lack it; the campaign workflow always sets it.
-   */
-  config: CampaignConfigSchema.optional(),
-});
-export type CampaignResult = z.infer<typeof CampaignResultSchema>;
-
-export const CampaignProgressSchema = z.object({
-  completed: z.number().int(),
-  total: z.number().int(),
-  /** The running episode with the lowest index (null when none runs). */
-  currentEpisode: z.string().nullable(),
-  /** Every episode running now, lowest index first (more than one with `parallel` > 1). */
-  running: z.array(z.string()),
-  scores: z.array(z.number().int()),
-});
-export type CampaignProgress = z.infer<typeof CampaignProgressSchema>;
 
 export { GroundTruthSchema };

@@ -12,10 +12,10 @@
 import { trace } from '@opentelemetry/api';
 import type { Attributes } from '@opentelemetry/api';
 import type { Context } from '@temporalio/activity';
-import { currentActivity } from '../activities/heartbeat';
+import { currentActivity } from './activityContext';
 import type { MetricTags } from '@temporalio/common';
 import type { Usage } from '../llm/types';
-import { GAME_KEY } from '../workflows/searchAttributes';
+import { GAME_KEY } from '../schemas/searchAttributes';
 
 interface CounterSpec {
   name: string;

@@ -4,8 +4,8 @@ import { NativeConnection } from '@temporalio/worker';
 import type { GrueConfig } from '../config';
 import { credentialsRejected, plaintextUnanswered, refusedByServer, TemporalTarget, withoutApiKey } from './profile';
 import { TemporalSetupError } from './server';
-import { tracingClientInterceptors } from '../telemetry/tracing';
-import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../workflows/searchAttributes';
+import { tracingClientInterceptors } from './tracing';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../schemas/searchAttributes';
 
 /**
  * Connect with the resolved profile's address, TLS and API key; refused credentials, or a

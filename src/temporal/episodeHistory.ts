@@ -12,25 +12,14 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import { z } from 'zod';
 import { ThoughtboxSession, ThoughtboxSessionSchema } from '../agent/thoughtbox/schema';
 import { describeZodError } from '../schemas/describe';
-import { TurnRecord, TurnRecordSchema } from '../schemas/episode';
+import { TurnRecord, TurnRecordSchema } from '../agent/records';
+import { EpisodeHistoryError, EpisodeRecords } from '../activities/episodeRecords';
+
+export { EpisodeHistoryError } from '../activities/episodeRecords';
+export type { EpisodeRecords } from '../activities/episodeRecords';
 
 const ChunkInputSchema = z.object({ turns: z.array(TurnRecordSchema) });
 const ThoughtsInputSchema = z.object({ session: ThoughtboxSessionSchema });
-
-export interface EpisodeRecords {
-  /** One record per turn, in turn order; a turn written twice (the last turn, amended at the end) is its later version. */
-  turns: TurnRecord[];
-  /** One session per turn, in turn order. */
-  thoughts: ThoughtboxSession[];
-}
-
-/** A history that does not read as an episode's (another workflow type, or a grue too old or too new). */
-export class EpisodeHistoryError extends Error {
-  constructor(workflowId: string, problem: string) {
-    super(`the history of ${workflowId} does not read as a grue episode's: ${problem}`);
-    this.name = 'EpisodeHistoryError';
-  }
-}
 
 /** Continue-as-new chains are bounded by maxTurns / continueAsNewEvery; this only stops a cycle. */
 const MAX_RUNS = 100_000;

@@ -6,9 +6,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../workflows/searchAttributes';
+import { cacheDir } from '../paths';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../schemas/searchAttributes';
 
 /** v1.5.1 is the newest CLI release whose go.mod has no `replace` lines, so `go install` works. */
 export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
@@ -18,10 +18,6 @@ export class TemporalSetupError extends Error {
     super(message);
     this.name = 'TemporalSetupError';
   }
-}
-
-export function cacheDir(): string {
-  return process.env.GRUE_CACHE ?? join(homedir(), '.cache', 'grue');
 }
 
 function onPath(name: string): string | null {

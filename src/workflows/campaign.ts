@@ -8,7 +8,10 @@ import { condition, continueAsNew, defineQuery, executeChild, proxyActivities, s
 import type { Activities } from '../activities';
 import { mergeLearned } from '../agent/learnedMerge';
 import { accuracy } from '../agent/reliability';
-import { CampaignConfig, CampaignConfigSchema, CampaignProgress, CampaignResult, episodeConfigOf, freshLearned, LearnedState } from '../schemas/episode';
+import { CampaignConfig, CampaignConfigSchema, episodeConfigOf } from '../schemas/episode';
+import { CampaignProgress } from './contract';
+import { CampaignResult } from '../agent/records';
+import { freshLearned, LearnedState } from '../agent/learned';
 import { episodeWorkflow } from './episode';
 import { validatedInput } from './input';
 

@@ -23,9 +23,11 @@ import { createRng, seedFor } from '../agent/rng';
 import { AgentState, fitCarry, initialState } from '../agent/state';
 import { openSession, runSession, ThoughtboxSession, thoughtboxOffer } from '../agent/thoughtbox';
 import { analysisOf, applyWork, decide, Deliberation, deliberate, episodeResult, initialMemory, isOver, learn, MAX_WORK_ROUNDS, memoryModuleNames, nextWork, OracleAnswers, prepareMemory, turnRecord, turnView, withEndingMaintenance, workFailed } from '../agent/turn';
-import { EpisodeInput, EpisodeInputSchema, EpisodeResult, EpisodeStatus, freshLearned, TurnRecord } from '../schemas/episode';
+import { EpisodeInput, EpisodeInputSchema, EpisodeStatus } from './contract';
+import { EpisodeResult, TurnRecord } from '../agent/records';
+import { freshLearned } from '../agent/learned';
 import { validatedInput } from './input';
-import { GAME_KEY, SCORE_KEY, TURN_KEY } from './searchAttributes';
+import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../schemas/searchAttributes';
 
 // ── activities ──────────────────────────────────────────────────────────────────────────────
 

@@ -6,10 +6,11 @@
  */
 import { continueAsNew, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { ArmResult, ExperimentInput, ExperimentInputSchema, ExperimentProgress, ExperimentResult } from '../schemas/experiment';
+import { ExperimentInput, ExperimentInputSchema } from '../schemas/experiment';
+import { ArmResult, ExperimentProgress, ExperimentResult } from '../experiment/results';
 import { campaignWorkflow } from './campaign';
 import { validatedInput } from './input';
-import { GAME_KEY } from './searchAttributes';
+import { GAME_KEY } from '../schemas/searchAttributes';
 
 const files = proxyActivities<Pick<Activities, 'writeExperimentResults'>>({
   startToCloseTimeout: '1 minute',

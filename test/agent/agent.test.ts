@@ -1,5 +1,5 @@
 import { beliefsContext, freshBeliefs } from '../../src/agent/beliefs';
-import { freshLearned } from '../../src/schemas/episode';
+import { freshLearned } from '../../src/agent/learned';
 import { expectedReward, freshDynamics, MAX_DYNAMICS_ENTRIES, nextStateDistribution, observe, observationCount } from '../../src/agent/dynamics';
 import { accuracy, freshReliability, recordOutcome } from '../../src/agent/reliability';
 import { createRng } from '../../src/agent/rng';

@@ -8,7 +8,7 @@ import { candidates, knownMove, oracleFreePolicy, playerCommands, PolicyContext,
 import { freshReliability, recordOutcome } from '../../src/agent/reliability';
 import { createRng } from '../../src/agent/rng';
 import { asCommand, selectAction } from '../../src/agent/selector';
-import { freshLearned } from '../../src/schemas/episode';
+import { freshLearned } from '../../src/agent/learned';
 import { cellOf } from '../../src/schemas/game';
 import { analysis, opt as fixtureOption } from './fixtures';
 import type { ActionOption } from '../../src/schemas/game';

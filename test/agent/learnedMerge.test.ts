@@ -1,7 +1,7 @@
 import { observe } from '../../src/agent/dynamics';
 import { mergeLearned } from '../../src/agent/learnedMerge';
 import { recordOutcome } from '../../src/agent/reliability';
-import { freshLearned, LearnedState } from '../../src/schemas/episode';
+import { freshLearned, LearnedState } from '../../src/agent/learned';
 
 const STATE_A = 'aaaaaaaaaaaa0000';
 const STATE_B = 'bbbbbbbbbbbb0000';

@@ -9,7 +9,8 @@ import { createRng } from '../../src/agent/rng';
 import { AgentState, fitCarry, initialState, jsonBytes, MAX_CARRY_BYTES } from '../../src/agent/state';
 import { applyWork, decide, deliberate, dueWork, initialMemory, learn, recall, turnView, workFailed } from '../../src/agent/turn';
 import { defineMemoryModule, MEMORY_MODULES } from '../../src/memory';
-import { freshLearned, resolveEpisodeConfig } from '../../src/schemas/episode';
+import { resolveEpisodeConfig } from '../../src/schemas/episode';
+import { freshLearned } from '../../src/agent/learned';
 import type { GameState, GroundTruthData, StartGameResult } from '../../src/schemas/game';
 import { analysis, opt } from './fixtures';
 

@@ -6,7 +6,7 @@ import { freshReliability, recordOutcome } from '../../src/agent/reliability';
 import { createRng } from '../../src/agent/rng';
 import { actionWouldHelp, selectAction } from '../../src/agent/selector';
 import { updateFromAnalysis, updateReliability } from '../../src/agent/updater';
-import { freshLearned } from '../../src/schemas/episode';
+import { freshLearned } from '../../src/agent/learned';
 import type { TurnAnalysis } from '../../src/schemas/oracle';
 import { analysis as highConfidence, opt, probeContext } from './fixtures';
 

@@ -7,7 +7,8 @@ import { exitsOf, routeToOpen } from '../../src/agent/rooms';
 import { knownMove, oracleFreePolicy, PolicyContext, triedKey } from '../../src/agent/policy';
 import { initialState } from '../../src/agent/state';
 import { decide, deliberate, initialMemory, learn, learnedAfter } from '../../src/agent/turn';
-import { freshLearned, resolveEpisodeConfig } from '../../src/schemas/episode';
+import { resolveEpisodeConfig } from '../../src/schemas/episode';
+import { freshLearned } from '../../src/agent/learned';
 import type { GameState, GroundTruthData } from '../../src/schemas/game';
 import { opt } from './fixtures';
 

@@ -8,7 +8,8 @@ import { initialState } from '../../src/agent/state';
 import { applyAnswer, isOpen, openSession, thinkRequest, ThinkAnswer, ThinkingStep, ThinkingStepSchema, thoughtboxOffer, ThoughtboxSession, AUTO } from '../../src/agent/thoughtbox';
 import { constrainedThoughtboxTool, resultText, thinkingMessages, thoughtboxTool } from '../../src/agent/thoughtbox/prompt';
 import { decide, deliberate, initialMemory, learn, turnRecord } from '../../src/agent/turn';
-import { freshLearned, resolveEpisodeConfig } from '../../src/schemas/episode';
+import { resolveEpisodeConfig } from '../../src/schemas/episode';
+import { freshLearned } from '../../src/agent/learned';
 import type { GroundTruthData, StartGameResult } from '../../src/schemas/game';
 import { analysis, opt } from './fixtures';
 

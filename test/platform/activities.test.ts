@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createActivities } from '../../src/activities';
 import { runDir } from '../../src/activities/files';
-import { freshLearned } from '../../src/schemas/episode';
+import { freshLearned } from '../../src/agent/learned';
 import { tempDataDir } from './env';
 import { describeWithGame } from '../helpers';
 

@@ -4,7 +4,7 @@
  */
 import { NativeConnection } from '@temporalio/worker';
 import { readTranscript } from '../../src/activities/files';
-import { freshLearned, LearnedState } from '../../src/schemas/episode';
+import { freshLearned, LearnedState } from '../../src/agent/learned';
 import { createGrueWorker } from '../../src/worker';
 import { episodeWorkflow } from '../../src/workflows/episode';
 import { episodeInput } from '../helpers';

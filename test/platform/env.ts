@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActivities } from '../../src/activities';
 import { episodeRecordsFromHistory } from '../../src/temporal/episodeHistory';
-import { installRuntime } from '../../src/telemetry/runtime';
+import { installRuntime } from '../../src/temporal/runtime';
 import { findTemporalCli } from '../../src/temporal/server';
 import { createGrueWorker } from '../../src/worker';
-import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../../src/workflows/searchAttributes';
+import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../../src/schemas/searchAttributes';
 
 export function temporalCli(): string {
   const cli = findTemporalCli();

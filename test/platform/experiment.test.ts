@@ -13,7 +13,7 @@ import { buildReport } from '../../src/report/build';
 import { bestScores, llmCallsPerEpisodeTurn, scorePoints } from '../../src/report/charts';
 import { loadReportData } from '../../src/report/load';
 import { reportDir, writeReport } from '../../src/report/write';
-import { ExperimentResultSchema } from '../../src/schemas/experiment';
+import { ExperimentResultSchema } from '../../src/experiment/results';
 import { experimentProgressQuery, experimentWorkflow } from '../../src/workflows/experiment';
 import { ScriptedProvider } from '../llm/scriptedProvider';
 import { tempDataDir, uniqueQueue } from './env';

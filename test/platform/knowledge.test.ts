@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTranscript, runDir } from '../../src/activities/files';
 import type { KnowledgeState } from '../../src/memory/knowledge';
-import type { CampaignResult } from '../../src/schemas/episode';
+import type { CampaignResult } from '../../src/agent/records';
 import { campaignWorkflow } from '../../src/workflows';
 import { episodeWorkflowId } from '../../src/workflows/campaign';
 import { campaignInput, sharedGame } from '../helpers';

@@ -11,11 +11,11 @@ import type { MetricCounter, MetricMeter, MetricTags } from '@temporalio/common'
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createServer } from 'node:net';
-import { DEFAULT_METRICS_PORT } from '../../src/telemetry/runtime';
+import { DEFAULT_METRICS_PORT } from '../../src/temporal/runtime';
 import { classifiedLlmCall } from '../../src/activities/llmBoundary';
 import { LlmError } from '../../src/llm/errors';
 import type { LlmProvider } from '../../src/llm/types';
-import { GAME_KEY } from '../../src/workflows/searchAttributes';
+import { GAME_KEY } from '../../src/schemas/searchAttributes';
 import { episodeWorkflow } from '../../src/workflows';
 import { episodeInput } from '../helpers';
 import type { FakeOpenAi } from '../llm/fakeOpenAi';

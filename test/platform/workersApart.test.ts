@@ -10,7 +10,7 @@ import { readJsonLines, readTranscript, runDir } from '../../src/activities/file
 import { episodeRecordsFromHistory } from '../../src/temporal/episodeHistory';
 import { episodeWorkflow } from '../../src/workflows';
 import { statusQuery } from '../../src/workflows/episode';
-import { TurnRecordSchema } from '../../src/schemas/episode';
+import { TurnRecordSchema } from '../../src/agent/records';
 import { episodeInput, ROOT } from '../helpers';
 import { inProcessWorker, tempDataDir, uniqueQueue } from './env';
 import { waitFor } from './scripted';

@@ -1,5 +1,6 @@
 /** Report data as load.ts builds it, made by hand: two arms of two episodes, known numbers. */
-import { resolveCampaignConfig, TurnRecord } from '../../src/schemas/episode';
+import { resolveCampaignConfig } from '../../src/schemas/episode';
+import { TurnRecord } from '../../src/agent/records';
 import { ReportData, ReportDataSchema } from '../../src/report/data';
 
 const turn = (n: number, score: number, over: Partial<TurnRecord> = {}): TurnRecord => ({

@@ -7,7 +7,8 @@ import { bestScores, integerAxis, llmCallsPerEpisodeTurn, reportCharts, scorePoi
 import { loadReportData, ReportNotFoundError } from '../../src/report/load';
 import { summarize, summaryText } from '../../src/report/summary';
 import { reportDir, writeReport } from '../../src/report/write';
-import { freshLearned, resolveCampaignConfig } from '../../src/schemas/episode';
+import { resolveCampaignConfig } from '../../src/schemas/episode';
+import { freshLearned } from '../../src/agent/learned';
 import { tempDataDir } from '../platform/env';
 import { campaignFixture, experimentFixture } from './fixtures';
 

@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import type { ChatMessage, ToolSpec } from '../../llm/types';
-import { approxTokens, clip, PROMPT_ACTIONS } from '../prompts';
+import { PROMPT_ACTIONS } from '../prompts';
+import { approxTokens, clip } from '../../text';
 import { ThinkingStepSchema, ThinkRequest, ToolResult } from './schema';
 
 export const THOUGHTBOX_TOOL = 'thoughtbox';

@@ -3,7 +3,7 @@
  * raw turns to fold in. Pure: the `compact` activity sends what this builds. Sized for the
  * embedded model's 2,048-token context: the record and the turns are cut to fit.
  */
-import { clip } from '../../agent/prompts';
+import { clip } from '../../text';
 import type { ChatMessage } from '../../llm/types';
 import type { CompactRequest } from './index';
 import { renderWorldModel } from './render';

@@ -2,7 +2,7 @@
  * Seed 002's layered items: merging an update into the base (update, never duplicate), the size
  * limit with the seed's priority compression, and retrieval against the current situation. Pure.
  */
-import { utf8Bytes } from '../../utf8';
+import { utf8Bytes } from '../../text';
 import { ItemAnswer, KnowledgeItem, Layer, LAYERS, LIMITS, TurnWindow } from './schema';
 
 const STOP = new Set(

@@ -4,7 +4,7 @@
  * 2,048-token context holds prompt and answer: the existing base is cut first, then the oldest
  * actions (deaths, score and location changes are always kept).
  */
-import { approxTokens } from '../../agent/prompts';
+import { approxTokens } from '../../text';
 import type { ChatMessage } from '../../llm/types';
 import { layerRank, words } from './layers';
 import type { ItemAnswer, KnowledgeItem, TurnWindow, UpdateRequest, WisdomRequest } from './schema';

@@ -1,5 +1,5 @@
 /** A worker process's telemetry: its Runtime with the metrics endpoint, and tracing when configured. */
-import { log } from '../cli/args';
+import { log } from '../log';
 import type { GrueConfig } from '../config';
 import { installRuntime, workerMetricsSetting } from './runtime';
 import { startTracing, stopTracing } from './tracing';

@@ -18,7 +18,7 @@ import type { Resource } from '@opentelemetry/resources';
 import type { BasicTracerProvider, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ClientInterceptors, WorkflowClientInterceptor } from '@temporalio/client';
 import type { WorkerOptions } from '@temporalio/worker';
-import { log } from '../cli/args';
+import { log } from '../log';
 import type { GrueConfig } from '../config';
 
 /** The workflow interceptor modules: a workflow bundle built ahead (bundleWorkflowCode) needs them as `workflowInterceptorModules` to trace workflows. */

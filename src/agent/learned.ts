@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { DynamicsSchema } from './dynamics';
+import { ReliabilitySchema } from './reliability';
+
+/**
+ * What an agent learns across episodes: the dynamics model, the oracle's reliability, the goal
+ * it inferred, and actions that paid off in a given world state. Bounded, because it travels
+ * through every episode's input and result. No defaults: a workflow never fills in what its
+ * caller left out (see `freshLearned`).
+ */
+export const LearnedStateSchema = z.object({
+  episodes: z.number().int().nonnegative(),
+  bestScore: z.number().int(),
+  /** Short world hash -> commands that raised the score there. */
+  rewarding: z.record(z.string(), z.array(z.string())),
+  dynamics: DynamicsSchema,
+  reliability: ReliabilitySchema,
+  overallGoal: z.string(),
+  /** Each memory module's state at the end of the last episode, by module name (see src/memory). */
+  memory: z.record(z.string(), z.unknown()),
+  /** Short world hashes of states from which a move killed the player, newest last. */
+  deaths: z.array(z.string()).max(100),
+  /** Go-Explore cells (see cellOf) earlier episodes reached, newest last. */
+  cells: z.array(z.string()).max(400),
+  /** Places (location and inventory, see placeOf) the player died in, newest last: later episodes keep out. */
+  deadlyPlaces: z.array(z.string()).max(100),
+  /**
+   * Short world hashes of states from which an episode first reached a place or an item no
+   * episode had reached, and which no later episode stood in again, oldest first: later episodes
+   * walk back to the oldest they can (Go-Explore's return, across episodes) and try from there
+   * what was not tried (the other branch of a choice) before what was.
+   */
+  frontier: z.array(z.string()).max(30).default([]),
+  /**
+   * `location id|command` for each move that killed the player, newest last. Without the probe
+   * (the `valid` and `none` assists) this is how a later episode knows not to jump where jumping
+   * killed, or to walk on in a dark attic.
+   */
+  deadlyMoves: z.array(z.string()).max(100).default([]),
+});
+export type LearnedState = z.infer<typeof LearnedStateSchema>;
+export const MAX_LEARNED_STATES = 300;
+
+export function freshLearned(): LearnedState {
+  return { episodes: 0, bestScore: 0, rewarding: {}, dynamics: { entries: {} }, reliability: ReliabilitySchema.parse({}), overallGoal: 'unknown', memory: {}, deaths: [], cells: [], deadlyPlaces: [], frontier: [], deadlyMoves: [] };
+}
