@@ -22,7 +22,8 @@ import { createGameActivities } from '../src/activities/game';
 import { approxTokens } from '../src/text';
 import { createRng, seedFor } from '../src/agent/rng';
 import { AgentState, initialState } from '../src/agent/state';
-import { applyWork, decide, deliberate, dueWork, initialMemory, learn, turnView } from '../src/agent/turn';
+import { decide, deliberate, learn, turnView } from '../src/agent/turn';
+import { applyWork, dueWork, initialMemory } from '../src/memory/runner';
 import { GameSession, resolveStory } from '../src/engine';
 import { createProvider } from '../src/llm';
 import type { LlmProvider, ToolCallRequest, ToolCallResult } from '../src/llm/types';
@@ -120,11 +121,11 @@ async function main(): Promise<void> {
     const decision = decide(state, moves, rng, deliberate(state, moves, rng), null);
     const step = await engine.stepGame({ game, storyMd5: state.story.md5, snapshot: state.snapshot, command: decision.command, assist: 'probe' });
     const before = state;
-    state = learn(before, decision, step, rng);
+    state = learn(before, moves, decision, step, rng);
     rawTokens += approxTokens(`> ${step.command}\n${step.observation}`);
     seenText += `\n${step.observation.toLowerCase()}`;
     const view = turnView(state, before, state.turn === turns);
-    for (const work of dueWork(state, view)) {
+    for (const work of dueWork(state.memory, view)) {
       const truth = truthAt(state);
       perfect.truth = truth;
       perfect.span = { from: (state.memory.compaction as CompactionState).pending[0]?.turn ?? state.turn, to: state.turn };
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
       const seconds = (performance.now() - t0) / 1000;
       for (const { call, reason } of mergeCompaction(state.memory.compaction as CompactionState, result, view).rejected) refused.push(`${call.tool}: ${reason}`);
       for (const bad of result.invalid) refused.push(`${bad.tool} (invalid): ${bad.error}`);
-      state = applyWork(state, work, result, view).state;
+      state = { ...state, memory: applyWork(state.memory, work, result, view).memory };
       const compaction = state.memory.compaction as CompactionState;
       const score = scoreModel(compaction.model, truth);
       const contextTokens = approxTokens(compactionModule.render(compaction, view, compactionModule.contextTokens ?? 450));

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { createGameActivities } from '../src/activities/game';
 import { createRng, seedFor } from '../src/agent/rng';
 import { initialState } from '../src/agent/state';
-import { decide, deliberate, initialMemory, isOver, learn } from '../src/agent/turn';
+import { decide, deliberate, isOver, learn } from '../src/agent/turn';
+import { initialMemory } from '../src/memory/runner';
 import { EpisodeConfig, resolveEpisodeConfig } from '../src/schemas/episode';
 import { freshLearned } from '../src/agent/learned';
 import { episodeWorkflow } from '../src/workflows';
@@ -61,7 +62,7 @@ async function inProcessTurns(config: EpisodeConfig, turns: number): Promise<num
     const rng = createRng(state.rngState);
     const decision = decide(state, config, rng, deliberate(state, config, rng), null);
     const step = await game.stepGame({ game: config.game, storyMd5: state.story.md5, snapshot: state.snapshot, command: decision.command, assist: 'probe' });
-    state = learn(state, decision, step, rng);
+    state = learn(state, config, decision, step, rng);
     times.push(performance.now() - t0);
   }
   return times;

@@ -21,7 +21,8 @@ import { createThoughtboxActivities } from '../src/activities/thoughtbox';
 import { createRng, seedFor } from '../src/agent/rng';
 import { AgentState, initialState } from '../src/agent/state';
 import { openSession, runSession, ThoughtboxSession } from '../src/agent/thoughtbox';
-import { analysisOf, decide, Deliberation, deliberate, initialMemory, learn, OracleAnswers } from '../src/agent/turn';
+import { analysisOf, decide, Deliberation, deliberate, learn, OracleAnswers } from '../src/agent/turn';
+import { initialMemory } from '../src/memory/runner';
 import { createProvider } from '../src/llm';
 import { LocalProvider } from '../src/llm/localProvider';
 import { DEFAULT_EMBEDDED_MODEL } from '../src/llm/models';
@@ -44,7 +45,7 @@ async function reach(state: PuzzleState, story: string, config: EpisodeConfig): 
     const rng = createRng(agent.rngState);
     const decision = decide(agent, config, rng, { kind: 'decided', choice: { command, reason: 'novel', why: 'the puzzle prefix' } }, null);
     const step = await game.stepGame({ game: story, storyMd5: agent.story.md5, snapshot: agent.snapshot, command, assist: 'none' });
-    agent = learn(agent, decision, { ...step, options: [] }, rng);
+    agent = learn(agent, config, decision, { ...step, options: [] }, rng);
   }
   // The last step's valid actions, with their probes, as the agent sees them at the puzzle.
   const here = await game.stepGame({ game: story, storyMd5: agent.story.md5, snapshot: agent.snapshot, command: 'look', assist: 'probe' });

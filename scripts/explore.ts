@@ -12,7 +12,9 @@ import { createGameActivities } from '../src/activities/game';
 import { closeSharedProbePool } from '../src/engine/probePool';
 import { createRng, seedFor } from '../src/agent/rng';
 import { AgentState, initialState } from '../src/agent/state';
-import { decide, deliberate, initialMemory, learn, learnedAfter } from '../src/agent/turn';
+import { decide, deliberate, learn } from '../src/agent/turn';
+import { learnedAfter } from '../src/agent/records';
+import { initialMemory } from '../src/memory/runner';
 import { AssistSchema, resolveEpisodeConfig } from '../src/schemas/episode';
 import { freshLearned } from '../src/agent/learned';
 
@@ -42,7 +44,7 @@ async function main(): Promise<void> {
       const rng = createRng(state.rngState);
       const decision = decide(state, config, rng, deliberate(state, config, rng), null);
       const step = await engine.stepGame({ game, storyMd5: state.story.md5, snapshot: state.snapshot, command: decision.command, assist });
-      state = learn(state, decision, step, rng);
+      state = learn(state, config, decision, step, rng);
       best = Math.max(best, state.truth.score);
       if (!quiet) {
         const carried = state.truth.inventory.map((item) => item.name).join(', ');

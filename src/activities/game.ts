@@ -5,6 +5,7 @@
  * Sessions are kept per story only to skip re-parsing it; every step starts by restoring the
  * snapshot it was given.
  */
+import { assistFor } from '../agent/assist';
 import { resolveStory } from '../engine/resolveStory';
 import { GameSession } from '../engine/session';
 import { StorySessions } from './stories';
@@ -32,15 +33,16 @@ function bounded(text: string): string {
 async function stateOf(session: GameSession, observation: string, assist: Assist): Promise<GameState> {
   // After a win or a quit there is nothing to try (and a quit game cannot be rewound). After a
   // death some games go on (Zork), so the search still runs.
-  const search = assist !== 'none' && !session.groundTruth().victory && !session.isOver;
+  const shows = assistFor(assist).shows;
+  const search = shows !== 'nothing' && !session.groundTruth().victory && !session.isOver;
   const found = search ? (await findValidActionsYielding(session, { onYield: heartbeat(), pool: sharedProbePool() })).slice(0, MAX_OPTIONS) : [];
   return {
     observation: bounded(observation),
     truth: session.groundTruth(),
     worldHash: session.worldHash(),
     snapshot: Buffer.from(session.snapshot()).toString('base64'),
-    options: assist === 'probe' ? found.map((a) => ({ command: a.command, resultHash: a.resultHash, scoreDelta: a.scoreDelta, outcome: a.outcome, resultCell: a.resultCell, ...(a.scene ? { scene: a.scene } : {}) })) : [],
-    commands: assist === 'valid' ? found.map((a) => a.command) : [],
+    options: shows === 'outcomes' ? found.map((a) => ({ command: a.command, resultHash: a.resultHash, scoreDelta: a.scoreDelta, outcome: a.outcome, resultCell: a.resultCell, ...(a.scene ? { scene: a.scene } : {}) })) : [],
+    commands: shows === 'commands' ? found.map((a) => a.command) : [],
   };
 }
 

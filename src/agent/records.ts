@@ -4,9 +4,18 @@
  */
 import { z } from 'zod';
 import { UpdateMetricsSchema } from '../memory/knowledge/schema';
-import { AssistSchema, CampaignConfigSchema, PolicyNameSchema } from '../schemas/episode';
+import { memoryRecord } from '../memory/runner';
+import { AssistSchema, CampaignConfig, CampaignConfigSchema, EpisodeConfig, PolicyNameSchema } from '../schemas/episode';
 import { BeliefsSchema } from './beliefs';
-import { LearnedStateSchema } from './learned';
+import { LearnedState, LearnedStateSchema } from './learned';
+import { accuracy } from './reliability';
+import { AgentState, LIMITS, pushOnce, rememberCells, visitedSet } from './state';
+import type { ThoughtboxSession } from './thoughtbox/schema';
+import type { Decision } from './turn';
+
+import { LlmUsageSchema } from './state';
+
+export { LlmUsageSchema, type LlmUsage } from './state';
 
 export const TurnRecordSchema = z.object({
   turn: z.number().int(),
@@ -41,16 +50,6 @@ export const TurnRecordSchema = z.object({
   elapsedMs: z.number().int().nonnegative().optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
-
-export const LlmUsageSchema = z.object({
-  calls: z.number().int(),
-  promptTokens: z.number().int(),
-  completionTokens: z.number().int(),
-  fallbackTurns: z.number().int(),
-  /** The model that answered the oracle (provider:model), once one has. */
-  model: z.string().optional(),
-});
-export type LlmUsage = z.infer<typeof LlmUsageSchema>;
 
 export const EpisodeResultSchema = z.object({
   game: z.string(),
@@ -104,3 +103,82 @@ export const CampaignResultSchema = z.object({
   config: CampaignConfigSchema.optional(),
 });
 export type CampaignResult = z.infer<typeof CampaignResultSchema>;
+
+// ── building them ───────────────────────────────────────────────────────────────────────────
+
+export function turnRecord(state: AgentState, decision: Decision, config: EpisodeConfig, memoryFailures: string[]): TurnRecord {
+  return {
+    turn: state.turn,
+    command: state.lastCommand ?? '',
+    observation: state.observation,
+    score: state.truth.score,
+    moves: state.truth.moves,
+    location: state.truth.location.name,
+    worldHash: state.worldHash,
+    validActions: state.options.length + state.commands.length,
+    reason: decision.reason,
+    why: decision.why,
+    ...(config.policy === 'full'
+      ? {
+          fallback: decision.fallback,
+          llmCalls: decision.usage.calls,
+          tokens: decision.usage.promptTokens + decision.usage.completionTokens,
+          ...(decision.analysis ? { recommended: decision.analysis.recommended_action } : {}),
+          usedThoughtbox: usedThoughtbox(decision.thinking),
+          thinkingSteps: decision.thinking?.thoughts.length ?? 0,
+        }
+      : {}),
+    ...(memoryFailures.length ? { memoryFailures } : {}),
+    ...memoryRecord(state.memory, state.turn),
+  };
+}
+
+/** The last turn's record with what the end-of-episode maintenance added (the same record when it added nothing new). */
+export function withEndingMaintenance(record: TurnRecord, state: AgentState): TurnRecord {
+  if (record.turn !== state.turn) return record;
+  const added = memoryRecord(state.memory, state.turn);
+  const changed = Object.entries(added).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify((record as Record<string, unknown>)[key]));
+  return changed.length ? { ...record, ...Object.fromEntries(changed) } : record;
+}
+
+/** A session that was offered and declined did no thinking. */
+const usedThoughtbox = (session: ThoughtboxSession | null) => session !== null && session.outcome !== 'declined';
+
+/**
+ * What this episode passes on to the next one of a campaign. The frontier keeps the earlier
+ * episodes' firsts this one never stood in again, then adds its own: each first is returned to
+ * once, oldest first, so the tree of discoveries is explored breadth-first (see knownMove).
+ */
+export function learnedAfter(state: AgentState): LearnedState {
+  const visited = visitedSet(state);
+  let frontier = state.learned.frontier.filter((goal) => !visited.has(goal));
+  for (const goal of state.discovered) frontier = pushOnce(frontier, goal, LIMITS.frontier);
+  return {
+    ...rememberCells(state.learned, state.cells),
+    frontier,
+    episodes: state.learned.episodes + 1,
+    bestScore: Math.max(state.learned.bestScore, state.truth.score),
+    overallGoal: state.beliefs.overallGoal,
+    memory: state.memory,
+  };
+}
+
+export function episodeResult(state: AgentState, config: EpisodeConfig, stopped: boolean, transcriptPath: string): EpisodeResult {
+  return {
+    game: config.game,
+    storyMd5: state.story.md5,
+    seed: config.seed,
+    policy: config.policy,
+    assist: config.assist,
+    score: state.truth.score,
+    maxScore: state.story.maxScore,
+    moves: state.truth.moves,
+    turns: state.turn,
+    victory: state.truth.victory,
+    died: state.truth.died,
+    stopped,
+    transcriptPath,
+    learned: learnedAfter(state),
+    ...(config.policy === 'full' ? { llm: state.llm, recommendationAccuracy: accuracy(state.learned.reliability, 'recommendation'), beliefs: state.beliefs } : {}),
+  };
+}

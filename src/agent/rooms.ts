@@ -6,10 +6,14 @@
  * the moves where the player stands are spent, the agent walks the map to the nearest open room.
  */
 import type { ActionOption } from '../schemas/game';
-import { parseCell } from './cells';
+import { cellOf } from '../schemas/game';
+import { exhausted, frontier, parseCell, tierOf } from './cells';
+import type { Exits } from './policyContext';
+import { safePool } from './probed';
+import { AgentState, cellMemory, doneIn, keepNewest, LIMITS, rememberCells } from './state';
+import { nextUntried } from './untried';
 
-/** Room id -> command -> the room it led to, as the probe last showed it from there. */
-export type Exits = Record<string, Record<string, number>>;
+export type { Exits } from './policyContext';
 
 /** The moves from `location` that lead to another room, by the probe's reckoning. */
 export function exitsOf(location: number, options: readonly ActionOption[]): Record<string, number> {
@@ -52,3 +56,76 @@ export function routeToOpen(exits: Exits, from: number, open: ReadonlySet<number
   }
   return null;
 }
+
+/**
+ * The room map after a step, with the probe: the room left and the room reached add their exits as
+ * the probe showed them there, and both are judged again with what is known now (the move just made
+ * no longer opens anything), joining or leaving the open rooms.
+ */
+export function mappedByProbe(now: AgentState, before: AgentState): AgentState {
+  const memory = cellMemory(now);
+  let exits = now.exits;
+  let open = now.open;
+  let spent = now.spent;
+  for (const judged of [before, now]) {
+    const id = judged.truth.location.id;
+    // Merged, not replaced: from inside something (a bed, a car) the room's exits are not valid.
+    exits = keepNewest<Record<string, number>>({ ...withoutKey(exits, String(id)), [id]: { ...exits[id], ...exitsOf(id, judged.options) } }, LIMITS.rooms);
+    open = open.filter((other) => other !== id);
+    const best = frontier(safePool(judged.options, memory.deadly), { ...memory, here: cellOf(judged.truth), doneHere: doneIn(now, id) });
+    const opensSomething = best !== null && !exhausted(best.tier);
+    if (opensSomething) open = [...open, id].slice(-LIMITS.rooms);
+    // The room just left, as it was left: spent or not.
+    if (judged === before && id !== now.truth.location.id) spent = opensSomething ? spent.filter((other) => other !== id) : [...spent.filter((other) => other !== id), id].slice(-LIMITS.rooms);
+  }
+  return { ...now, exits, open, spent };
+}
+
+/**
+ * The room map without the probe (`valid`): only the moves made show where they lead. The move
+ * just made adds an exit when it changed rooms; the room left and the room reached are open while
+ * a move going places, taking or opening is untried in them (see nextUntried).
+ */
+export function mappedByMoves(now: AgentState, before: AgentState): AgentState {
+  const from = before.truth.location.id;
+  const to = now.truth.location.id;
+  let exits = now.exits;
+  if (to !== from && !now.truth.died && now.lastCommand !== null) {
+    exits = keepNewest<Record<string, number>>({ ...withoutKey(exits, String(from)), [from]: { ...exits[from], [now.lastCommand]: to } }, LIMITS.rooms);
+  }
+  let open = now.open.filter((id) => id !== from && id !== to);
+  const opensUp = (judged: AgentState) =>
+    nextUntried(judged.commands, { worldHash: judged.worldHash, tried: now.tried, learned: now.learned, rooms: { here: judged.truth.location.id, exits, open: new Set() } })?.opensUp ?? false;
+  for (const judged of to === from ? [now] : [before, now]) if (opensUp(judged)) open = [...open, judged.truth.location.id];
+  return { ...now, exits, open: open.slice(-LIMITS.rooms) };
+}
+
+/**
+ * A breakthrough: the world changed in a way new to this episode in a room the episode had left
+ * with nothing more to do there. Something hidden had to be undone or brought there first (9:05's
+ * shower takes a player who has put everything down; its clean clothes go on only after it), so
+ * what was judged done elsewhere may not be: every mapped room is open again, and cells and
+ * items count as new to the episode again (earlier episodes' novelty is kept). A novel change
+ * made on a first visit, or in a room left with moves untried, is ordinary exploration.
+ */
+export function afterBreakthrough(next: AgentState, state: AgentState, command: string): AgentState {
+  const room = state.truth.location.id;
+  if (!state.spent.includes(room)) return next;
+  const taken = state.options.find((option) => option.command === command);
+  if (!taken) return next;
+  const tier = tierOf(taken, cellMemory(state));
+  if (tier !== 'new-state-ever' && tier !== 'new-state') return next;
+  const rooms = Object.keys(next.exits).map(Number).filter((id) => id !== next.truth.location.id);
+  return {
+    ...next,
+    learned: rememberCells(next.learned, state.cells),
+    cells: [cellOf(next.truth)],
+    open: rooms.slice(-LIMITS.rooms),
+    spent: [],
+  };
+}
+
+const withoutKey = <T>(record: Record<string, T>, key: string): Record<string, T> => {
+  const { [key]: _dropped, ...rest } = record;
+  return rest;
+};

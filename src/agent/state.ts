@@ -6,12 +6,22 @@
  */
 import { z } from 'zod';
 import { utf8Bytes } from '../text';
-import { LlmUsageSchema } from './records';
 import { LearnedState, LearnedStateSchema, MAX_LEARNED_STATES } from './learned';
 import { ActionOptionSchema, cellOf, GroundTruthData, GroundTruthSchema, StartGameResult } from '../schemas/game';
 import { BeliefsSchema, freshBeliefs, Beliefs } from './beliefs';
-import { shortState } from './dynamics';
+import type { CellMemory } from './cells';
+import { knownStates, shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
+
+export const LlmUsageSchema = z.object({
+  calls: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  fallbackTurns: z.number().int(),
+  /** The model that answered the oracle (provider:model), once one has. */
+  model: z.string().optional(),
+});
+export type LlmUsage = z.infer<typeof LlmUsageSchema>;
 
 export const AgentStateSchema = z.object({
   story: z.object({ md5: z.string(), name: z.string(), maxScore: z.number().int().nullable() }),
@@ -187,4 +197,18 @@ export function fitCarry(state: AgentState, maxBytes = MAX_CARRY_BYTES): AgentSt
     };
   }
   return s;
+}
+
+/** The cells this episode and earlier ones reached (see cells.ts). */
+export function cellMemory(state: AgentState): CellMemory {
+  const known = knownStates(state.learned.dynamics);
+  return {
+    here: cellOf(state.truth),
+    seen: new Set(state.cells),
+    seenBefore: new Set(state.learned.cells),
+    deadly: new Set(state.learned.deadlyPlaces),
+    visited: visitedSet(state),
+    known: { has: (hash) => known.has(shortState(hash)) },
+    doneHere: doneIn(state, state.truth.location.id),
+  };
 }

@@ -60,6 +60,11 @@ export interface MemoryModule<State, Request = unknown, Result = unknown> {
   apply(state: State, result: Result, view: TurnView, work: ModuleWork<Request>): State;
   /** The work failed after its retries: the module keeps its last good state and notes the failure, so it is not due again this turn. */
   failed?(state: State, view: TurnView, work: ModuleWork<Request>): State;
+  /**
+   * What the module adds to the turn's record (a transcript line): fields the turn record's schema
+   * knows (src/agent/records.ts), for the turn just maintained; nothing for most turns.
+   */
+  record?(state: State, turn: number): Record<string, unknown>;
   /** Files this module's state is viewed as (name -> JSON value, or text for a name ending .md), written after each applied result. */
   files?(state: State): Record<string, unknown>;
   /** The whole state as text for a person (`grue memory`). */

@@ -22,10 +22,11 @@ import type { Activities } from '../activities';
 import { createRng, seedFor } from '../agent/rng';
 import { AgentState, fitCarry, initialState } from '../agent/state';
 import { openSession, runSession, ThoughtboxSession, thoughtboxOffer } from '../agent/thoughtbox';
-import { analysisOf, applyWork, decide, Deliberation, deliberate, episodeResult, initialMemory, isOver, learn, MAX_WORK_ROUNDS, memoryModuleNames, nextWork, OracleAnswers, prepareMemory, turnRecord, turnView, withEndingMaintenance, workFailed } from '../agent/turn';
-import { EpisodeInput, EpisodeInputSchema, EpisodeStatus } from './contract';
-import { EpisodeResult, TurnRecord } from '../agent/records';
+import { analysisOf, decide, Deliberation, deliberate, isOver, learn, OracleAnswers, turnView } from '../agent/turn';
+import { episodeResult, EpisodeResult, TurnRecord, turnRecord, withEndingMaintenance } from '../agent/records';
 import { freshLearned } from '../agent/learned';
+import { applyWork, initialMemory, MAX_WORK_ROUNDS, memoryModuleNames, nextWork, prepareMemory, workFailed } from '../memory/runner';
+import { EpisodeInput, EpisodeInputSchema, EpisodeStatus } from './contract';
 import { validatedInput } from './input';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../schemas/searchAttributes';
 
@@ -70,8 +71,6 @@ export const statusQuery = defineQuery<EpisodeStatus>('status');
 export const transcriptQuery = defineQuery<TurnRecord[]>('transcript');
 /** Every memory module's current state, by module name (`grue memory`). */
 export const memoryQuery = defineQuery<Record<string, unknown>>('memory');
-/** The knowledge base (seeds 000 + 002): items, wisdom, and each update decision with its metrics (null when the module is absent). */
-export const knowledgeQuery = defineQuery<unknown>('knowledge');
 /** This run's recent thoughtbox sessions, the one in progress last (all of them: thoughts.jsonl). */
 export const thinkingQuery = defineQuery<ThoughtboxSession[]>('thinking');
 
@@ -100,7 +99,6 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   setHandler(statusQuery, () => status(config, state, control));
   setHandler(transcriptQuery, () => [...recent, ...pending.filter((p) => !recent.includes(p))]);
   setHandler(memoryQuery, () => state?.memory ?? {});
-  setHandler(knowledgeQuery, () => state?.memory.knowledge ?? null);
   let sessions: ThoughtboxSession[] = [];
   let thinkingNow: ThoughtboxSession | null = null;
   setHandler(thinkingQuery, () => (thinkingNow ? [...sessions, thinkingNow] : sessions));
@@ -161,7 +159,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     const thinking = deliberation.kind === 'ask' && answer ? await thinkThrough(before, deliberation, answer) : null;
     const decision = decide(before, config, rng, deliberation, answer, thinking);
     const step = await game.stepGame({ game: config.game, storyMd5: before.story.md5, snapshot: before.snapshot, command: decision.command, assist: config.assist });
-    const [after, failures] = await maintain(workflowId, learn(before, decision, step, rng), before, false, withModel);
+    const [after, failures] = await maintain(workflowId, learn(before, config, decision, step, rng), before, false, withModel);
     return [after, { ...turnRecord(after, decision, config, failures), elapsedMs: Date.now() - startedAt }];
   };
 
@@ -181,7 +179,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     }
     if (!more(state)) {
       [state] = await maintain(workflowId, state, null, true, withModel);
-      // The end-of-episode maintenance (the final knowledge update) belongs to the last turn's record.
+      // What the end-of-episode maintenance decided (the final knowledge update) belongs to the last turn's record.
       const last = recent[recent.length - 1];
       const amended = last ? withEndingMaintenance(last, state) : null;
       if (last && amended !== last) {
@@ -240,26 +238,26 @@ async function askOracle(deliberation: Extract<Deliberation, { kind: 'ask' }>, w
 async function maintain(workflowId: string, state: AgentState, before: AgentState | null, ending: boolean, withModel: WithModel): Promise<[AgentState, string[]]> {
   const view = turnView(state, before, ending);
   const failures: string[] = [];
-  let next = prepareMemory(state, view);
+  let memory = prepareMemory(state.memory, view);
   for (const module of memoryModuleNames()) {
     const failed = new Set<string>();
     for (let round = 0; round < MAX_WORK_ROUNDS; round++) {
-      const work = nextWork(next, view, module);
+      const work = nextWork(memory, view, module);
       // An activity that failed this turn is not tried again until the next one; the module's other work still runs.
       if (!work || failed.has(work.activity)) break;
       const result = await unlessUnreachable(`memory module ${module} (${work.activity})`, () => memoryActivities[work.activity](withModel(work.request as object)));
       if (result === 'unreachable') {
         if (!failures.includes(module)) failures.push(module);
         failed.add(work.activity);
-        next = workFailed(next, work, view);
+        memory = workFailed(memory, work, view);
         continue;
       }
-      const applied = applyWork(next, work, result, view);
-      next = applied.state;
+      const applied = applyWork(memory, work, result, view);
+      memory = applied.memory;
       if (applied.files) await files.writeMemoryFiles({ workflowId, files: applied.files });
     }
   }
-  return [next, failures];
+  return [{ ...state, memory }, failures];
 }
 
 // ── boundaries and views ────────────────────────────────────────────────────────────────────

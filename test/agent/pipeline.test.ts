@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { turnAnalysisPrompt } from '../../src/agent/prompts';
 import { createRng } from '../../src/agent/rng';
 import { AgentState, fitCarry, initialState, jsonBytes, MAX_CARRY_BYTES } from '../../src/agent/state';
-import { applyWork, decide, deliberate, dueWork, initialMemory, learn, recall, turnView, workFailed } from '../../src/agent/turn';
+import { decide, deliberate, learn, recall, turnView } from '../../src/agent/turn';
+import { applyWork, dueWork, initialMemory, workFailed } from '../../src/memory/runner';
 import { defineMemoryModule, MEMORY_MODULES } from '../../src/memory';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
 import { freshLearned } from '../../src/agent/learned';
@@ -45,7 +46,7 @@ describe('the turn pipeline', () => {
   it('the full agent asks the oracle with the observation once and every memory module in the context', () => {
     let state = stateOf();
     const play = (command: string, over: Partial<GameState> = {}) =>
-      (state = learn(state, decide(state, config('full'), createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null), step(command, over), createRng(1)));
+      (state = learn(state, config('full'), decide(state, config('full'), createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null), step(command, over), createRng(1)));
     play('north');
     play('south', { truth: truth('Hall'), options: [opt('north'), opt('wait'), opt('sing')] });
     const d = deliberate(state, config('full'), createRng(2));
@@ -60,7 +61,7 @@ describe('the turn pipeline', () => {
 
   it('asks for a failure analysis when the last action changed nothing', () => {
     let state = stateOf();
-    state = learn(state, decide(state, config('full'), createRng(1), { kind: 'decided', choice: { command: 'open door', reason: 'novel', why: 'test' } }, null), step('open door', { worldHash: 'h-start', truth: truth('Hall'), observation: 'It is locked.', options: [opt('south'), opt('wait')] }), createRng(1));
+    state = learn(state, config('full'), decide(state, config('full'), createRng(1), { kind: 'decided', choice: { command: 'open door', reason: 'novel', why: 'test' } }, null), step('open door', { worldHash: 'h-start', truth: truth('Hall'), observation: 'It is locked.', options: [opt('south'), opt('wait')] }), createRng(1));
     const d = deliberate(state, config('full'), createRng(2));
     expect(d.kind === 'ask' && d.failure).toMatchObject({ failedAction: 'open door', response: 'It is locked.' });
   });
@@ -82,7 +83,7 @@ describe('the turn pipeline', () => {
       const asked = deliberate(sure, valid, createRng(1));
       const decision = decide(sure, valid, createRng(1), asked, answered({ recommended_action: 'north' }));
       expect(decision.reason).toBe('recommended');
-      return learn(sure, decision, step('north', { commands: ['south'], options: [], truth: { ...truth('Kitchen'), location: { id: 2, name: 'Kitchen' } } }), createRng(1)).learned.reliability.recommendation;
+      return learn(sure, valid, decision, step('north', { commands: ['south'], options: [], truth: { ...truth('Kitchen'), location: { id: 2, name: 'Kitchen' } } }), createRng(1)).learned.reliability.recommendation;
     };
     expect(follow(freshLearned())).toEqual({ tried: 1001, helped: 1001 }); // the Kitchen, never reached before
     expect(follow({ ...freshLearned(), cells: ['2//0'] })).toEqual({ tried: 1001, helped: 1000 }); // an earlier episode stood there
@@ -107,7 +108,7 @@ describe('the turn pipeline', () => {
   it('learns from the command the engine ran, not the one it was asked to run', () => {
     const state = stateOf();
     const decision = decide(state, config('full'), createRng(1), { kind: 'decided', choice: { command: 'north', reason: 'novel', why: 'test' } }, null);
-    const next = learn(state, decision, step('go north', { truth: truth('Kitchen', 5) }), createRng(1));
+    const next = learn(state, config('full'), decision, step('go north', { truth: truth('Kitchen', 5) }), createRng(1));
     expect(next.lastCommand).toBe('go north');
     expect(Object.keys(next.learned.dynamics.entries)).toEqual(['h-start|go north']);
     expect(next.learned.rewarding['h-start']).toEqual(['go north']);
@@ -139,20 +140,20 @@ describe('memory modules plug into the pipeline', () => {
     let state: AgentState = initialState(startOf(), freshLearned(), 1, initialMemory(freshLearned(), config('full'), modules));
     const play = (command: string) => {
       const before = state;
-      state = learn(before, decide(before, config('full'), createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null), step(command), createRng(1), modules);
+      state = learn(before, config('full'), decide(before, config('full'), createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null), step(command), createRng(1), modules);
       return turnView(state, before);
     };
-    expect(dueWork(state, play('north'), modules)).toEqual([]);
+    expect(dueWork(state.memory, play('north'), modules)).toEqual([]);
     const view = play('south');
-    const work = dueWork(state, view, modules);
+    const work = dueWork(state.memory, view, modules);
     expect(work).toEqual([{ module: 'summary', activity: 'summarise', request: { turn: 2 } }]);
-    const applied = applyWork(state, work[0], { summary: 'went north and back' }, view, modules);
-    state = applied.state;
+    const applied = applyWork(state.memory, work[0], { summary: 'went north and back' }, view, modules);
+    state = { ...state, memory: applied.memory };
     expect(state.memory.summary).toEqual({ text: 'went north and back', asked: 1 });
     expect(applied.files).toEqual({ summary: { text: 'went north and back', asked: 1 } });
     expect(recall(state, modules).map((s) => s.text)).toContain('SO FAR: went north and back');
     // A failed activity keeps the last good state, as the module chooses to mark it.
-    expect(workFailed(state, work[0], view, modules).memory.summary).toEqual({ text: 'went north and back (stale)', asked: 1 });
+    expect(workFailed(state.memory, work[0], view, modules).summary).toEqual({ text: 'went north and back (stale)', asked: 1 });
   });
 
   it('starts from what the previous episode of a campaign left', () => {

@@ -6,7 +6,9 @@ import { createRng } from '../../src/agent/rng';
 import { exitsOf, routeToOpen } from '../../src/agent/rooms';
 import { knownMove, oracleFreePolicy, PolicyContext, triedKey } from '../../src/agent/policy';
 import { initialState } from '../../src/agent/state';
-import { decide, deliberate, initialMemory, learn, learnedAfter } from '../../src/agent/turn';
+import { decide, deliberate, learn } from '../../src/agent/turn';
+import { learnedAfter } from '../../src/agent/records';
+import { initialMemory } from '../../src/memory/runner';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
 import { freshLearned } from '../../src/agent/learned';
 import type { GameState, GroundTruthData } from '../../src/schemas/game';
@@ -100,7 +102,7 @@ describe('the turn pipeline keeps the map', () => {
     );
     const play = (command: string, next: Partial<GameState>) => {
       const decision = decide(state, config, createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null);
-      state = learn(state, decision, { command, observation: `You ${command}.`, snapshot: 's', commands: [], truth: truth(1, 'Hall'), worldHash: `h-${command}`, options: [], ...next }, createRng(1));
+      state = learn(state, config, decision, { command, observation: `You ${command}.`, snapshot: 's', commands: [], truth: truth(1, 'Hall'), worldHash: `h-${command}`, options: [], ...next }, createRng(1));
     };
     // North into the Kitchen, whose only move leads back: the Hall still has its door to open.
     play('north', { truth: truth(2, 'Kitchen'), options: [opt('south', { resultCell: '1//0', resultHash: 'h-start' })] });
@@ -120,7 +122,7 @@ describe('the turn pipeline keeps the map', () => {
     initialState({ observation: 'A hall.', truth: truth(1, 'Hall'), worldHash: 'h-start', snapshot: 's0', options, commands: [], storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 }, learned, 1, initialMemory(learned, config));
   const step = (state: ReturnType<typeof start>, command: string, next: Partial<GameState>) => {
     const decision = decide(state, config, createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null);
-    return learn(state, decision, { command, observation: `You ${command}.`, snapshot: 's', commands: [], truth: truth(1, 'Hall'), worldHash: `h-${command}`, options: [], ...next }, createRng(1));
+    return learn(state, config, decision, { command, observation: `You ${command}.`, snapshot: 's', commands: [], truth: truth(1, 'Hall'), worldHash: `h-${command}`, options: [], ...next }, createRng(1));
   };
 
   it('reopens every room after a breakthrough: a change new to the episode in a room it had left spent', () => {
@@ -151,7 +153,7 @@ describe('the turn pipeline keeps the map', () => {
     );
     const play = (command: string, next: Partial<GameState>) => {
       const decision = decide(state, valid, createRng(1), { kind: 'decided', choice: { command, reason: 'untried', why: 'test' } }, null);
-      state = learn(state, decision, { command, observation: `You ${command}.`, snapshot: 's', commands: [], truth: truth(1, 'Hall'), worldHash: `h-${command}`, options: [], ...next }, createRng(1));
+      state = learn(state, valid, decision, { command, observation: `You ${command}.`, snapshot: 's', commands: [], truth: truth(1, 'Hall'), worldHash: `h-${command}`, options: [], ...next }, createRng(1));
     };
     play('north', { truth: truth(2, 'Kitchen'), worldHash: 'h-kitchen', commands: ['south', 'east'] });
     expect(state.exits).toEqual({ 1: { north: 2 } });

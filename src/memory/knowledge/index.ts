@@ -162,6 +162,10 @@ export const knowledgeModule = defineMemoryModule<KnowledgeState, unknown, Resul
     const checked = new Set(((work.request as { checks: Array<{ id: string }> }).checks ?? []).map((c) => c.id));
     return { ...state, items: state.items.map((i) => (checked.has(i.id) ? { ...i, lastVerifiedTurn: view.turn } : i)), stats };
   },
+  record(state, turn) {
+    const update = updateAt(state, turn);
+    return update ? { knowledgeUpdate: update } : {};
+  },
   files: (state) =>
     state.settings.every === 0
       ? {}

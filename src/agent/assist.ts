@@ -1,0 +1,160 @@
+/**
+ * The assist level decided in one place. How much the engine tells the agent (see AssistSchema)
+ * changes what the agent may choose from, what is certain without an oracle, where it returns
+ * when a room is spent, how it explores, which moves the oracle may name and how its advice is
+ * read, what a step teaches the room map, and what the engine's search hands over. Each level is
+ * one object here; the policies, the selector and the turn pipeline ask it and never the level.
+ *
+ * - `probe`: every valid action with what it would do (world state, cell, score, death, victory).
+ * - `valid`: Jericho's handicap, the valid commands without their outcomes.
+ * - `none`: the player's view, no list: commands come from the game's reply.
+ */
+import type { ActionOption, Assist } from '../schemas/game';
+import { actionWouldHelp, asCommand, matchAction } from './advice';
+import { frontier, TIER_REASONS } from './cells';
+import { ExploreChoice, FALLBACK_COMMANDS, KnownChoice, MAX_TRIES, PolicyContext, timesTried } from './policyContext';
+import { probedMove } from './probed';
+import { accuracy, Reliability } from './reliability';
+import { returnWithoutProbe, returnWithProbe } from './returns';
+import { mappedByMoves, mappedByProbe } from './rooms';
+import type { AgentState, StateSet } from './state';
+import { nextUntried, playerCommands, safeCommands } from './untried';
+
+/** The moves the oracle may name this turn, computed once and carried from the question to the answer. */
+export interface AdviceChoices {
+  /** Listed in the oracle's prompt and matched against its advice (empty: it types the command). */
+  commands: string[];
+  /** Why these moves (the novelty tier they open, with the probe), added to the advice's reason. */
+  tierWhy: string | null;
+}
+
+export interface AssistStrategy {
+  readonly level: Assist;
+  /** What the engine's search hands the agent: outcomes per action, bare commands, or nothing (no search). */
+  readonly shows: 'outcomes' | 'commands' | 'nothing';
+  /** The commands a policy may consider now. */
+  candidates(ctx: PolicyContext): string[];
+  /** What the probe makes certain (a win, a score), and the pool of safe options left to choose from. */
+  certain(ctx: PolicyContext): { pool: ActionOption[]; choice: KnownChoice | null };
+  /** The commands a learned plan may start with here (null: any, as typed). */
+  planStarts(ctx: PolicyContext, pool: ActionOption[]): ReadonlySet<string> | null;
+  /** Go-Explore's return to an open room when the moves here are spent. */
+  returnMove(ctx: PolicyContext, pool: ActionOption[]): KnownChoice | null;
+  /** The move to try when nothing is certain. */
+  explore(ctx: PolicyContext, pool: ActionOption[]): ExploreChoice;
+  /** A move a reward remembered from earlier episodes may be replayed as. */
+  replayable(ctx: PolicyContext, pool: ActionOption[]): (command: string) => boolean;
+  /** With nothing to choose from, the move that is made without looking at advice (null: read the advice). */
+  idleMove(ctx: PolicyContext, pool: ActionOption[]): { command: string; why: string } | null;
+  /** The moves the oracle may name. */
+  adviceChoices(ctx: PolicyContext, pool: ActionOption[]): AdviceChoices;
+  /** The command a piece of advice names, among the choices (null: none). */
+  matchAdvice(advice: string, choices: AdviceChoices, ctx: PolicyContext): string | null;
+  /** No oracle call is worth making: nothing to choose between, or one move alone opens something new. */
+  needsNoOracle(choices: AdviceChoices, thinkEveryTurn: boolean): boolean;
+  /** Whether advice besides the recommendation (a blocker's fix, alternatives) is taken. */
+  trustsOtherAdvice(ctx: PolicyContext, reliability: Reliability): boolean;
+  /** What the probe says advice would have done (null: nothing says). */
+  judgeAdvice(advice: string, options: ActionOption[], visited: StateSet): boolean | null;
+  /** Advice acted on counts as help only when it reached a place or item no episode had (see updater). */
+  judgesHelpByFirsts(state: AgentState): boolean;
+  /** The room map after a step from `before` to `now`. */
+  mapRooms(now: AgentState, before: AgentState): AgentState;
+}
+
+const untriedHere = (ctx: PolicyContext) => (command: string) => timesTried(ctx.tried, ctx.worldHash, command) < MAX_TRIES;
+
+const matchAmong = (advice: string, choices: AdviceChoices) => matchAction(advice, choices.commands.map((command) => ({ command })))?.command ?? null;
+
+const oneOrNone = (choices: AdviceChoices, thinkEveryTurn: boolean) => choices.commands.length === 0 || (choices.commands.length === 1 && !thinkEveryTurn);
+
+/** Exploration without outcomes: a command not yet tried from this state (the least risky kind first), else any. */
+function exploreUntried(candidates: string[], ctx: PolicyContext): ExploreChoice {
+  if (candidates.length === 0) return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
+  const next = nextUntried(candidates, ctx);
+  if (next) return { command: ctx.rng.pick(next.commands), reason: 'untried', why: next.risky ? 'not yet tried here (only risky moves are left)' : 'not yet tried here' };
+  return { command: ctx.rng.pick(safeCommands(candidates, ctx)), reason: 'random', why: 'everything here has been tried' };
+}
+
+const probe: AssistStrategy = {
+  level: 'probe',
+  shows: 'outcomes',
+  candidates: (ctx) => ctx.options.map((o) => o.command),
+  certain: (ctx) => probedMove(ctx.options, ctx.rng, ctx.cells),
+  planStarts: (_ctx, pool) => new Set(pool.map((o) => o.command)),
+  returnMove: (ctx, pool) => returnWithProbe(pool, ctx),
+  explore(ctx, pool) {
+    const best = frontier(pool, { ...ctx.cells, visited: ctx.visited });
+    if (best) return { command: ctx.rng.pick(best.options).command, reason: best.tier === 'seen' ? 'random' : 'novel', why: TIER_REASONS[best.tier] };
+    return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
+  },
+  replayable: (_ctx, pool) => (command) => pool.some((o) => o.command === command),
+  idleMove: (ctx, pool) => (pool.length === 0 ? { command: ctx.rng.pick(['look', 'wait']), why: 'no valid action found' } : null),
+  /** The options of the best novelty tier not retried too often: advice steers within what the probes say is most promising. */
+  adviceChoices(ctx, pool) {
+    const best = frontier(pool, { ...ctx.cells, visited: ctx.visited });
+    const fresh = untriedHere(ctx);
+    return { commands: (best?.options ?? []).filter((o) => fresh(o.command)).map((o) => o.command), tierWhy: best ? TIER_REASONS[best.tier] : null };
+  },
+  matchAdvice: (advice, choices) => matchAmong(advice, choices),
+  needsNoOracle: oneOrNone,
+  trustsOtherAdvice: () => true,
+  judgeAdvice: (advice, options, visited) => actionWouldHelp(advice, options, visited),
+  judgesHelpByFirsts: () => false,
+  mapRooms: (now, before) => (now.options.length === 0 && before.options.length === 0 ? now : mappedByProbe(now, before)),
+};
+
+const valid: AssistStrategy = {
+  level: 'valid',
+  shows: 'commands',
+  candidates: (ctx) => ctx.commands,
+  certain: () => ({ pool: [], choice: null }),
+  planStarts: (ctx) => new Set(ctx.commands),
+  returnMove: (ctx) => returnWithoutProbe(ctx.commands, ctx),
+  explore: (ctx) => exploreUntried(ctx.commands, ctx),
+  replayable: (ctx) => (command) => ctx.commands.includes(command),
+  idleMove: () => null,
+  /** The untried commands of the least risky kind left, as the explorer would take them. */
+  adviceChoices: (ctx) => ({ commands: nextUntried(ctx.commands, ctx)?.commands ?? [], tierWhy: null }),
+  matchAdvice: (advice, choices) => matchAmong(advice, choices),
+  needsNoOracle: oneOrNone,
+  /**
+   * Nothing vets the oracle's other advice without the probe: it is taken as often as its
+   * recommendation would be. Taken every time, the 270M model's alternatives walked Zork I's forest
+   * and canyon turn after turn, however low its learned reliability had fallen.
+   */
+  trustsOtherAdvice: (ctx, reliability) => ctx.rng.next() < accuracy(reliability, 'recommendation'),
+  judgeAdvice: () => null,
+  // A list without outcomes: every untried move reaches a new state, so only firsts say advice helped.
+  judgesHelpByFirsts: (state) => state.commands.length > 0,
+  mapRooms: (now, before) => (before.commands.length > 0 ? mappedByMoves(now, before) : now),
+};
+
+const none: AssistStrategy = {
+  level: 'none',
+  shows: 'nothing',
+  candidates: (ctx) => playerCommands(ctx.observation),
+  certain: () => ({ pool: [], choice: null }),
+  planStarts: () => null,
+  returnMove: () => null,
+  explore: (ctx) => exploreUntried(playerCommands(ctx.observation), ctx),
+  replayable: () => () => true,
+  idleMove: () => null,
+  adviceChoices: () => ({ commands: [], tierWhy: null }),
+  /** Whatever the advice says, as a player would type it, if not retried too often here. */
+  matchAdvice(advice, _choices, ctx) {
+    const command = asCommand(advice);
+    return command && untriedHere(ctx)(command) ? command : null;
+  },
+  needsNoOracle: () => false,
+  trustsOtherAdvice: () => true,
+  judgeAdvice: () => null,
+  judgesHelpByFirsts: () => false,
+  mapRooms: (now) => now,
+};
+
+const STRATEGIES: Record<Assist, AssistStrategy> = { probe, valid, none };
+
+export function assistFor(level: Assist): AssistStrategy {
+  return STRATEGIES[level];
+}

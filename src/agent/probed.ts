@@ -1,0 +1,45 @@
+/**
+ * What the engine's probe makes certain (the `probe` assist): a winning move, else the best
+ * immediate score gain; and the pool of options that neither kill the player, end the game without
+ * a win, nor lead where an earlier episode died (all of them if every option does).
+ */
+import type { ActionOption } from '../schemas/game';
+import { carriedIn, CellMemory, placeOf } from './cells';
+import type { KnownChoice } from './policyContext';
+import type { Rng } from './rng';
+
+/** The options that neither kill, end the game without a win, nor lead where an earlier episode died (all of them if every option does). */
+export function safePool(options: ActionOption[], deadly: ReadonlySet<string>): ActionOption[] {
+  const alive = options.filter((o) => o.outcome !== 'died' && o.outcome !== 'ended');
+  const safe = alive.filter((o) => !deadly.has(placeOf(o.resultCell)));
+  return safe.length ? safe : alive.length ? alive : options;
+}
+
+export function probedMove(options: ActionOption[], rng: Rng, cells: Pick<CellMemory, 'deadly' | 'here'>): { pool: ActionOption[]; choice: KnownChoice | null } {
+  const won = options.find((o) => o.outcome === 'won');
+  if (won) return { pool: options, choice: { command: won.command, reason: 'won', why: 'the probe shows it wins' } };
+  const pool = safePool(options, cells.deadly);
+  const scoring = pool.filter((o) => o.scoreDelta > 0);
+  if (scoring.length === 0) return { pool, choice: null };
+  const best = cheapestGains(scoring, cells.here);
+  const choice = rng.pick(best);
+  return { pool, choice: { command: choice.command, reason: 'reward', why: `the probe shows +${choice.scoreDelta} points` } };
+}
+
+/**
+ * The scoring moves with the most points per thing given up (those that give up nothing first),
+ * then the biggest gain. "put all in trophy case" scores what the treasures put in one by one
+ * score, but also shuts the lit lamp away: Zork I's agent then walked down into the dark cellar
+ * and was eaten, episode after episode. Put one by one, the lamp stays in hand.
+ */
+function cheapestGains(scoring: ActionOption[], here: string): ActionOption[] {
+  const carriedNow = carriedIn(here);
+  const worth = (option: ActionOption) => {
+    const givenUp = Math.max(0, carriedNow - carriedIn(option.resultCell));
+    return givenUp === 0 ? Infinity : option.scoreDelta / givenUp;
+  };
+  const bestWorth = Math.max(...scoring.map(worth));
+  const cheapest = scoring.filter((option) => worth(option) === bestWorth);
+  const bestGain = Math.max(...cheapest.map((option) => option.scoreDelta));
+  return cheapest.filter((option) => option.scoreDelta === bestGain);
+}

@@ -1,0 +1,76 @@
+/**
+ * Choosing without outcomes (the `valid` and `none` assists): what a player would type from the
+ * game's reply alone, and which untried command to try next, by what such commands usually do.
+ */
+import { isUndoing } from './cells';
+import type { PolicyContext } from './policyContext';
+import { timesTried } from './policyContext';
+import { moveAt } from './state';
+
+const DIRECTIONS = ['north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out'];
+const NOT_NOUNS = new Set(['way', 'end', 'side', 'rest', 'top', 'bottom', 'middle', 'distance', 'moment', 'time', 'game', 'story', 'lot', 'few', 'little', 'bit']);
+
+/**
+ * What a player would try with nothing but the game's reply (the `none` assist): the compass, a
+ * look and the inventory, and the things the reply names ("a wooden chest" → examine, take and
+ * open the chest).
+ */
+export function playerCommands(observation: string): string[] {
+  const nouns = new Set<string>();
+  for (const match of observation.toLowerCase().matchAll(/\b(?:a|an|the|some|your)\s+(?:[a-z]+\s+)?([a-z]{3,})\b/g)) {
+    if (!NOT_NOUNS.has(match[1])) nouns.add(match[1]);
+  }
+  const things = [...nouns].slice(0, 8).flatMap((noun) => [`take ${noun}`, `open ${noun}`, `examine ${noun}`]);
+  return [...DIRECTIONS, 'take all', ...things, 'look', 'inventory'];
+}
+
+/** What nextUntried reads: the state, what was tried and what killed before. */
+export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learned' | 'rooms'>;
+
+export interface Untried {
+  commands: string[];
+  /** Only risky moves (jumping, throwing, fighting) are left untried. */
+  risky: boolean;
+  /** Something going places, taking or opening is still untried. */
+  opensUp: boolean;
+}
+
+/**
+ * Without outcomes, the commands to try next: those of `candidates` not yet tried from this
+ * state, of the least risky kind left (see riskOf), leaving out moves that killed the player here
+ * in an earlier episode. Null when every command has been tried. Under `valid` the oracle's advice
+ * is taken only from these: followed anywhere in the list, the 270M model's "jump" at Zork I's
+ * Canyon View killed the full agent while forward moves were still untried.
+ */
+export function nextUntried(candidates: readonly string[], ctx: UntriedContext): Untried | null {
+  const untried = safeCommands(candidates, ctx).filter((command) => timesTried(ctx.tried, ctx.worldHash, command) === 0);
+  if (untried.length === 0) return null;
+  const least = Math.min(...untried.map(riskOf));
+  return { commands: untried.filter((command) => riskOf(command) === least), risky: least === RISK.risky, opensUp: least <= RISK.other };
+}
+
+/** The candidates less the moves that killed the player here in an earlier episode (all of them if every one did). */
+export function safeCommands(candidates: readonly string[], ctx: UntriedContext): string[] {
+  const here = ctx.rooms?.here;
+  const deadly = new Set(ctx.learned.deadlyMoves);
+  const safe = here === undefined ? [...candidates] : candidates.filter((command) => !deadly.has(moveAt(here, command)));
+  return safe.length ? safe : [...candidates];
+}
+
+/**
+ * Without outcomes, what a command usually does decides the order untried ones are tried in:
+ * going places and taking or opening things, then the rest, then undoing what was done, and last
+ * what tends to kill or destroy (jumping, throwing, fighting). Holding back undoing moves alone
+ * (Zork I under `valid`) made throwing things at the lamp and jumping come sooner.
+ */
+const RISK = { forward: 0, other: 1, undoing: 2, risky: 3 } as const;
+const FORWARD = /^(north|south|east|west|northeast|northwest|southeast|southwest|up|down|in|out|enter|climb|go|take|get|pick up|open|unlock|turn on|light|switch on|move|push|pull|read|examine|look|search|wear)\b/;
+const RISKY = /^(jump|throw|attack|kill|break|destroy|burn|hit|smash|cut|stab|wreck|fight|punch|kick|pour|empty|swim|dive)\b/;
+
+function riskOf(command: string): number {
+  const c = command.trim().toLowerCase();
+  if (RISKY.test(c)) return RISK.risky;
+  if (isUndoing(c)) return RISK.undoing;
+  if (FORWARD.test(c)) return RISK.forward;
+  return RISK.other;
+}
