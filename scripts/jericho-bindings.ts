@@ -178,14 +178,15 @@ function worldMask(code: string, prefix: string): Json {
     const [a, b] = rule;
     if (rule.length === 1 && a.equal && a.variable === 'obj_num') ignoreObjects.add(a.value);
     else if (rule.length === 1 && a.equal && a.variable === 'dest_num') ignoreMovesInto.add(a.value);
-    else if (rule.length === 2 && !a.equal && !b.equal && a.value === b.value && new Set([a.variable, b.variable]).size === 2) onlyMovesOfOrInto = a.value;
+    else if (rule.length === 2 && !a.equal && !b.equal && a.value === b.value && a.variable !== b.variable) onlyMovesOfOrInto = a.value;
     else throw new Unreadable(`ignore_moved_obj: ${JSON.stringify(rule)}`);
   }
   const clean = cleaned(code, prefix);
   for (const object of clean.objects) ignoreObjects.add(object);
   const ignoreAttributes = new Set(clean.attributes);
-  const set = new Map(ignoreRules(code, prefix, 'ignore_attr_diff').map((rule) => attributeChange(rule, 'ignore_attr_diff')).map((c) => [changeKey(c), c]));
-  const cleared = new Map(ignoreRules(code, prefix, 'ignore_attr_clr').map((rule) => attributeChange(rule, 'ignore_attr_clr')).map((c) => [changeKey(c), c]));
+  const changes = (fn: string) => new Map(ignoreRules(code, prefix, fn).map((rule) => attributeChange(rule, fn)).map((c) => [changeKey(c), c]));
+  const set = changes('ignore_attr_diff');
+  const cleared = changes('ignore_attr_clr');
   const ignoreObjectAttributes: Array<[number, number]> = [];
   for (const [key, change] of set) {
     if (!cleared.has(key)) continue;
@@ -226,11 +227,14 @@ function romTable(jericho: string): Map<string, string> {
 function gameInfo(jericho: string): Map<string, { name: string; rom: string }> {
   const code = readFileSync(join(jericho, 'jericho', 'game_info.py'), 'utf8');
   const info = new Map<string, { name: string; rom: string }>();
-  for (const [, variable, name, rom] of code.matchAll(/^(\w+) = \{\s*"name"\s*:\s*"([^"]+)",\s*"rom"\s*:\s*"([^"]+)"/gm)) info.set(variable, { name, rom });
+  const entry = /^(\w+) = \{\s*"name"\s*:\s*"([^"]+)",\s*"rom"\s*:\s*"([^"]+)"/gm;
+  for (const [, variable, name, rom] of code.matchAll(entry)) info.set(variable, { name, rom });
   return info;
 }
 
-function bindingFor(jericho: string, version: string, md5: string, stem: string, info: Map<string, { name: string; rom: string }>, kept: Json | undefined) {
+type GameInfo = Map<string, { name: string; rom: string }>;
+
+function bindingFor(jericho: string, version: string, md5: string, stem: string, info: GameInfo, kept: Json | undefined) {
   const file = join('frotz', 'src', 'games', `${stem}.c`);
   const raw = readFileSync(join(jericho, file), 'utf8');
   const code = stripComments(raw);
@@ -272,7 +276,9 @@ function bindingFor(jericho: string, version: string, md5: string, stem: string,
     "location: the player's parent, as Jericho's get_player_location reads it." +
     (handKept.length ? ` ${handNote(kept, handKept)}` : '');
   // Empty lists and absent values are the schema's defaults: leave them out.
-  for (const [key, value] of Object.entries(binding)) if (value === undefined || (Array.isArray(value) && value.length === 0)) delete binding[key];
+  for (const [key, value] of Object.entries(binding)) {
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) delete binding[key];
+  }
   return { name: game.name, binding };
 }
 
@@ -291,7 +297,8 @@ function format(value: unknown, indent = ''): string {
   }
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value);
-    if (entries.every(([, v]) => typeof v !== 'object')) return `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')} }`;
+    const pair = ([k, v]: [string, unknown]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`;
+    if (entries.every(([, v]) => typeof v !== 'object')) return `{ ${entries.map(pair).join(', ')} }`;
     return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${format(v, inner)}`).join(',\n')}\n${indent}}`;
   }
   return JSON.stringify(value);

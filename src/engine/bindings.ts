@@ -23,7 +23,12 @@ const addr = z.number().int().min(0);
  */
 export const NumberSourceSchema = z.discriminatedUnion('kind', [
   /** A global variable (a 16-bit word). */
-  z.object({ kind: z.literal('global'), index: z.number().int().min(0).max(239), offset: z.number().int().default(0), signed: z.boolean().default(true) }),
+  z.object({
+    kind: z.literal('global'),
+    index: z.number().int().min(0).max(239),
+    offset: z.number().int().default(0),
+    signed: z.boolean().default(true),
+  }),
   /** A 16-bit word at a RAM address. */
   z.object({ kind: z.literal('ram'), addr, offset: z.number().int().default(0), signed: z.boolean().default(true) }),
   /** One byte at a RAM address. */
@@ -48,7 +53,10 @@ function isRegExpWithGroup(pattern: string): boolean {
 }
 
 /** An attribute change Jericho's world diff leaves out: of one object, one attribute, one pair, or (both absent) any. */
-const AttributeChangeSchema = z.object({ object: z.number().int().positive().optional(), attribute: z.number().int().min(0).max(47).optional() });
+const AttributeChangeSchema = z.object({
+  object: z.number().int().positive().optional(),
+  attribute: z.number().int().min(0).max(47).optional(),
+});
 
 export const GameBindingSchema = z.object({
   name: z.string().min(1),
@@ -160,7 +168,9 @@ export function loadBindingFiles(dir: string): GameBinding[] {
     const path = join(dir, f);
     const binding = readBindingFile(path);
     const earlier = origins.get(binding.md5);
-    if (earlier && earlier !== path) throw new GameBindingError(`Game bindings ${earlier} and ${path} are both for the story with md5 ${binding.md5}; keep one.`);
+    if (earlier && earlier !== path) {
+      throw new GameBindingError(`Game bindings ${earlier} and ${path} are both for the story with md5 ${binding.md5}; keep one.`);
+    }
     registry.set(binding.md5, binding);
     origins.set(binding.md5, path);
     return binding;

@@ -48,8 +48,14 @@ export const ROOM_FOLDER = 24;
 /** Deeper than any containment the reader climbs (a player in a chair on a boat in a room). */
 const MAX_DEPTH = 16;
 
+/** What the game shows: its status line, and whether it has printed its victory text. */
+export interface Screen {
+  statusLine: string;
+  victory: boolean;
+}
+
 /** Read a number from memory or the screen as a binding or the probe describes it. */
-export function readNumber(source: NumberSource, mem: Uint8Array, globals: number, screen: { statusLine: string; victory: boolean }): number {
+export function readNumber(source: NumberSource, mem: Uint8Array, globals: number, screen: Screen): number {
   switch (source.kind) {
     case 'victory':
       return screen.victory ? source.value : 0;

@@ -28,17 +28,18 @@
  * Everything runs from one state with the RNG restored each time, so every session on the same
  * story (probe threads included) finds the same answer.
  */
-import { GameBindingSchema, type NumberSource } from './bindings';
-import { isTimeGame, SELF_NAMES } from './groundTruth';
+import type { NumberSource } from './bindings';
+import { SELF_NAMES } from './groundTruth';
 import type { WorldMask } from './objects';
 import type { GameSession } from './session';
 import type { VmState } from './vmState';
+import { findScoreGlobals, needsScoreSearch } from './scoreProbe';
 import { nounPhrases } from './vocabulary';
 
 export interface GroundTruthProbe {
   /** The player object, or undefined when no experiment told it apart. */
   playerObject?: number;
-  /** How the player was found: it moved on every compass move, received what was taken, held what INVENTORY lists or what DROP ALL dropped. */
+  /** How the player was found: it moved on every compass move, received what was taken, held what INVENTORY lists, or DROP ALL dropped. */
   playerFoundBy: 'movement' | 'take' | 'inventory' | 'drop' | 'none';
   /** Objects that move on commands that change nothing (daemons). */
   ignoreObjects: number[];
@@ -65,10 +66,6 @@ const REPEATS = 2;
 const MAX_INTRO_STEPS = 6;
 /** The banner a story prints once, when the game proper starts. */
 const STORY_BANNER = /serial number|\bcopyright\b|\brelease \d/i;
-/** Globals set to markers at once when looking for the score (halved when the game breaks). */
-const MARKER_BATCH = 24;
-/** Code blocks a SCORE command may run on the scratch session: thousands are plenty, a loop stops soon. */
-const SCRATCH_BUDGET = 20_000;
 
 const NOTHING_IGNORED: WorldMask = { ignoreObjects: new Set(), ignoreAttributes: new Set(), ignoreObjectAttributes: [] };
 
@@ -123,7 +120,7 @@ export function probeGroundTruth(target: GameSession): GroundTruthProbe {
       return { moved, flipped, text };
     };
     const found = findPlayerAndDaemons(target, run, respond, start, before.parents);
-    const numbers = needsScoreSearch(target) ? findScoreGlobals(target, respond, start) : {};
+    const numbers = needsScoreSearch(target) ? findScoreGlobals(target, start) : {};
     return { ...found, ...numbers, commandsTried };
   } finally {
     try {
@@ -179,7 +176,9 @@ function findPlayerAndDaemons(
   };
 
   const nonsense = ['qzxv', 'zqxj', 'xqzw'].find((w) => !target.dictionary.has(w));
-  for (const command of [...REPORTS, ...(nonsense ? [nonsense] : [])]) if (target.dictionary.has(command) || command === nonsense) noteNothingCommand(run(command));
+  for (const command of [...REPORTS, ...(nonsense ? [nonsense] : [])]) {
+    if (target.dictionary.has(command) || command === nonsense) noteNothingCommand(run(command));
+  }
   const daemonsSoFar = () => new Set([...objectMoves].filter(([, n]) => n >= REPEATS).map(([id]) => id));
 
   // The player: whatever moves on every compass move that goes somewhere: to another room by the
@@ -195,7 +194,8 @@ function findPlayerAndDaemons(
   }
   const tracked = trips.some((trip) => trip.there !== undefined && trip.there !== here);
   const arrived = (trip: Trip) => (tracked ? trip.there !== here : true);
-  const landed = (trip: Trip, to: number) => (tracked ? to === trip.there : headsResponse(target, to, trip.text) || isNamelessRoom(target, to));
+  const landed = (trip: Trip, to: number) =>
+    tracked ? to === trip.there : headsResponse(target, to, trip.text) || isNamelessRoom(target, to);
   let movers = commonMovers(daemonsSoFar(), trips.filter(arrived), landed);
   // No way out of the first room: the player may start in a bed or a cot, and get up out of it.
   const outOf = (from: number, to: number) => {
@@ -282,7 +282,9 @@ function findPlayerAndDaemons(
   const objectsPerAttribute = new Map<number, number>();
   for (const [, attribute] of scratchPairs) objectsPerAttribute.set(attribute, (objectsPerAttribute.get(attribute) ?? 0) + 1);
   const ignoreAttributes = [...objectsPerAttribute].filter(([, n]) => n >= REPEATS).map(([a]) => a).sort((a, b) => a - b);
-  const ignoreObjectAttributes = scratchPairs.filter(([, attribute]) => !ignoreAttributes.includes(attribute)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const ignoreObjectAttributes = scratchPairs
+    .filter(([, attribute]) => !ignoreAttributes.includes(attribute))
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   return { playerObject, playerFoundBy, ignoreObjects, ignoreAttributes, ignoreObjectAttributes };
 }
 
@@ -292,7 +294,7 @@ interface Trip extends RawChange {
 }
 
 /** Objects that moved on every trip, to where the trip went. */
-function commonMovers(daemons: Set<number>, trips: Trip[], landed: (trip: Trip, to: number, id: number) => boolean): Set<number> | undefined {
+function commonMovers(daemons: Set<number>, trips: Trip[], landed: (trip: Trip, to: number, id: number) => boolean) {
   let movers: Set<number> | undefined;
   for (const trip of trips) {
     const arrivals = [...trip.moved].filter(([id, to]) => !daemons.has(id) && landed(trip, to, id)).map(([id]) => id);
@@ -352,70 +354,4 @@ function globalValues(target: GameSession): Set<number> {
 function locationGlobal(target: GameSession): number | undefined {
   const value = (target.mem[target.story.globals] << 8) | target.mem[target.story.globals + 1];
   return value > 0 && value <= target.objects.count ? value : undefined;
-}
-
-/** v3 games with a score status line keep score and moves in globals 1 and 2 by the standard; others need looking for. */
-function needsScoreSearch(target: GameSession): boolean {
-  return target.story.version > 3 || isTimeGame(target.mem, target.story.version);
-}
-
-/**
- * The globals the SCORE command prints. Candidates are the globals that hold a number the command
- * prints from the start; each gets a distinct marker value (a batch at a time), and a marker the
- * command then prints names its global. Where the marker stands says what it is: before "moves" or
- * "turns" the moves, after "out of" or "possible" the maximum (not wanted), else the score. A
- * marker in the wrong global can send the game into a loop, so the markers run on a scratch copy of
- * the session with a small instruction budget (a loop costs little, and halves the batch).
- */
-function findScoreGlobals(target: GameSession, respond: Respond, start: VmState): Pick<GroundTruthProbe, 'score' | 'moves'> {
-  if (!target.dictionary.has('score')) return {};
-  const plain = respond(['score']);
-  target.restoreState(start);
-  const printed = new Set((plain?.match(/-?\d+/g) ?? []).map(Number));
-  if (!printed.size) return {};
-  const globalAddr = (index: number) => target.story.globals + 2 * index;
-  const value = (index: number) => (((target.mem[globalAddr(index)] << 8) | target.mem[globalAddr(index) + 1]) << 16) >> 16;
-  const candidates = Array.from({ length: 240 }, (_, index) => index).filter((index) => printed.has(value(index)));
-  const Session = target.constructor as typeof GameSession;
-  // A binding of its own keeps the scratch session from probing in turn.
-  const scratch = Session.fromBytes(target.storyFile, { binding: GameBindingSchema.parse({ name: 'score search', md5: target.story.md5 }), blockBudget: SCRATCH_BUDGET });
-  const marker = (k: number) => 1013 + 17 * k;
-  const roles = new Map<number, 'score' | 'moves'>();
-  const tryBatch = (batch: number[]): void => {
-    let text: string | null;
-    try {
-      scratch.restoreState(start);
-      batch.forEach((index, k) => {
-        scratch.mem[globalAddr(index)] = marker(k) >> 8;
-        scratch.mem[globalAddr(index) + 1] = marker(k) & 0xff;
-      });
-      text = scratch.tryCommand('score');
-    } catch {
-      text = null;
-    }
-    if (text === null && batch.length > 1) {
-      // A marker in the wrong global broke the game: try the halves.
-      tryBatch(batch.slice(0, batch.length >> 1));
-      tryBatch(batch.slice(batch.length >> 1));
-      return;
-    }
-    batch.forEach((index, k) => {
-      const role = text === null ? undefined : markerRole(text, marker(k));
-      if ((role === 'score' || role === 'moves') && ![...roles.values()].includes(role)) roles.set(index, role);
-    });
-  };
-  for (let i = 0; i < candidates.length; i += MARKER_BATCH) tryBatch(candidates.slice(i, i + MARKER_BATCH));
-  const found: Pick<GroundTruthProbe, 'score' | 'moves'> = {};
-  for (const [index, role] of roles) found[role] = { kind: 'global', index, offset: 0, signed: true };
-  return found;
-}
-
-function markerRole(text: string, marker: number): 'score' | 'moves' | 'maximum' | undefined {
-  const at = new RegExp(`(?<![\\d-])${marker}(?!\\d)`).exec(text);
-  if (!at) return undefined;
-  const before = text.slice(Math.max(0, at.index - 24), at.index);
-  const after = text.slice(at.index + String(marker).length, at.index + String(marker).length + 12);
-  if (/^\s*(?:moves?|turns?)\b/i.test(after) || /(?:moves|turns)\s*:?\s*$/i.test(before)) return 'moves';
-  if (/(?:out of|possible|maximum|total of|\bof)\s*$/i.test(before)) return 'maximum';
-  return 'score';
 }
