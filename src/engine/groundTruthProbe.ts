@@ -33,7 +33,7 @@ import { SELF_NAMES } from './groundTruth';
 import type { WorldMask } from './objects';
 import type { GameSession } from './session';
 import type { VmState } from './vmState';
-import { findScoreGlobals, needsScoreSearch } from './scoreProbe';
+import { findScoreGlobals, findTurnCounter, needsScoreSearch } from './scoreProbe';
 import { nounPhrases } from './vocabulary';
 
 export interface GroundTruthProbe {
@@ -121,6 +121,7 @@ export function probeGroundTruth(target: GameSession): GroundTruthProbe {
     };
     const found = findPlayerAndDaemons(target, run, respond, start, before.parents);
     const numbers = needsScoreSearch(target) ? findScoreGlobals(target, start) : {};
+    if (needsScoreSearch(target) && !numbers.moves) numbers.moves = findTurnCounter(target, start);
     return { ...found, ...numbers, commandsTried };
   } finally {
     try {
