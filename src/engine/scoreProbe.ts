@@ -31,6 +31,11 @@ export interface ScoreGlobals {
   moves?: NumberSource;
 }
 
+interface Shown {
+  response: string;
+  statusLine: string;
+}
+
 interface MarkerRole {
   role: 'score' | 'moves';
   /** 2 when the words around say so ("score is N", "N points", "N moves"), 1 for a bare number. */
@@ -66,12 +71,12 @@ export function findScoreGlobals(target: GameSession, start: VmState): ScoreGlob
   const scratch = scratchSession(target);
   if (!scratch) return {};
   /** The response to SCORE from the start with these globals set, and the status line after it; null when the game breaks. */
-  const score = (pokes: Array<[number, number]>): string | null => {
+  const score = (pokes: Array<[number, number]>): Shown | null => {
     try {
       scratch.restoreState(start);
       for (const [index, value] of pokes) scratch.mem.set([(value >> 8) & 0xff, value & 0xff], globalAddr(index));
       const response = scratch.tryCommand('score');
-      return `${response}\n${scratch.statusLine}`;
+      return { response, statusLine: scratch.statusLine };
     } catch {
       return null;
     }
@@ -79,15 +84,15 @@ export function findScoreGlobals(target: GameSession, start: VmState): ScoreGlob
   const marker = (k: number) => 1013 + 17 * k;
   const findings: Array<{ index: number } & MarkerRole> = [];
   const tryBatch = (batch: number[]): void => {
-    const text = score(batch.map((index, k) => [index, marker(k)]));
-    if (text === null && batch.length > 1) {
+    const shown = score(batch.map((index, k) => [index, marker(k)]));
+    if (shown === null && batch.length > 1) {
       // A marker in the wrong global broke the game: try the halves.
       tryBatch(batch.slice(0, batch.length >> 1));
       tryBatch(batch.slice(batch.length >> 1));
       return;
     }
     batch.forEach((index, k) => {
-      const found = text === null ? undefined : markerRole(text, marker(k));
+      const found = shown === null ? undefined : markerRole(shown, marker(k));
       if (found) findings.push({ index, ...found });
     });
   };
@@ -145,7 +150,18 @@ export function findTurnCounter(target: GameSession, start: VmState): NumberSour
   }
 }
 
-function markerRole(text: string, marker: number): MarkerRole | undefined {
+/**
+ * What a marker is where it shows: in the SCORE response, as its words say; on the status line, only
+ * where a label says so ("Score: N", "Moves: N"; an unlabelled number there is a clock or a counter).
+ */
+function markerRole(shown: Shown, marker: number): MarkerRole | undefined {
+  const inResponse = roleIn(shown.response, marker);
+  if (inResponse) return inResponse;
+  const onStatusLine = roleIn(shown.statusLine, marker);
+  return onStatusLine?.strength === 2 ? { ...onStatusLine, position: Number.MAX_SAFE_INTEGER } : undefined;
+}
+
+function roleIn(text: string, marker: number): MarkerRole | undefined {
   const at = new RegExp(`(?<![\\d-])${marker}(?!\\d)`).exec(text);
   if (!at) return undefined;
   const sentence = text.slice(0, at.index).split(/[.!?\n]/).pop() ?? '';
