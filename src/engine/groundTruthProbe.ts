@@ -51,7 +51,7 @@ export interface GroundTruthProbe {
   score?: NumberSource;
   /** The global the SCORE command prints as the moves or turns taken. */
   moves?: NumberSource;
-  /** Commands run to find all this. */
+  /** Commands run from the opening to find the player and what changes on its own (the score search runs more on a scratch copy). */
   commandsTried: number;
 }
 
