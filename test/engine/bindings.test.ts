@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bindingFor, GameBindingSchema, knownBindings, readBindingFile } from '../../src/engine';
-import { GAME_FILES, SHARED_GAMES } from '../helpers';
-import { jerichoStory, JERICHO_SUITE } from './jerichoSuite';
+import { GAME_FILES, JERICHO_SUITE, jerichoStory, SHARED_GAMES } from '../helpers';
 
 const BINDINGS = join(GAME_FILES, 'bindings');
 const md5Of = (path: string) => createHash('md5').update(readFileSync(path)).digest('hex');

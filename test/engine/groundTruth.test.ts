@@ -1,6 +1,6 @@
 import { bindingFor, GameSession } from '../../src/engine';
 import { readNumber } from '../../src/engine/groundTruth';
-import { describeWithJerichoStory, jerichoStory } from './jerichoSuite';
+import { describeWithJerichoStory, jerichoStory } from '../helpers';
 
 /**
  * Ground truth on games of the Jericho suite, against the facts of Jericho's own bindings (data in
