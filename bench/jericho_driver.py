@@ -11,6 +11,8 @@ Requests:
   {"op": "test", "commands": [...], "probe": str|null, "responses": n}
                                        Jericho's effect test applied to given commands
   {"op": "step", "command": str}       play one command
+  {"op": "facts"}                      the player object number and how many objects Jericho reads
+  {"op": "ram"}                        RAM (base64) only, with score and moves (bench:groundtruth)
   {"op": "quit"}
 
 spaCy is never loaded: Jericho's noun tagger (jericho.util.extract_objs, which would
@@ -240,6 +242,15 @@ class Driver:
             num += 1
         return tree
 
+    def facts(self, req):
+        env = self.env
+        return {"player": int(env.player_obj_num), "worldObjects": int(env.frotz_lib.get_num_world_objs())}
+
+    def ram(self, req):
+        env = self.env
+        ram = env.get_state()[0]
+        return {"ram": base64.b64encode(ram.tobytes()).decode("ascii"), "score": int(env.get_score()), "moves": int(env.get_moves())}
+
     def step(self, req):
         env = self.env
         observation, _, done, info = env.step(req["command"])
@@ -258,7 +269,15 @@ class Driver:
                 if op == "quit":
                     _reply({"ok": True})
                     break
-                handler = {"load": self.load, "observe": self.observe, "valid": self.valid, "test": self.test, "step": self.step}.get(op)
+                handler = {
+                    "load": self.load,
+                    "observe": self.observe,
+                    "valid": self.valid,
+                    "test": self.test,
+                    "step": self.step,
+                    "facts": self.facts,
+                    "ram": self.ram,
+                }.get(op)
                 if handler is None:
                     raise ValueError(f"unknown op {op!r}")
                 if op != "load" and self.env is None:

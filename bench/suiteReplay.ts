@@ -3,16 +3,19 @@
  * seed, its reset commands, then its walkthrough — and compare every step with Jericho's: the text
  * (bench/jerichoText.ts) and the ground truth (score, moves, location, inventory).
  *
- * Jericho's own reading is not always right, so a step counts for a field only where it is valid:
- * - location: Jericho reports no object numbered above 255, so a step where grue's location is
- *   above 255 is not counted; nor one where Jericho read none, or gives a name no object has.
- * - inventory: objects above 255 are left out of grue's list (Jericho cannot see them), and a step
- *   is not counted where a name Jericho gives is no object's name in the story (curses garbles some).
+ * Jericho's own reading is not always right, so a step counts for a field only where it is valid.
+ * grue plays as Jericho's frotz did (same memory at every step), so its state says what Jericho
+ * could read (bench/groundTruth.ts checks these rules against Jericho's own memory):
+ * - location: Jericho's is the player's parent (`within ?? location` in grue); a step where Jericho
+ *   read none (an object above 255, or a nameless one) is not counted.
+ * - inventory: Jericho's list stops at the first carried object above 255, and drops every
+ *   abbreviation from a name (bench/jerichoReading.ts); a step where either happens is not counted.
  * - score and moves: always counted.
  */
 import { join } from 'node:path';
 import { GameSession, type StepResult } from '../src/engine';
 import type { SuiteGame } from '../src/schemas/jerichoSuite';
+import { jerichoName } from './jerichoReading';
 import { letters, sameAsJericho } from './jerichoText';
 import { readTrace, type TraceStep } from './jerichoTrace';
 
@@ -78,7 +81,6 @@ export function replayGame(entry: SuiteGame, suiteDir: string): GameReplay {
     return result;
   }
   const trace = walkthrough.length ? readTrace(suiteDir, entry.game) : undefined;
-  const objectNames = storyObjectNames(session);
   walkthrough.forEach((command, index) => {
     if (result.fault) return;
     let step: StepResult;
@@ -100,7 +102,7 @@ export function replayGame(entry: SuiteGame, suiteDir: string): GameReplay {
     if (sameAsJericho(step.observation, jericho.observation, session.statusLine)) result.identicalSteps++;
     else note('text', step.observation, jericho.observation);
     for (const field of FIELDS) {
-      const verdict = compareField(field, step, jericho, objectNames);
+      const verdict = compareField(field, step, jericho, session);
       if (verdict === undefined) continue;
       result.groundTruth[field].counted++;
       if (verdict.agree) result.groundTruth[field].agree++;
@@ -112,48 +114,36 @@ export function replayGame(entry: SuiteGame, suiteDir: string): GameReplay {
   return result;
 }
 
-/** Every object name in the story, as letters: a name Jericho gives that is none of these is garbled. */
-function storyObjectNames(session: GameSession): Set<string> {
-  const names = new Set<string>();
-  for (let id = 1; id <= session.objects.count; id++) names.add(letters(session.objects.name(session.mem, id)));
-  return names;
-}
-
-/** Jericho cannot name objects numbered above this. */
+/** Jericho cannot read objects numbered above this. */
 const JERICHO_MAX_OBJECT = 255;
 
-function compareField(
-  field: GroundTruthField,
-  grue: StepResult,
-  jericho: TraceStep,
-  objectNames: Set<string>,
-): { agree: boolean; grue: string; jericho: string } | undefined {
+/** What grue reads of a step, as Jericho would report it, and whether Jericho could read it at all. */
+function compareField(field: GroundTruthField, grue: StepResult, jericho: TraceStep, session: GameSession): { agree: boolean; grue: string; jericho: string } | undefined {
   switch (field) {
     case 'score':
       return { agree: grue.score === jericho.score, grue: String(grue.score), jericho: String(jericho.score) };
     case 'moves':
       return { agree: grue.moves === jericho.moves, grue: String(grue.moves), jericho: String(jericho.moves) };
     case 'location': {
-      const theirs = jericho.location;
-      if (!theirs || grue.location.id > JERICHO_MAX_OBJECT || !objectNames.has(letters(theirs.name))) return undefined;
-      return {
-        agree: grue.location.id === theirs.num,
-        grue: `${grue.location.id}:${grue.location.name}`,
-        jericho: `${theirs.num}:${theirs.name}`,
-      };
+      if (!jericho.location) return undefined;
+      const holder = grue.within ?? grue.location;
+      return { agree: holder.id === jericho.location.num, grue: `${holder.id}:${holder.name}`, jericho: `${jericho.location.num}:${jericho.location.name}` };
     }
     case 'inventory': {
-      if (jericho.inventory.some((name) => !objectNames.has(letters(name)))) return undefined;
-      const ours = grue.inventory.filter((item) => item.id <= JERICHO_MAX_OBJECT).map((item) => letters(item.name));
+      if (!jerichoCanRead(grue.inventory.map((item) => item.id), session)) return undefined;
+      const ours = grue.inventory.map((item) => letters(item.name));
       const theirs = jericho.inventory.map(letters);
-      return { agree: sameMultiset(ours, theirs), grue: ours.join(', '), jericho: theirs.join(', ') };
+      return { agree: ours.join('|') === theirs.join('|'), grue: ours.join(', '), jericho: theirs.join(', ') };
     }
   }
 }
 
-function sameMultiset(a: string[], b: string[]): boolean {
-  if (a.length !== b.length) return false;
-  const x = [...a].sort();
-  const y = [...b].sort();
-  return x.every((v, i) => v === y[i]);
+/** Jericho reads every one of these objects' names whole: none above 255, none nameless, none with an abbreviation. */
+function jerichoCanRead(ids: number[], session: GameSession): boolean {
+  const { mem, objects, story } = session;
+  return ids.every((id) => {
+    if (id > JERICHO_MAX_OBJECT) return false;
+    const table = objects.propertyTable(mem, id);
+    return mem[table] > 0 && !jerichoName(mem, table + 1, mem[table], story.version).garbled;
+  });
 }

@@ -46,6 +46,28 @@ export function describeWithSuite(name: string, fn: (suiteDir: string) => void):
   describe.skip(`${name} (needs ../shared/jericho)`, () => it('skipped', () => undefined));
 }
 
+/**
+ * Path to a story of the Jericho suite, or null (with a note in the test log) when it is not there.
+ * In CI a missing story is an error: a suite that skipped its tests must not pass as green.
+ */
+export function jerichoStory(file: string): string | null {
+  const path = join(JERICHO_SUITE, file);
+  if (existsSync(path)) return path;
+  if (process.env.CI) {
+    throw new Error(`${file} is missing at ${path}: CI runs with ../shared beside the clone (see ../shared/jericho/README.md).`);
+  }
+  // eslint-disable-next-line no-console
+  console.warn(`skipping tests that need ${file}: not found at ${path} (see ../shared/jericho/README.md)`);
+  return null;
+}
+
+/** describe() when the suite's story exists, describe.skip() with a logged reason otherwise. */
+export function describeWithJerichoStory(file: string, name: string, fn: (path: string) => void): void {
+  const path = jerichoStory(file);
+  if (path) describe(name, () => fn(path));
+  else describe.skip(`${name} (needs ../shared/jericho/${file})`, () => it('skipped', () => undefined));
+}
+
 export { ZORK_ROUTE } from '../bench/routes';
 
 /**

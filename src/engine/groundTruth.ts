@@ -2,7 +2,7 @@
  * Ground truth read from a running game's memory: score, moves, location, inventory and what
  * holds the player. A binding (per-game facts, kept as data) says where each lives; without one,
  * v3 games follow the standard's status-line globals and other games are read as well as the
- * status line and an experiment on the opening allow (see bindings.ts for the modes).
+ * status line and the probe's experiments on the opening allow (see bindings.ts for the modes).
  */
 import type { GameBinding, GroundTruthMode, NumberSource } from './bindings';
 import type { GroundTruthProbe } from './groundTruthProbe';
@@ -38,6 +38,49 @@ export interface GroundTruthSource {
   readonly victory: boolean;
 }
 
+/** How a status line labels the score and the moves ("Score: 5  Moves: 12", "Turns: 3"). */
+const STATUS_SCORE = /score:?\s*(-?\d+)/i;
+const STATUS_MOVES = /(?:moves|turns):?\s*(\d+)/i;
+/** Names the Inform library and Infocom give the player object. */
+export const SELF_NAMES = /^(yourself|you|self|player|cretin|adventurer|\(self object\))$/i;
+/** More children than this in an object with no parent: a folder of rooms (Infocom's ROOMS), not a room. */
+export const ROOM_FOLDER = 24;
+/** Deeper than any containment the reader climbs (a player in a chair on a boat in a room). */
+const MAX_DEPTH = 16;
+
+/** What the game shows: its status line, and whether it has printed its victory text. */
+export interface Screen {
+  statusLine: string;
+  victory: boolean;
+}
+
+/** Read a number from memory or the screen as a binding or the probe describes it. */
+export function readNumber(source: NumberSource, mem: Uint8Array, globals: number, screen: Screen): number {
+  switch (source.kind) {
+    case 'victory':
+      return screen.victory ? source.value : 0;
+    case 'status': {
+      const m = new RegExp(source.pattern).exec(screen.statusLine);
+      // + 0 turns a negated zero into a plain one.
+      return m ? Number(m[1]) * source.scale + 0 : 0;
+    }
+    case 'byte': {
+      const raw = mem[source.addr];
+      return (source.signed ? (raw << 24) >> 24 : raw) + source.offset;
+    }
+    default: {
+      const addr = source.kind === 'global' ? globals + 2 * source.index : source.addr;
+      const raw = (mem[addr] << 8) | mem[addr + 1];
+      return (source.signed ? (raw << 16) >> 16 : raw) + source.offset;
+    }
+  }
+}
+
+/** A version-3 story whose status line shows the time (Flags 1 bit 1): globals 1 and 2 hold hours and minutes. */
+export function isTimeGame(mem: Uint8Array, version: number): boolean {
+  return version <= 3 && (mem[1] & 0x02) !== 0;
+}
+
 export class GroundTruthReader {
   private playerGuess: number | undefined;
 
@@ -48,25 +91,34 @@ export class GroundTruthReader {
     return (mem[story.globals + 2 * index] << 8) | mem[story.globals + 2 * index + 1];
   }
 
-  private readNumber(source: NumberSource): number {
-    if (source.kind === 'victory') return this.source.victory ? source.value : 0;
-    const mem = this.source.mem;
-    const raw = source.kind === 'global' ? this.global(source.index) : (mem[source.addr] << 8) | mem[source.addr + 1];
-    return ((raw << 16) >> 16) + source.offset;
+  private read(source: NumberSource): number {
+    return readNumber(source, this.source.mem, this.source.story.globals, this.source);
   }
 
+  /**
+   * Without a binding: the global the probe saw the SCORE command print; else, in a v3 game, the
+   * standard's global 1 (but not in a time game, where it is the hour: no score, 0); else the
+   * number the status line labels as the score (0 when it shows none).
+   */
   get score(): number {
-    const { binding, groundTruthMode } = this.source;
-    if (binding) return this.readNumber(binding.score);
-    if (groundTruthMode === 'degraded') return this.statusNumber(/score:?\s*(-?\d+)/i);
-    return this.readNumber({ kind: 'global', index: 1, offset: 0 });
+    const { binding, groundTruthMode, groundTruthProbe } = this.source;
+    if (binding) return this.read(binding.score);
+    if (groundTruthProbe?.score) return this.read(groundTruthProbe.score);
+    if (groundTruthMode === 'status-line') return this.timeGame ? 0 : this.read({ kind: 'global', index: 1, offset: 0, signed: true });
+    return this.statusNumber(STATUS_SCORE);
   }
 
+  /** As the score: the probe's global, the standard's global 2 (not the minutes of a time game), or the status line. */
   get moves(): number {
-    const { binding, groundTruthMode } = this.source;
-    if (binding) return this.readNumber(binding.moves);
-    if (groundTruthMode === 'degraded') return this.statusNumber(/(?:moves|turns):?\s*(\d+)/i);
-    return this.readNumber({ kind: 'global', index: 2, offset: 0 });
+    const { binding, groundTruthMode, groundTruthProbe } = this.source;
+    if (binding) return this.read(binding.moves);
+    if (groundTruthProbe?.moves) return this.read(groundTruthProbe.moves);
+    if (groundTruthMode === 'status-line') return this.timeGame ? 0 : this.read({ kind: 'global', index: 2, offset: 0, signed: true });
+    return this.statusNumber(STATUS_MOVES);
+  }
+
+  private get timeGame(): boolean {
+    return isTimeGame(this.source.mem, this.source.story.version);
   }
 
   private statusNumber(re: RegExp): number {
@@ -86,29 +138,38 @@ export class GroundTruthReader {
     if (this.playerGuess !== undefined) return this.playerGuess || undefined;
     let found: number | undefined;
     for (let id = 1; id <= objects.count && !found; id++) {
-      // Names the Inform library and Infocom give the player object; it must be inside something.
-      if (/^(yourself|you|self|player|cretin|adventurer|\(self object\))$/i.test(objects.name(mem, id).trim()) && objects.parent(mem, id)) found = id;
+      // It must be inside something.
+      if (SELF_NAMES.test(objects.name(mem, id).trim()) && objects.parent(mem, id)) found = id;
     }
     this.playerGuess = found ?? 0;
     return found;
   }
 
   get locationId(): number {
-    const { binding, groundTruthMode, objects, mem } = this.source;
+    const { binding, groundTruthMode, objects } = this.source;
     const player = this.player;
     if (groundTruthMode === 'degraded' && !player) return this.statusLocationId();
-    if (player && (binding?.location === 'playerParent' || groundTruthMode === 'degraded')) {
-      // Climb out of vehicles and containers to the room.
-      let at = objects.parent(mem, player);
-      for (let guard = 0; guard < 8; guard++) {
-        const up = objects.parent(mem, at);
-        if (!up) break;
-        at = up;
-      }
-      return at;
-    }
+    if (player && (binding?.location === 'playerParent' || groundTruthMode === 'degraded')) return this.roomHolding(player);
     const g0 = this.global(0);
     return g0 > 0 && g0 <= objects.count ? g0 : 0;
+  }
+
+  /**
+   * The room the player is in: climb out of vehicles and containers until the game's location
+   * global (Inform's `location`, Infocom's HERE, both global 0), an object with no parent (an
+   * Inform room), or one inside a folder of rooms (Infocom keeps its rooms in one object). In the
+   * dark Inform sets `location` to a stand-in object, and the climb goes on to the room.
+   */
+  private roomHolding(player: number): number {
+    const { objects, mem } = this.source;
+    const here = this.global(0);
+    let at = objects.parent(mem, player);
+    for (let depth = 0; at && at !== here && depth < MAX_DEPTH; depth++) {
+      const up = objects.parent(mem, at);
+      if (!up || (!objects.parent(mem, up) && objects.children(mem, up).length > ROOM_FOLDER)) break;
+      at = up;
+    }
+    return at;
   }
 
   get location(): Place {

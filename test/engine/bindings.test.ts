@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bindingFor, GameBindingSchema, knownBindings } from '../../src/engine';
-import { GAME_FILES } from '../helpers';
+import { bindingFor, GameBindingSchema, knownBindings, readBindingFile } from '../../src/engine';
+import { GAME_FILES, JERICHO_SUITE, jerichoStory, SHARED_GAMES } from '../helpers';
+
+const BINDINGS = join(GAME_FILES, 'bindings');
+const md5Of = (path: string) => createHash('md5').update(readFileSync(path)).digest('hex');
 
 describe('game bindings', () => {
   it('validates bindings and explains what is wrong', () => {
@@ -25,5 +28,32 @@ describe('game bindings', () => {
     expect(binding).toBeDefined();
     const fromDisk = JSON.parse(readFileSync(join(GAME_FILES, file.replace(/\.z\d$/, '.binding.json')), 'utf8'));
     expect(binding).toEqual(GameBindingSchema.parse(fromDisk));
+  });
+});
+
+describe('binding files (game_files/bindings)', () => {
+  const files = readdirSync(BINDINGS).filter((f) => f.endsWith('.binding.json'));
+  const bindings = files.map((f) => ({ file: f, binding: readBindingFile(join(BINDINGS, f)) }));
+
+  it('hold one valid binding per game, each saying where its facts come from', () => {
+    // The 57 games of Jericho 3.3.1 (frotz/src/interface/frotz_interface.c load_rom_bindings) and Zork I r119.
+    expect(bindings.length).toBe(58);
+    for (const { file, binding } of bindings) {
+      expect({ file, source: binding.source }).toEqual({ file, source: expect.stringMatching(/\w/) });
+      expect(bindingFor(binding.md5)).toEqual(binding);
+    }
+    expect(new Set(bindings.map(({ binding }) => binding.md5)).size).toBe(bindings.length);
+  });
+
+  it('match the story files we have by md5; the rest are for games held out of ../shared', () => {
+    expect(jerichoStory('suite.json')).not.toBeNull();
+    const missing: string[] = [];
+    for (const { binding } of bindings) {
+      const story = [JERICHO_SUITE, SHARED_GAMES].map((dir) => join(dir, binding.storyFile!)).find(existsSync);
+      if (story) expect({ story, md5: md5Of(story) }).toEqual({ story, md5: binding.md5 });
+      else missing.push(binding.storyFile!);
+    }
+    const heldOut = ['hollywood', 'library', 'lurking', 'murdac', 'pentari', 'sherbet', 'sorcerer', 'spellbrkr', 'yomomma', 'zork2', 'zork3'];
+    expect(missing.map((file) => file.replace(/\.z\d$/, '')).sort()).toEqual(heldOut);
   });
 });
