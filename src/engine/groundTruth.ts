@@ -5,13 +5,31 @@
  * status line and the probe's experiments on the opening allow (see bindings.ts for the modes).
  */
 import type { GameBinding, GroundTruthMode, NumberSource } from './bindings';
-import type { GroundTruthProbe } from './groundTruthProbe';
 import type { ObjectTable } from './objects';
 import type { StoryInfo } from './story';
 
 export interface Place {
   id: number;
   name: string;
+}
+
+export interface GroundTruthProbe {
+  /** The player object, or undefined when no experiment told it apart. */
+  playerObject?: number;
+  /** How the player was found: it moved on every compass move, received what was taken, held what INVENTORY lists, or DROP ALL dropped. */
+  playerFoundBy: 'movement' | 'take' | 'inventory' | 'drop' | 'none';
+  /** Objects that move on commands that change nothing (daemons). */
+  ignoreObjects: number[];
+  /** Attributes that flip on commands that change nothing, on several objects. */
+  ignoreAttributes: number[];
+  /** [object, attribute] pairs that flip on commands that change nothing. */
+  ignoreObjectAttributes: Array<[number, number]>;
+  /** The global the SCORE command prints as the score, when the standard's status line does not hold it. */
+  score?: NumberSource;
+  /** The global the SCORE command prints as the moves or turns taken. */
+  moves?: NumberSource;
+  /** Commands run from the opening to find the player and what changes on its own (the score search runs more on a scratch copy). */
+  commandsTried: number;
 }
 
 export interface GroundTruth {

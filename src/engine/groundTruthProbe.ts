@@ -29,31 +29,15 @@
  * story (probe threads included) finds the same answer.
  */
 import type { NumberSource } from './bindings';
-import { SELF_NAMES } from './groundTruth';
+import { type GroundTruthProbe, SELF_NAMES } from './groundTruth';
+
+export type { GroundTruthProbe } from './groundTruth';
 import type { WorldMask } from './objects';
-import type { GameSession } from './session';
+import type { SessionView } from './sessionView';
 import type { VmState } from './vmState';
 import { findScoreGlobals, findTurnCounter, needsScoreSearch } from './scoreProbe';
 import { nounPhrases } from './vocabulary';
 
-export interface GroundTruthProbe {
-  /** The player object, or undefined when no experiment told it apart. */
-  playerObject?: number;
-  /** How the player was found: it moved on every compass move, received what was taken, held what INVENTORY lists, or DROP ALL dropped. */
-  playerFoundBy: 'movement' | 'take' | 'inventory' | 'drop' | 'none';
-  /** Objects that move on commands that change nothing (daemons). */
-  ignoreObjects: number[];
-  /** Attributes that flip on commands that change nothing, on several objects. */
-  ignoreAttributes: number[];
-  /** [object, attribute] pairs that flip on commands that change nothing. */
-  ignoreObjectAttributes: Array<[number, number]>;
-  /** The global the SCORE command prints as the score, when the standard's status line does not hold it. */
-  score?: NumberSource;
-  /** The global the SCORE command prints as the moves or turns taken. */
-  moves?: NumberSource;
-  /** Commands run from the opening to find the player and what changes on its own (the score search runs more on a scratch copy). */
-  commandsTried: number;
-}
 
 const COMPASS = ['n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw', 'u', 'd', 'in', 'out'];
 /** Tried when no compass move goes anywhere: the player may start in a bed or a cot. */
@@ -76,7 +60,7 @@ interface RawChange {
   text: string;
 }
 
-export function probeGroundTruth(target: GameSession): GroundTruthProbe {
+export function probeGroundTruth(target: SessionView): GroundTruthProbe {
   const opening = target.captureState();
   let commandsTried = 0;
   let start: VmState = opening;
@@ -138,7 +122,7 @@ type Respond = (commands: string[]) => string | null;
  * The state the game proper starts from: past a title screen waiting for a key, and past a
  * question the game asks again whatever it is told ("Would you like the tutorial?"), answered no.
  */
-function pastTheTitle(target: GameSession): VmState {
+function pastTheTitle(target: SessionView): VmState {
   for (let step = 0; step < MAX_INTRO_STEPS; step++) {
     if (target.captureState().input?.type === 'char') {
       target.tryCommand('');
@@ -159,7 +143,7 @@ function pastTheTitle(target: GameSession): VmState {
 }
 
 function findPlayerAndDaemons(
-  target: GameSession,
+  target: SessionView,
   run: (...commands: string[]) => RawChange | null,
   respond: Respond,
   start: VmState,
@@ -305,13 +289,13 @@ function commonMovers(daemons: Set<number>, trips: Trip[], landed: (trip: Trip, 
 }
 
 /** The response has a line that is just the object's name: the heading of a room's description. */
-function headsResponse(target: GameSession, id: number, text: string): boolean {
+function headsResponse(target: SessionView, id: number, text: string): boolean {
   const name = target.objects.name(target.mem, id).trim().toLowerCase();
   return !!name && text.split('\n').some((line) => line.trim().toLowerCase() === name);
 }
 
 /** A room whose name the game prints from code (Inform 7's printed names): no short name, no parent. */
-function isNamelessRoom(target: GameSession, id: number): boolean {
+function isNamelessRoom(target: SessionView, id: number): boolean {
   return !target.objects.name(target.mem, id).trim() && !target.objects.parent(target.mem, id);
 }
 
@@ -319,7 +303,7 @@ function isNamelessRoom(target: GameSession, id: number): boolean {
  * The object whose children the INVENTORY command lists: every child's name appears in the
  * response, and the most children do (a pig farmer's torch and pants, not a room's one torch).
  */
-function holderListedBy(target: GameSession, response: string | null, rank: (ids: number[]) => number[]): number | undefined {
+function holderListedBy(target: SessionView, response: string | null, rank: (ids: number[]) => number[]): number | undefined {
   if (!response) return undefined;
   const text = ` ${response.toLowerCase().replace(/[^a-z0-9']+/g, ' ')} `;
   const { objects, mem } = target;
@@ -336,14 +320,14 @@ function holderListedBy(target: GameSession, response: string | null, rank: (ids
   return rank([...listed].filter(([, n]) => n === most).map(([id]) => id))[0];
 }
 
-function isInside(target: GameSession, id: number, ancestor: number): boolean {
+function isInside(target: SessionView, id: number, ancestor: number): boolean {
   let at = target.objects.parent(target.mem, id);
   for (let depth = 0; at && depth < 16; depth++, at = target.objects.parent(target.mem, at)) if (at === ancestor) return true;
   return false;
 }
 
 /** Object numbers some global variable holds (Inform's `player`, Infocom's WINNER and PLAYER among them). */
-function globalValues(target: GameSession): Set<number> {
+function globalValues(target: SessionView): Set<number> {
   const values = new Set<number>();
   for (let i = 0; i < 240; i++) {
     const value = (target.mem[target.story.globals + 2 * i] << 8) | target.mem[target.story.globals + 2 * i + 1];
@@ -352,7 +336,7 @@ function globalValues(target: GameSession): Set<number> {
   return values;
 }
 
-function locationGlobal(target: GameSession): number | undefined {
+function locationGlobal(target: SessionView): number | undefined {
   const value = (target.mem[target.story.globals] << 8) | target.mem[target.story.globals + 1];
   return value > 0 && value <= target.objects.count ? value : undefined;
 }

@@ -14,7 +14,7 @@
 import { GameBindingSchema, type NumberSource } from './bindings';
 import { InstructionBudgetError } from './errors';
 import { isTimeGame } from './groundTruth';
-import type { GameSession } from './session';
+import type { SessionView } from './sessionView';
 import type { VmState } from './vmState';
 
 /** Globals set to markers at once (halved when the game breaks). */
@@ -45,12 +45,12 @@ interface MarkerRole {
 }
 
 /** v3 games with a score status line keep score and moves in globals 1 and 2 by the standard; others need looking for. */
-export function needsScoreSearch(target: GameSession): boolean {
+export function needsScoreSearch(target: SessionView): boolean {
   return target.story.version > 3 || isTimeGame(target.mem, target.story.version);
 }
 
 /** The globals the SCORE command prints from `start`; the pokes run on a scratch session, `target` is left at `start`. */
-export function findScoreGlobals(target: GameSession, start: VmState): ScoreGlobals {
+export function findScoreGlobals(target: SessionView, start: VmState): ScoreGlobals {
   if (!target.dictionary.has('score')) return {};
   const globalAddr = (index: number) => target.story.globals + 2 * index;
   let printed: Set<number>;
@@ -108,13 +108,12 @@ export function findScoreGlobals(target: GameSession, start: VmState): ScoreGlob
 }
 
 /** A copy of the story to poke, with a small instruction budget; undefined when even the largest is too small to start it. */
-function scratchSession(target: GameSession): GameSession | undefined {
-  const Session = target.constructor as typeof GameSession;
+function scratchSession(target: SessionView): SessionView | undefined {
   // A binding of its own keeps the scratch session from probing in turn.
   const binding = GameBindingSchema.parse({ name: 'score search', md5: target.story.md5 });
   for (const blockBudget of SCRATCH_BUDGETS) {
     try {
-      return Session.fromBytes(target.storyFile, { binding, blockBudget });
+      return target.scratch({ binding, blockBudget });
     } catch (err) {
       if (!(err instanceof InstructionBudgetError)) throw err;
     }
@@ -127,7 +126,7 @@ function scratchSession(target: GameSession): GameSession | undefined {
  * WAIT of three (Inform's `turns` comes early among its globals; a clock or a timer counts otherwise).
  * Runs on `target` and leaves it at `start`.
  */
-export function findTurnCounter(target: GameSession, start: VmState): NumberSource | undefined {
+export function findTurnCounter(target: SessionView, start: VmState): NumberSource | undefined {
   const wait = ['wait', 'z'].find((word) => target.dictionary.has(word));
   if (!wait) return undefined;
   const globalAddr = (index: number) => target.story.globals + 2 * index;

@@ -451,6 +451,11 @@ export class GameSession {
     this.restoreState(decodeSnapshot(snapshot, this.origRam, this.story.md5));
   }
 
+  /** A fresh session of this story for experiments that may break it (see SessionView). */
+  scratch(options: { binding: GameBinding; blockBudget: number }): GameSession {
+    return GameSession.fromBytes(this.bytes, options);
+  }
+
   /** The story file's bytes, as loaded (probe threads load their own VM from them). */
   get storyFile(): Uint8Array {
     return this.bytes;

@@ -5,7 +5,7 @@
  * (adjective numbers, looked up in the dictionary). A printed name like "driver's license" or
  * "set of keys" says little about what the parser takes; these tables say exactly.
  */
-import type { GameSession } from './session';
+import type { SessionView } from './sessionView';
 
 export interface ObjectVocabulary {
   /** Words that name the object on their own. */
@@ -31,9 +31,9 @@ interface VocabularyLayout {
   adjectiveWords: Map<number, string>;
 }
 
-const layouts = new WeakMap<GameSession, VocabularyLayout>();
+const layouts = new WeakMap<SessionView, VocabularyLayout>();
 
-function dictionaryWords(session: GameSession, data: Uint8Array): string[] | null {
+function dictionaryWords(session: SessionView, data: Uint8Array): string[] | null {
   if (data.length < 2 || data.length % 2) return null;
   const words: string[] = [];
   for (let i = 0; i < data.length; i += 2) {
@@ -49,7 +49,7 @@ function dictionaryWords(session: GameSession, data: Uint8Array): string[] | nul
  * list of dictionary addresses on the most objects (SYNONYM; its number differs between games),
  * and the property whose bytes are all adjective numbers on the most objects (ADJECTIVE).
  */
-function layoutOf(session: GameSession): VocabularyLayout {
+function layoutOf(session: SessionView): VocabularyLayout {
   const cached = layouts.get(session);
   if (cached) return cached;
   const { objects, mem, dictionary } = session;
@@ -82,7 +82,7 @@ function layoutOf(session: GameSession): VocabularyLayout {
 }
 
 /** The object's words as the parser stores them (dictionary spelling, truncated to its resolution). */
-export function objectVocabulary(session: GameSession, id: number): ObjectVocabulary {
+export function objectVocabulary(session: SessionView, id: number): ObjectVocabulary {
   const layout = layoutOf(session);
   const { objects, mem } = session;
   const nounData = layout.nounProperty === null ? null : objects.property(mem, id, layout.nounProperty);
@@ -102,12 +102,12 @@ export function objectVocabulary(session: GameSession, id: number): ObjectVocabu
 }
 
 /** Words listed in an object's vocabulary property (Inform's `name`, Infocom's SYNONYM). */
-export function objectNouns(session: GameSession, id: number): string[] {
+export function objectNouns(session: SessionView, id: number): string[] {
   return objectVocabulary(session, id).nouns;
 }
 
 /** The printed name's words, each with the dictionary form the parser would match. */
-function printedWords(session: GameSession, id: number): Array<{ word: string; stored: string }> {
+function printedWords(session: SessionView, id: number): Array<{ word: string; stored: string }> {
   const resolution = session.dictionary.resolution;
   return session.objects
     .name(session.mem, id)
@@ -125,7 +125,7 @@ function printedWords(session: GameSession, id: number): Array<{ word: string; s
  * adjectives they lack. Words are spelled as printed where the dictionary's truncated
  * form matches ("wristwatch", not "wristwatc"). Objects with no vocabulary get no phrase.
  */
-export function nounPhrases(session: GameSession, ids: number[]): Map<number, string> {
+export function nounPhrases(session: SessionView, ids: number[]): Map<number, string> {
   const vocab = new Map(ids.map((id) => [id, objectVocabulary(session, id)] as const));
   const out = new Map<number, string>();
   for (const id of ids) {
@@ -148,6 +148,6 @@ export function nounPhrases(session: GameSession, ids: number[]): Map<number, st
 }
 
 /** One object's phrase, on its own (no rivals considered). */
-export function nounPhrase(session: GameSession, id: number): string | null {
+export function nounPhrase(session: SessionView, id: number): string | null {
   return nounPhrases(session, [id]).get(id) ?? null;
 }
