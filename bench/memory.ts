@@ -27,7 +27,7 @@ import { applyWork, dueWork, initialMemory } from '../src/memory/runner';
 import { GameSession, resolveStory } from '../src/engine';
 import { createProvider } from '../src/llm';
 import type { LlmProvider, ToolCallRequest, ToolCallResult } from '../src/llm/types';
-import { compactionModule, CompactionState, mergeCompaction } from '../src/memory/compaction';
+import { CompactRequest, compactionModule, CompactionState, mergeCompaction } from '../src/memory/compaction';
 import { GroundTruthFacts, itemLocationsFromTree, scoreModel } from '../src/memory/compaction/metrics';
 import { resolveEpisodeConfig } from '../src/schemas/episode';
 import { freshLearned } from '../src/agent/learned';
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
       perfect.span = { from: (state.memory.compaction as CompactionState).pending[0]?.turn ?? state.turn, to: state.turn };
       const statsBefore = (state.memory.compaction as CompactionState).stats;
       const t0 = performance.now();
-      const result = await compact(work.request);
+      const result = await compact(work.request as CompactRequest);
       const seconds = (performance.now() - t0) / 1000;
       for (const { call, reason } of mergeCompaction(state.memory.compaction as CompactionState, result, view).rejected) refused.push(`${call.tool}: ${reason}`);
       for (const bad of result.invalid) refused.push(`${bad.tool} (invalid): ${bad.error}`);

@@ -5,7 +5,7 @@
  * twice.
  */
 import { describeProvider, LlmProvider } from '../llm';
-import { CompactRequestSchema, CompactResult } from '../memory/compaction';
+import { CompactRequest, CompactRequestSchema, CompactResult } from '../memory/compaction';
 import { compactionPrompt } from '../memory/compaction/prompt';
 import { COMPACTION_TOOLS } from '../memory/compaction/tools';
 import { parseInput } from './failures';
@@ -18,7 +18,7 @@ const promptBudget = (provider: LlmProvider) => (provider.name === 'local' ? 120
 
 export function createCompactionActivities(llm: () => LlmProvider) {
   return {
-    async compact(raw: unknown): Promise<CompactResult> {
+    async compact(raw: CompactRequest): Promise<CompactResult> {
       const request = parseInput(CompactRequestSchema, raw, 'compact input');
       const provider = llm();
       const onProgress = heartbeat();

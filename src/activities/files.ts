@@ -177,7 +177,7 @@ async function readHistory(history: EpisodeHistoryReader, workflowId: string): P
 
 export function createFileActivities(dataDir: string, history?: EpisodeHistoryReader) {
   return {
-    async writeTranscriptChunk(raw: unknown): Promise<string> {
+    async writeTranscriptChunk(raw: z.input<typeof TranscriptChunkSchema>): Promise<string> {
       const input = parseInput(TranscriptChunkSchema, raw, 'writeTranscriptChunk input');
       return classified(() => {
         const path = join(runDir(dataDir, input.workflowId), 'turns', chunkName(input.turns[0].turn));
@@ -190,7 +190,7 @@ export function createFileActivities(dataDir: string, history?: EpisodeHistoryRe
      * transcript.jsonl (and thoughts.jsonl, when the episode thought) as views of the episode's
      * history, which holds every chunk whichever worker wrote it; returns the transcript's path.
      */
-    async finalizeTranscript(raw: unknown): Promise<string> {
+    async finalizeTranscript(raw: z.input<typeof FinalizeSchema>): Promise<string> {
       const input = parseInput(FinalizeSchema, raw, 'finalizeTranscript input');
       const records = history ? await readHistory(history, input.workflowId) : null;
       return classified(() => {
@@ -203,7 +203,7 @@ export function createFileActivities(dataDir: string, history?: EpisodeHistoryRe
     },
 
     /** Each file as <run dir>/memory/<name>.json (or <name>.md), atomically, keeping what it replaces (.bak; .md files keep every version). */
-    async writeMemoryFiles(raw: unknown): Promise<string[]> {
+    async writeMemoryFiles(raw: z.input<typeof MemoryFilesSchema>): Promise<string[]> {
       const input = parseInput(MemoryFilesSchema, raw, 'writeMemoryFiles input');
       return classified(() =>
         Object.entries(input.files).map(([name, value]) => {
@@ -223,7 +223,7 @@ export function createFileActivities(dataDir: string, history?: EpisodeHistoryRe
      * The session into thoughts.jsonl, replacing any line of the same turn: a retry, or a turn
      * replayed after a crash, leaves one line per turn.
      */
-    async writeThoughts(raw: unknown): Promise<string> {
+    async writeThoughts(raw: z.input<typeof ThoughtsSchema>): Promise<string> {
       const input = parseInput(ThoughtsSchema, raw, 'writeThoughts input');
       return classified(() => {
         const sessions = readThoughts(dataDir, input.workflowId).filter((s) => s.turn !== input.session.turn);
@@ -234,7 +234,7 @@ export function createFileActivities(dataDir: string, history?: EpisodeHistoryRe
       });
     },
 
-    async writeResults(raw: unknown): Promise<string> {
+    async writeResults(raw: z.input<typeof ResultsSchema>): Promise<string> {
       const input = parseInput(ResultsSchema, raw, 'writeResults input');
       return classified(() => {
         const path = campaignResultsPath(dataDir, input.campaignId);
@@ -244,7 +244,7 @@ export function createFileActivities(dataDir: string, history?: EpisodeHistoryRe
     },
 
     /** An experiment's summary as .grue/experiments/<id>/results.json (each arm's campaign has its own results.json too). */
-    async writeExperimentResults(raw: unknown): Promise<string> {
+    async writeExperimentResults(raw: z.input<typeof ExperimentResultsSchema>): Promise<string> {
       const input = parseInput(ExperimentResultsSchema, raw, 'writeExperimentResults input');
       return classified(() => {
         const path = experimentResultsPath(dataDir, input.experimentId);

@@ -12,7 +12,7 @@ import { StorySessions } from './stories';
 import { findValidActionsYielding } from '../engine/validActions';
 import { sharedProbePool } from '../engine/probePool';
 import { heartbeat } from './heartbeat';
-import { Assist, GameState, StartGameInputSchema, StartGameResult, StepGameInputSchema, StepGameResult } from '../schemas/game';
+import { Assist, GameState, StartGameInput, StartGameInputSchema, StartGameResult, StepGameInput, StepGameInputSchema, StepGameResult } from '../schemas/game';
 import { classified, parseInput } from './failures';
 import { recordGameStart, recordTurn } from '../telemetry/metrics';
 
@@ -48,7 +48,7 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
 
 export function createGameActivities(stories: StorySessions = new StorySessions()) {
   return {
-    async startGame(raw: unknown): Promise<StartGameResult> {
+    async startGame(raw: StartGameInput): Promise<StartGameResult> {
       const input = parseInput(StartGameInputSchema, raw, 'startGame input');
       return classified(async () => {
         const path = resolveStory(input.game);
@@ -65,7 +65,7 @@ export function createGameActivities(stories: StorySessions = new StorySessions(
       });
     },
 
-    async stepGame(raw: unknown): Promise<StepGameResult> {
+    async stepGame(raw: StepGameInput): Promise<StepGameResult> {
       const input = parseInput(StepGameInputSchema, raw, 'stepGame input');
       return classified(() =>
         stories.use(input.game, input.storyMd5, async (session) => {

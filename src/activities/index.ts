@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { createProvider, loadLlmConfig } from '../llm';
 import { Slots, slotsFor, withSlots } from '../llm/slots';
 import type { LlmProvider } from '../llm/types';
+import type { MemoryActivity } from '../memory';
 import { createCompactionActivities } from './compaction';
 import { createFileActivities, EpisodeHistoryReader } from './files';
 import { createGameActivities } from './game';
@@ -26,9 +27,16 @@ export function providerFor(model: string | null): LlmProvider {
 export const LLM_MODEL_KEY = 'llmModel';
 const ModelEnvelopeSchema = z.object({ [LLM_MODEL_KEY]: z.string().min(1).max(200).optional() });
 
-type ActivitySet = Record<string, (raw: unknown) => Promise<unknown>>;
+/** The episode's model, beside an LLM activity's own input. */
+export type ModelChoice = { [LLM_MODEL_KEY]?: string };
 
-function routedByModel<A extends ActivitySet>(make: (llm: () => LlmProvider) => A, provider: (model: string | null) => LlmProvider): A {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type ActivitySet = Record<string, (input: any) => Promise<unknown>>;
+
+/** The same activities, each taking the model choice beside its input. */
+type ChoosingModel<A extends ActivitySet> = { [K in keyof A]: (input: Parameters<A[K]>[0] & ModelChoice) => ReturnType<A[K]> };
+
+function routedByModel<A extends ActivitySet>(make: (llm: () => LlmProvider) => A, provider: (model: string | null) => LlmProvider): ChoosingModel<A> {
   const sets = new Map<string, A>();
   const setFor = (model: string | null) => {
     const key = model ?? '';
@@ -48,7 +56,7 @@ function routedByModel<A extends ActivitySet>(make: (llm: () => LlmProvider) => 
         return setFor(envelope.data[LLM_MODEL_KEY] ?? null)[name](request);
       },
     ]),
-  ) as A;
+  ) as ChoosingModel<A>;
 }
 
 /**
@@ -93,7 +101,7 @@ export function createActivities(options: { dataDir: string; llm?: ProviderFacto
     ...routedByModel(createCompactionActivities, provider),
     ...routedByModel(createThoughtboxActivities, provider),
     ...routedByModel((llm) => createKnowledgeActivities(llm, stories), provider),
-  };
+  } satisfies Record<MemoryActivity, (input: never) => Promise<unknown>>;
 }
 
 export type Activities = ReturnType<typeof createActivities>;

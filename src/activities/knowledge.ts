@@ -10,7 +10,7 @@ import { GameOverError, InvalidCommandError } from '../engine/errors';
 import { describeProvider, LlmProvider } from '../llm';
 import type { ChatMessage } from '../llm/types';
 import type { OracleUsage } from '../schemas/oracle';
-import { KnowledgeAnswer, KnowledgeAnswerSchema, ItemAnswerSchema, UpdateRequestSchema, UpdateResult, VerifyRequestSchema, VerifyResult, WisdomAnswer, WisdomAnswerSchema, WisdomRequestSchema, WisdomResult } from '../memory/knowledge/schema';
+import { KnowledgeAnswer, KnowledgeAnswerSchema, ItemAnswerSchema, UpdateRequest, UpdateRequestSchema, UpdateResult, VerifyRequest, VerifyRequestSchema, VerifyResult, WisdomAnswer, WisdomAnswerSchema, WisdomRequest, WisdomRequestSchema, WisdomResult } from '../memory/knowledge/schema';
 import { updatePrompt, wisdomPrompt } from '../memory/knowledge/prompt';
 import { effectHolds } from '../memory/knowledge/verify';
 import { classified, parseInput } from './failures';
@@ -60,7 +60,7 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
   }
 
   return {
-    async updateKnowledge(raw: unknown): Promise<UpdateResult> {
+    async updateKnowledge(raw: UpdateRequest): Promise<UpdateResult> {
       const request = parseInput(UpdateRequestSchema, raw, 'updateKnowledge input');
       const schemas = { local: localKnowledgeAnswerSchema as z.ZodType<KnowledgeAnswer>, remote: KnowledgeAnswerSchema };
       const update = await timedCall('knowledge_update', schemas, (budget) => updatePrompt(request, budget), UPDATE_MAX_TOKENS, request.seed);
@@ -68,13 +68,13 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
       return update;
     },
 
-    async synthesizeWisdom(raw: unknown): Promise<WisdomResult> {
+    async synthesizeWisdom(raw: WisdomRequest): Promise<WisdomResult> {
       const request = parseInput(WisdomRequestSchema, raw, 'synthesizeWisdom input');
       const schemas = { local: localWisdomAnswerSchema as z.ZodType<WisdomAnswer>, remote: WisdomAnswerSchema };
       return timedCall('wisdom', schemas, (budget) => wisdomPrompt(request, budget), { local: 600, remote: 1500 }, request.seed);
     },
 
-    async verifyKnowledge(raw: unknown): Promise<VerifyResult> {
+    async verifyKnowledge(raw: VerifyRequest): Promise<VerifyResult> {
       const request = parseInput(VerifyRequestSchema, raw, 'verifyKnowledge input');
       const beat = heartbeat();
       return classified(() =>

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { failurePrompt, PROMPT_ACTIONS, turnAnalysisPrompt } from '../agent/prompts';
 import { describeProvider, LlmProvider } from '../llm';
 import type { ChatMessage } from '../llm/types';
-import { FailureAnalysisSchema, FailureAnswer, FailureRequestSchema, TurnAnalysisSchema, TurnAnswer, TurnRequest, TurnRequestSchema } from '../schemas/oracle';
+import { FailureAnalysisSchema, FailureAnswer, FailureRequest, FailureRequestSchema, TurnAnalysisSchema, TurnAnswer, TurnRequest, TurnRequestSchema } from '../schemas/oracle';
 import { parseInput } from './failures';
 import { heartbeat } from './heartbeat';
 import { classifiedLlmCall } from './llmBoundary';
@@ -47,12 +47,12 @@ export function createOracleActivities(llm: () => LlmProvider) {
   }
 
   return {
-    async analyseTurn(raw: unknown): Promise<TurnAnswer & { model: string }> {
+    async analyseTurn(raw: TurnRequest): Promise<TurnAnswer & { model: string }> {
       const request = parseInput(TurnRequestSchema, raw, 'analyseTurn input');
       const query = turnAnalysisQuery(request, llm());
       return ask(query.schema, query.schemaName, query.messages, query.maxTokens, request.seed);
     },
-    async analyseFailure(raw: unknown): Promise<FailureAnswer & { model: string }> {
+    async analyseFailure(raw: FailureRequest): Promise<FailureAnswer & { model: string }> {
       const request = parseInput(FailureRequestSchema, raw, 'analyseFailure input');
       return ask(FailureAnalysisSchema, 'failure_analysis', failurePrompt(request), 200, request.seed);
     },

@@ -36,7 +36,7 @@ function toolFor(provider: LlmProvider, request: ThinkRequest) {
 export function createThoughtboxActivities(llm: () => LlmProvider, cookbookFile = COOKBOOK_FILE) {
   let cookbook: string | null = null;
   return {
-    async think(raw: unknown): Promise<ThinkResult> {
+    async think(raw: ThinkRequest): Promise<ThinkResult> {
       const request = parseInput(ThinkRequestSchema, raw, 'think input');
       cookbook ??= readCookbook(cookbookFile);
       const provider = llm();

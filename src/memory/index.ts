@@ -11,4 +11,4 @@ import { mapModule } from './map';
 export const MEMORY_MODULES: readonly AnyMemoryModule[] = [compactionModule, knowledgeModule, mapModule];
 
 export { defineMemoryModule } from './module';
-export type { AnyMemoryModule, MemoryModule, ModuleWork, TurnView } from './module';
+export type { AnyMemoryModule, MemoryActivity, MemoryModule, ModuleWork, TurnView } from './module';

@@ -27,9 +27,15 @@ export interface TurnView {
   ending: boolean;
 }
 
+/**
+ * The activities memory modules do their work in (src/activities registers one of each name; a
+ * new module that needs its own adds its name here and the activity there).
+ */
+export type MemoryActivity = 'compact' | 'updateKnowledge' | 'verifyKnowledge' | 'synthesizeWisdom';
+
 /** One piece of a module's work: the activity to run and its input. */
 export interface ModuleWork<Request = unknown> {
-  activity: string;
+  activity: MemoryActivity;
   request: Request;
 }
 
@@ -50,7 +56,7 @@ export interface MemoryModule<State, Request = unknown, Result = unknown> {
    */
   prepare?(state: State, view: TurnView): State;
   /** The activities that do this module's LLM or engine work (registered by the worker). */
-  readonly activities: readonly string[];
+  readonly activities: readonly MemoryActivity[];
   /**
    * The work due now, else null. Asked again after each result is applied, so one turn can run a
    * sequence (an update, then checks of what it learned); the workflow bounds the rounds.

@@ -25,6 +25,7 @@ import { openSession, runSession, ThoughtboxSession, thoughtboxOffer } from '../
 import { analysisOf, decide, Deliberation, deliberate, isOver, learn, OracleAnswers, turnView } from '../agent/turn';
 import { episodeResult, EpisodeResult, TurnRecord, turnRecord, withEndingMaintenance } from '../agent/records';
 import { freshLearned } from '../agent/learned';
+import type { MemoryActivity } from '../memory';
 import { applyWork, initialMemory, MAX_WORK_ROUNDS, memoryModuleNames, nextWork, prepareMemory, workFailed } from '../memory/runner';
 import { EpisodeInput, EpisodeInputSchema, EpisodeStatus } from './contract';
 import { validatedInput } from './input';
@@ -55,7 +56,7 @@ const oracle = proxyActivities<Pick<Activities, 'analyseTurn' | 'analyseFailure'
 /** One thought per activity: a retried or resumed session repeats no accepted thought (see thinkThrough). */
 const thinker = proxyActivities<Pick<Activities, 'think'>>(llmWork);
 /** Memory modules' activities, called by the name each module gives (see src/memory/module.ts). */
-const memoryActivities = proxyActivities<Record<string, (request: unknown) => Promise<unknown>>>(llmWork);
+const memoryActivities = proxyActivities<Pick<Activities, MemoryActivity>>(llmWork);
 
 /** A file write takes milliseconds (reading the history back heartbeats per run): a dead worker's write is retried after 10 s. */
 const files = proxyActivities<Pick<Activities, 'writeTranscriptChunk' | 'finalizeTranscript' | 'writeMemoryFiles' | 'writeThoughts'>>({
@@ -245,7 +246,9 @@ async function maintain(workflowId: string, state: AgentState, before: AgentStat
       const work = nextWork(memory, view, module);
       // An activity that failed this turn is not tried again until the next one; the module's other work still runs.
       if (!work || failed.has(work.activity)) break;
-      const result = await unlessUnreachable(`memory module ${module} (${work.activity})`, () => memoryActivities[work.activity](withModel(work.request as object)));
+      // Each module builds its own activity's request; the activity parses it at its boundary.
+      const run = memoryActivities[work.activity] as (request: object) => Promise<unknown>;
+      const result = await unlessUnreachable(`memory module ${module} (${work.activity})`, () => run(withModel(work.request as object)));
       if (result === 'unreachable') {
         if (!failures.includes(module)) failures.push(module);
         failed.add(work.activity);

@@ -9,7 +9,7 @@ import { createRng } from '../../src/agent/rng';
 import { AgentState, fitCarry, initialState, jsonBytes, MAX_CARRY_BYTES } from '../../src/agent/state';
 import { decide, deliberate, learn, recall, turnView } from '../../src/agent/turn';
 import { applyWork, dueWork, initialMemory, workFailed } from '../../src/memory/runner';
-import { defineMemoryModule, MEMORY_MODULES } from '../../src/memory';
+import { defineMemoryModule, MEMORY_MODULES, type MemoryActivity } from '../../src/memory';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
 import { freshLearned } from '../../src/agent/learned';
 import type { GameState, GroundTruthData, StartGameResult } from '../../src/schemas/game';
@@ -120,14 +120,16 @@ describe('the turn pipeline', () => {
 });
 
 describe('memory modules plug into the pipeline', () => {
+  /** The stand-in module's activity: the runner only hands it to the workflow, never calls it. */
+  const SUMMARISE = 'summarise' as MemoryActivity;
   /** A module that asks its activity for a summary every 2 turns and shows the last one. */
   const summaries = defineMemoryModule<{ text: string; asked: number }, { turn: number }, { summary: string }>({
     name: 'summary',
     schema: z.object({ text: z.string(), asked: z.number() }),
     initial: (inherited) => inherited ?? { text: '', asked: 0 },
     observe: (s) => s,
-    activities: ['summarise'],
-    due: (s, view) => (view.turn > 0 && view.turn % 2 === 0 ? { activity: 'summarise', request: { turn: view.turn } } : null),
+    activities: [SUMMARISE],
+    due: (s, view) => (view.turn > 0 && view.turn % 2 === 0 ? { activity: SUMMARISE, request: { turn: view.turn } } : null),
     apply: (s, result) => ({ text: result.summary, asked: s.asked + 1 }),
     failed: (s) => ({ ...s, text: `${s.text} (stale)` }),
     files: (s) => ({ summary: s }),
@@ -146,7 +148,7 @@ describe('memory modules plug into the pipeline', () => {
     expect(dueWork(state.memory, play('north'), modules)).toEqual([]);
     const view = play('south');
     const work = dueWork(state.memory, view, modules);
-    expect(work).toEqual([{ module: 'summary', activity: 'summarise', request: { turn: 2 } }]);
+    expect(work).toEqual([{ module: 'summary', activity: SUMMARISE, request: { turn: 2 } }]);
     const applied = applyWork(state.memory, work[0], { summary: 'went north and back' }, view, modules);
     state = { ...state, memory: applied.memory };
     expect(state.memory.summary).toEqual({ text: 'went north and back', asked: 1 });
