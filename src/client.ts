@@ -74,7 +74,8 @@ export async function main(argv: string[]): Promise<number> {
  * result is printed. Every command's action awaits its own work, including the `grue game` REPL.
  */
 export function run(): void {
-  main(process.argv).then(async (code) => {
+  // main never rejects: it turns every error into a message and an exit code.
+  void main(process.argv).then(async (code) => {
     await stopTracing(); // the spans still batched leave before the process does
     process.exit(code);
   });

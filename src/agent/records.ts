@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { UpdateMetricsSchema } from '../memory/knowledge/schema';
 import { memoryRecord } from '../memory/runner';
-import { AssistSchema, CampaignConfig, CampaignConfigSchema, EpisodeConfig, PolicyNameSchema } from '../schemas/episode';
+import { AssistSchema, CampaignConfigSchema, EpisodeConfig, PolicyNameSchema } from '../schemas/episode';
 import { BeliefsSchema } from './beliefs';
 import { LearnedState, LearnedStateSchema } from './learned';
 import { accuracy } from './reliability';

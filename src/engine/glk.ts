@@ -14,7 +14,6 @@
 import { readFileSync } from 'node:fs';
 
 // glkote-term ships no types; these are the parts of its contract we rely on.
-/* eslint-disable @typescript-eslint/no-var-requires */
 const GlkOteBase: new () => GlkOteBaseInstance = require('glkote-term/src/glkote-term.js');
 
 export interface GlkWindow {

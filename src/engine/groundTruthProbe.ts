@@ -28,7 +28,6 @@
  * Everything runs from one state with the RNG restored each time, so every session on the same
  * story (probe threads included) finds the same answer.
  */
-import type { NumberSource } from './bindings';
 import { type GroundTruthProbe, SELF_NAMES } from './groundTruth';
 
 export type { GroundTruthProbe } from './groundTruth';

@@ -45,24 +45,25 @@ export class ScreenRecorder {
   /** Wrap ZVM's printing and window calls; ZVM's own behaviour is unchanged. */
   install(): void {
     const vm = this.vm;
-    const recorder = this;
+    const record = (text: string) => this.record(text);
+    const clearRows = (from: number, to?: number) => this.clearRows(from, to ?? this.grid.length);
     const print = vm._print;
     vm._print = function (this: Zvm, text: string) {
-      recorder.record(String(text));
+      record(String(text));
       return print.call(this, text);
     };
     const eraseWindow = vm.erase_window;
     vm.erase_window = function (this: Zvm, window: number) {
       // -1 and -2 clear the whole screen, 1 the upper window, 0 only the lower (which loses nothing here).
-      if (window !== 0) recorder.clearRows(0, recorder.grid.length);
+      if (window !== 0) clearRows(0);
       return eraseWindow.call(this, window);
     };
     const splitWindow = vm.split_window;
     vm.split_window = function (this: Zvm, lines: number) {
       const before = this.io.height as number;
       // ZVM blanks the rows a split exposes; in version 3 the whole upper window is cleared (standard 8.6.1.1.2).
-      if (this.version3 && lines > 0) recorder.clearRows(0, recorder.grid.length);
-      else if (lines > before) recorder.clearRows(before, lines);
+      if (this.version3 && lines > 0) clearRows(0);
+      else if (lines > before) clearRows(before, lines);
       return splitWindow.call(this, lines);
     };
   }

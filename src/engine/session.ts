@@ -20,7 +20,7 @@ import { inspectStory, LoadedStory, loadStoryFile, StoryInfo } from './story';
 import { FrotzRandom } from './frotzRandom';
 import { vmFaultError } from './vmFault';
 import { installVmHooks } from './vmHooks';
-import type { InputState, VmState } from './vmState';
+import type { VmState } from './vmState';
 import { createZvm, Zvm } from './zvm';
 
 export type { GroundTruth, Place } from './groundTruth';

@@ -49,7 +49,6 @@ export interface Zvm {
   format(): void;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const { ZVM } = require('ifvms') as { ZVM: new () => Zvm };
 
 export function createZvm(): Zvm {

@@ -27,7 +27,6 @@ interface AstModule {
   opcode_builder(base: unknown, func: () => string): unknown;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const ast = require('ifvms/src/common/ast.js') as AstModule;
 
 /** Compiled code blocks are named `zcode@<pc>` in stack traces, so a fault can be traced to its block (./vmFault). */
@@ -158,7 +157,6 @@ function compileBoundedPulls(): void {
 function namedCodeBlocks(vm: PatchableZvm): void {
   vm.compile = function (this: PatchableZvm) {
     const context = this.disassemble();
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const source = `${context}\n//# sourceURL=${BLOCK_SOURCE_PREFIX}${context.pc}`;
     this.jit[context.pc] = new Function('e', source) as (e: Zvm) => number | undefined;
   };

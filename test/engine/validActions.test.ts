@@ -27,7 +27,7 @@ describe.each(OWN_GAMES)('valid actions along the winning sequence of $story', (
       else misses.push(command);
       session.step(command);
     }
-    // eslint-disable-next-line no-console
+     
     console.log(`${story}: next winning command offered at ${covered}/${commands.length} steps${misses.length ? `; missed: ${misses.join(', ')}` : ''}`);
     expect(covered / commands.length).toBeGreaterThanOrEqual(0.95);
   });

@@ -45,7 +45,7 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) as the oracle`, () => {
       picks.push(r.answer.recommended_action);
       if (USEFUL.has(r.answer.recommended_action)) good++;
     }
-    // eslint-disable-next-line no-console
+     
     console.log(`seed test 1: useful recommendation ${good}/${OPENINGS.length}: ${JSON.stringify(picks)}`);
     expect(good).toBeGreaterThanOrEqual(3);
   });
@@ -61,7 +61,7 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) as the oracle`, () => {
       answers.push(r.answer.prerequisite);
       if (/get up|stand|out of bed|leave the bed|up first/.test(text)) good++;
     }
-    // eslint-disable-next-line no-console
+     
     console.log(`seed test 2: prerequisite about getting up ${good}/${FAILURES.length}: ${JSON.stringify(answers)}`);
     expect(good).toBeGreaterThanOrEqual(3);
   });

@@ -56,7 +56,7 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) tool calls`, () => {
       maxCalls: 2,
       maxTokens: 256,
     });
-    // eslint-disable-next-line no-console
+     
     console.log(
       `embedded tool calls in ${Date.now() - started} ms, usage ${JSON.stringify(r.usage)}\n` +
         `calls: ${JSON.stringify(r.calls)}\ninvalid: ${JSON.stringify(r.invalid)}\nraw: ${r.raw}`,
@@ -84,7 +84,7 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) in the thoughtbox`, () => {
     const started = Date.now();
     const result = await think(thinkRequest(session, turn, null));
     session = applyAnswer(session, result.answer, result.usage, options);
-    // eslint-disable-next-line no-console
+     
     console.log(`embedded think in ${Date.now() - started} ms: ${JSON.stringify(result.answer)}`);
     expect(result.answer.kind).toBe('step');
     expect(session.invalidSteps).toBe(0);

@@ -55,7 +55,7 @@ describeWithGame('zork1.z3', 'the knowledge state at its limits', (zork) => {
     for (let turn = 61; turn <= 90; turn++) state = m.observe(state, { ...view, turn, command: `go ${turn}`, observation: words(80, turn) });
 
     const parts = { items: jsonBytes(state.items), window: jsonBytes(state.window), anchors: jsonBytes(state.anchors), wisdom: jsonBytes(state.wisdom), updates: jsonBytes(state.updates) };
-    // eslint-disable-next-line no-console
+     
     console.log(`knowledge state at its limits (bytes): ${JSON.stringify({ ...parts, total: jsonBytes(state) })}`);
     expect(state.items.length).toBeGreaterThan(10);
     for (const bytes of Object.values(parts)) expect(bytes).toBeLessThanOrEqual(12 * 1024);

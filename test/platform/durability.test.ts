@@ -63,7 +63,7 @@ describe('durability', () => {
         await killHard(worker);
         kills++;
         killTurns.push(turn);
-        // eslint-disable-next-line no-console
+         
         console.log(`crash test: SIGKILL #${kills} at about turn ${turn}`);
         worker = spawnWorker(address, queue, dataDir);
       }

@@ -41,7 +41,7 @@ function continueAsNewBytes(events: temporal.api.history.v1.IHistoryEvent[]): nu
       if (bytes !== null) sizes.push(bytes);
       runId = events[events.length - 1]?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
     }
-    // eslint-disable-next-line no-console
+     
     console.log(`continue-as-new payloads over ${TURNS} turns (bytes): ${sizes.join(' ')}`);
     expect(sizes.length).toBeGreaterThanOrEqual(TURNS / 100 - 1);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(LIMIT);

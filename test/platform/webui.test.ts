@@ -15,7 +15,7 @@ import { freePort } from './server';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const run = existsSync(CHROMIUM) ? describe : describe.skip;
 if (!existsSync(CHROMIUM)) {
-  // eslint-disable-next-line no-console
+   
   console.warn(`skipping the Web UI test: no Chromium at ${CHROMIUM} (apt-get install chromium chromium-driver; .ci/run does)`);
 }
 
