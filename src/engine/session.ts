@@ -8,7 +8,8 @@
  */
 import { bindingFor, GameBinding, GENERIC_DEATH_TEXTS, GENERIC_VICTORY_TEXTS, GroundTruthMode, INFORM_WORKFLAG_ATTRIBUTE } from './bindings';
 import { Dictionary } from './dictionary';
-import { EngineError, GameOverError, InvalidCommandError, SnapshotError } from './errors';
+import { cleanObservation, validateCommand } from './commandText';
+import { EngineError, GameOverError, SnapshotError } from './errors';
 import { CaptureGlkOte, createGlk, GlkApi, NO_FILES_DIALOG } from './glk';
 import { decodeGrammar, Grammar } from './grammar';
 import { GroundTruth, GroundTruthReader, Place } from './groundTruth';
@@ -20,11 +21,13 @@ import { inspectStory, LoadedStory, loadStoryFile, StoryInfo } from './story';
 import { FrotzRandom } from './frotzRandom';
 import { vmFaultError } from './vmFault';
 import { installVmHooks } from './vmHooks';
+import { captureVm, restoreVm, VmParts } from './vmCapture';
 import type { VmState } from './vmState';
 import { createZvm, Zvm } from './zvm';
 
 export type { GroundTruth, Place } from './groundTruth';
 export type { InputState, VmState } from './vmState';
+export { MAX_COMMAND_LENGTH, validateCommand } from './commandText';
 
 export interface SessionOptions {
   /** Fixes the game's random number generator. Same seed + same commands = same transcript. */
@@ -41,40 +44,9 @@ export interface StepResult extends GroundTruth {
 }
 
 /** Longest command accepted. Z-machine input buffers are at most 255 characters; most games use ~120. */
-export const MAX_COMMAND_LENGTH = 200;
 export const DEFAULT_BLOCK_BUDGET = 5_000_000;
 /** A game still asking for keys after this many is not showing an opening screen. */
 const MAX_OPENING_KEYPRESSES = 8;
-const IO_FIELDS = ['reverse', 'bold', 'italic', 'bg', 'fg', 'mono', 'transcript', 'currentwin', 'height', 'glkheight', 'maxheight', 'seenheight', 'width', 'row', 'col'];
-
-/** Check a command before it reaches the VM. */
-export function validateCommand(command: unknown): string {
-  if (typeof command !== 'string') throw new InvalidCommandError(`A command must be a string, got ${typeof command}.`);
-  if (command.length > MAX_COMMAND_LENGTH) {
-    throw new InvalidCommandError(`Command is ${command.length} characters long; the limit is ${MAX_COMMAND_LENGTH}.`);
-  }
-  const bad = command.search(/[^\x20-\x7e]/);
-  if (bad >= 0) {
-    const code = command.charCodeAt(bad).toString(16).padStart(4, '0');
-    throw new InvalidCommandError(`Command contains a non-printable or non-ASCII character (U+${code}) at position ${bad}; use plain printable ASCII.`);
-  }
-  return command;
-}
-
-/**
- * The turn's text as an agent should read it: no carriage returns or trailing spaces, no blank
- * lines before it, and without the prompt the game printed last (">" after the text; a game's own
- * prompt such as "[Court Yard]>" or "Select an option >>" keeps its words, loses its arrows).
- */
-function cleanObservation(text: string): string {
-  return text
-    .replace(/\r/g, '')
-    .replace(/[ \t]*>+[ \t]*$/, '')
-    .replace(/[ \t]+$/gm, '')
-    .replace(/^\n+/, '')
-    .trimEnd();
-}
-
 export class GameSession {
   readonly story: StoryInfo;
   readonly binding: GameBinding | undefined;
@@ -343,29 +315,10 @@ export class GameSession {
 
   /** Fast in-memory copy of the VM state; see snapshot() for the serializable form. */
   captureState(): VmState {
-    const vm = this.vm;
     if (this.broken) throw new EngineError('VM_FAULT', 'Cannot capture the state of a session that stopped with an error.', true);
-    const stackUsed = vm.frameptr + 8 + (new Uint8Array(vm.stack.buffer, vm.stack.byteOffset)[vm.frameptr + 3] & 0x0f) * 2 + vm.sp * 2;
-    const io: Record<string, unknown> = {};
-    for (const k of IO_FIELDS) io[k] = vm.io[k];
-    io.screen = vm.io.streams[1];
-    const pending = this.glkote.pending;
-    const rd = vm.read_data ?? {};
-    return {
-      ram: this.mem.slice(0, vm.staticmem),
-      stack: new Uint8Array(vm.stack.buffer, vm.stack.byteOffset, stackUsed).slice(),
-      frames: vm.frames.slice(),
-      frameptr: vm.frameptr,
-      sp: vm.sp,
-      pc: vm.pc,
-      rng: this.random.state,
-      readData: { bufaddr: rd.bufaddr, parseaddr: rd.parseaddr, routine: rd.routine, storer: rd.storer, time: rd.time },
-      io,
-      input: pending ? { type: pending.type, maxlen: rd.buffer?.length ?? 0, upper: pending.windowId === vm.upperwin?.disprock && pending.windowId !== vm.mainwin?.disprock } : null,
-      // Fixed key order: snapshots of equal states must be equal bytes.
-      flags: { done: this.flags.done, victory: this.flags.victory, died: this.flags.died, quit: this.isOver },
-      screen: { ...this.screen.capture(), statusWindow: vm.statuswin ? this.glkote.gridOf(vm.statuswin.disprock) : [] },
-    };
+    // Fixed key order: snapshots of equal states must be equal bytes.
+    const flags = { done: this.flags.done, victory: this.flags.victory, died: this.flags.died, quit: this.isOver };
+    return captureVm(this.parts(), flags);
   }
 
   /** Put the VM back into a state from captureState() (same story). */
@@ -377,69 +330,16 @@ export class GameSession {
       this.boot();
       this.screen.take();
     }
-    const vm = this.vm;
-    this.mem.set(state.ram, 0);
-    new Uint8Array(vm.stack.buffer, vm.stack.byteOffset, state.stack.length).set(state.stack);
-    vm.frames = state.frames.slice();
-    vm.frameptr = state.frameptr;
-    vm.sp = state.sp;
-    vm.make_stacks();
-    vm.pc = state.pc;
-    this.random.state = state.rng;
-    vm.undo = [];
-    vm.undo_len = 0;
-    for (const k of IO_FIELDS) vm.io[k] = state.io[k];
-    vm.io.streams[1] = state.io.screen;
-    vm.io.streams[3] = [];
-    // Glk's current output window and style live outside the VM: a command that left them on the
-    // upper window (Adventure's help menu) would otherwise swallow the next command's text.
-    (this.glk.glk_set_window as (win: unknown) => void)(vm.upperwin && state.io.currentwin ? vm.upperwin : vm.mainwin);
-    vm.format();
     this.fault = null;
     this.broken = false;
     this.flags = { done: state.flags.done, victory: state.flags.victory, died: state.flags.died };
-    if (this.quit) {
-      // After @quit ZVM stopped waiting for events; wait again.
-      this.quit = false;
-      vm.quit = 0;
-      vm.glk_event = new (this.glk.RefStruct as new () => object)();
-      (this.glk.glk_select as (ev: object) => void)(vm.glk_event);
-    }
-    this.reissueInput(state);
-    this.screen.restore(state.screen.upper, state.screen.statusHeight);
-    if (vm.statuswin) this.glkote.setGrid(vm.statuswin.disprock, state.screen.statusWindow);
+    const wasQuit = this.quit;
+    this.quit = false;
+    restoreVm(this.parts(), state, wasQuit);
   }
 
-  /** Make Glk's pending input request match the one the state was waiting on. */
-  private reissueInput(state: VmState): void {
-    const vm = this.vm;
-    const glk = this.glk;
-    const current = this.glkote.pending;
-    const wanted = state.input;
-    if (!wanted) throw new SnapshotError('The state was not waiting for input, so it cannot be resumed.');
-    const win = (wanted.upper && vm.upperwin) || vm.mainwin;
-    if (!win) throw new SnapshotError('The game has no window to take input.');
-    const rd = { ...state.readData } as Zvm['read_data'];
-    const same = current && current.type === wanted.type && current.windowId === win.disprock && (wanted.type === 'char' || vm.read_data.buffer?.length === wanted.maxlen);
-    if (same) {
-      rd.buffer = vm.read_data.buffer;
-      vm.read_data = rd;
-      return;
-    }
-    for (const w of [vm.mainwin, vm.upperwin]) {
-      if (!w) continue;
-      if (w.line_request) glk.glk_cancel_line_event(w, null);
-      if (w.char_request) glk.glk_cancel_char_event(w);
-    }
-    if (wanted.type === 'line') {
-      rd.buffer = new Array(wanted.maxlen).fill(0);
-      glk.glk_request_line_event_uni(win, rd.buffer, 0);
-    } else {
-      glk.glk_request_char_event_uni(win);
-    }
-    vm.read_data = rd;
-    // No Glk event happened, so no display update will announce the request: record it ourselves.
-    this.glkote.pending = { windowId: win.disprock, type: wanted.type };
+  private parts(): VmParts {
+    return { vm: this.vm, glk: this.glk, glkote: this.glkote, screen: this.screen, random: this.random, mem: this.mem };
   }
 
   /** Serializable snapshot: RAM (as a delta from the story's original RAM), stack, registers, RNG and pending input, compressed. */
