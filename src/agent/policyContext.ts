@@ -3,12 +3,13 @@
  * much of them as the assist level shows), what this episode and earlier ones remember, and the
  * seeded RNG. Also the bookkeeping of how often a move was tried from a state.
  */
+import type { EpisodeConfig } from '../schemas/episode';
 import type { ActionOption, Assist } from '../schemas/game';
 import type { CellMemory } from './cells';
 import { shortState } from './dynamics';
 import type { LearnedState } from './learned';
 import type { Rng } from './rng';
-import type { StateSet } from './state';
+import { AgentState, cellMemory, StateSet, visitedSet } from './state';
 
 /** Room id -> command -> the room it led to, as the probe (or the move itself) last showed it from there. */
 export type Exits = Record<string, Record<string, number>>;
@@ -69,3 +70,20 @@ export const timesTried = (tried: Readonly<Record<string, number>>, worldHash: s
 export const FALLBACK_COMMANDS = ['wait', 'look'];
 
 export const steps = (count: number) => `${count} step${count === 1 ? '' : 's'}`;
+
+/** What the policies see of the agent's state this turn. */
+export function policyContextOf(state: AgentState, config: EpisodeConfig, rng: Rng): PolicyContext {
+  return {
+    assist: config.assist,
+    options: state.options,
+    commands: state.commands,
+    observation: state.observation,
+    worldHash: state.worldHash,
+    visited: visitedSet(state),
+    cells: cellMemory(state),
+    learned: state.learned,
+    rng,
+    tried: state.tried,
+    rooms: { here: state.truth.location.id, exits: state.exits, open: new Set(state.open) },
+  };
+}

@@ -9,6 +9,7 @@ import { utf8Bytes } from '../text';
 import { LearnedState, LearnedStateSchema, MAX_LEARNED_STATES } from './learned';
 import { ActionOptionSchema, cellOf, GroundTruthData, GroundTruthSchema, StartGameResult } from '../schemas/game';
 import { BeliefsSchema, freshBeliefs, Beliefs } from './beliefs';
+import type { TurnView } from '../memory/module';
 import type { CellMemory } from './cells';
 import { knownStates, shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
@@ -210,5 +211,21 @@ export function cellMemory(state: AgentState): CellMemory {
     visited: visitedSet(state),
     known: { has: (hash) => known.has(shortState(hash)) },
     doneHere: doneIn(state, state.truth.location.id),
+  };
+}
+
+/** What a memory module sees; `before` is the state the last command was run from. */
+export function turnView(state: AgentState, before: AgentState | null, ending = false): TurnView {
+  return {
+    turn: state.turn,
+    command: state.lastCommand,
+    before: before?.truth ?? null,
+    truth: state.truth,
+    observation: state.observation,
+    worldHash: state.worldHash,
+    snapshot: state.snapshot,
+    storyMd5: state.story.md5,
+    goal: state.beliefs.currentSubgoal !== 'unknown' ? state.beliefs.currentSubgoal : state.beliefs.overallGoal,
+    ending,
   };
 }

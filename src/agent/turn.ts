@@ -13,7 +13,7 @@
  * What the assist level changes is asked of ./assist; the memory modules are run by ../memory/runner.
  */
 import { MEMORY_MODULES } from '../memory';
-import type { AnyMemoryModule, TurnView } from '../memory';
+import type { AnyMemoryModule } from '../memory';
 import { observeMemory } from '../memory/runner';
 import type { EpisodeConfig } from '../schemas/episode';
 import { cellOf, GameState, GroundTruthData } from '../schemas/game';
@@ -24,11 +24,14 @@ import { Beliefs, beliefsContext, LIMITS as BELIEF_LIMITS, pushBounded } from '.
 import { isFirstEver, placeOf } from './cells';
 import { observe as observeDynamics, shortState } from './dynamics';
 import type { LearnedState } from './learned';
-import { choose, Known, knownMove, PolicyContext, triedKey } from './policy';
+import { choose, Known, knownMove, triedKey } from './policy';
+import { policyContextOf } from './policyContext';
 import type { Rng } from './rng';
 import { afterBreakthrough } from './rooms';
 import { selectAction, SelectionReason } from './selector';
-import { AgentState, cellMemory, keepNewest, LIMITS, markVisited, moveAt, pushOnce, rememberDeath, rememberReward, visitedSet, withTruth } from './state';
+import { AgentState, keepNewest, LIMITS, markVisited, moveAt, pushOnce, rememberDeath, rememberReward, turnView, visitedSet, withTruth } from './state';
+
+export { turnView } from './state';
 import type { ThoughtboxSession } from './thoughtbox/schema';
 import { updateFromAnalysis, updateReliability } from './updater';
 
@@ -37,38 +40,6 @@ const MODULE_CONTEXT_TOKENS = 150;
 
 export function isOver(truth: GroundTruthData, config: EpisodeConfig): boolean {
   return truth.victory || (truth.done && !truth.died) || (truth.died && config.stopOnDeath);
-}
-
-function policyContext(state: AgentState, config: EpisodeConfig, rng: Rng): PolicyContext {
-  return {
-    assist: config.assist,
-    options: state.options,
-    commands: state.commands,
-    observation: state.observation,
-    worldHash: state.worldHash,
-    visited: visitedSet(state),
-    cells: cellMemory(state),
-    learned: state.learned,
-    rng,
-    tried: state.tried,
-    rooms: { here: state.truth.location.id, exits: state.exits, open: new Set(state.open) },
-  };
-}
-
-/** What a memory module sees; `before` is the state the last command was run from. */
-export function turnView(state: AgentState, before: AgentState | null, ending = false): TurnView {
-  return {
-    turn: state.turn,
-    command: state.lastCommand,
-    before: before?.truth ?? null,
-    truth: state.truth,
-    observation: state.observation,
-    worldHash: state.worldHash,
-    snapshot: state.snapshot,
-    storyMd5: state.story.md5,
-    goal: state.beliefs.currentSubgoal !== 'unknown' ? state.beliefs.currentSubgoal : state.beliefs.overallGoal,
-    ending,
-  };
 }
 
 // ── recall ──────────────────────────────────────────────────────────────────────────────────
@@ -107,7 +78,7 @@ export interface OracleAnswers {
 }
 
 export function deliberate(state: AgentState, config: EpisodeConfig, rng: Rng, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): Deliberation {
-  const ctx = policyContext(state, config, rng);
+  const ctx = policyContextOf(state, config, rng);
   if (config.policy !== 'full') return { kind: 'decided', choice: choose(config.policy, ctx) };
   // A move the probes or a learned path already decide needs no oracle call.
   const known = knownMove(ctx);
@@ -176,7 +147,7 @@ const NO_ADVICE = { analysis: null, fallback: false, usage: NO_USAGE, recommenda
 export function decide(state: AgentState, config: EpisodeConfig, rng: Rng, deliberation: Deliberation, answer: OracleAnswers | 'unreachable' | null, thinking: ThoughtboxSession | null = null): Decision {
   if (deliberation.kind === 'decided') return { ...deliberation.choice, ...NO_ADVICE, beliefs: state.beliefs };
   if (answer === null) throw new Error('decide: the oracle was to be asked, but no answer was given');
-  const ctx = policyContext(state, config, rng);
+  const ctx = policyContextOf(state, config, rng);
   if (answer === 'unreachable') {
     const choice = choose('oracle-free', ctx, deliberation.known);
     return { ...choice, why: `LLM unreachable; ${choice.why}`, ...NO_ADVICE, beliefs: state.beliefs, fallback: true };
