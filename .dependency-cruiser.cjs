@@ -15,10 +15,16 @@ const FLOORS = [
 
 const upward = FLOORS.slice(0, -1).map(([name, path], index) => ({
   name: `no-upward-from-${name.replace(/\W+/g, '-')}`,
-  comment: `${name} may not import from a floor above it (${FLOORS.slice(index + 1).map(([n]) => n).join(', ')})`,
+  comment: `${name} may not import from a floor above it (${FLOORS.slice(index + 1)
+    .map(([n]) => n)
+    .join(', ')})`,
   severity: 'error',
   from: { path },
-  to: { path: FLOORS.slice(index + 1).map(([, p]) => `(${p})`).join('|') },
+  to: {
+    path: FLOORS.slice(index + 1)
+      .map(([, p]) => `(${p})`)
+      .join('|'),
+  },
 }));
 
 module.exports = {

@@ -17,7 +17,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
@@ -29,9 +32,16 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code is replayed deterministically: no Node built-ins (do I/O in an activity).' })),
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message: 'Workflow code is replayed deterministically: no Node built-ins (do I/O in an activity).',
+          })),
           patterns: [
-            { group: ['**/activities', '**/activities/*'], allowTypeImports: true, message: 'Workflows call activities through proxyActivities, never directly.' },
+            {
+              group: ['**/activities', '**/activities/*'],
+              allowTypeImports: true,
+              message: 'Workflows call activities through proxyActivities, never directly.',
+            },
             {
               group: ['**/engine', '**/engine/*', '**/llm', '**/llm/*', '**/temporal/*', '**/cli/*'],
               allowTypeImports: true,

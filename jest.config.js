@@ -29,7 +29,12 @@ module.exports = {
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/reporters/summary.js'],
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...PLATFORM.map((p) => `/${p}`)] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...PLATFORM.map((p) => `/${p}`)],
+    },
     { ...common, displayName: 'platform', testRegex: PLATFORM.map((p) => `/${p}`), globalSetup: '<rootDir>/test/globalSetup.ts' },
   ],
 };

@@ -19,7 +19,9 @@ async function main(): Promise<void> {
   const episodes = Number(arg('episodes', '3'));
   const steps = Number(arg('steps', '30'));
   const seed = Number(arg('seed', '1'));
-  const agents = arg('agents', 'random,oracle-free,full').split(',').map((a) => PolicyNameSchema.parse(a));
+  const agents = arg('agents', 'random,oracle-free,full')
+    .split(',')
+    .map((a) => PolicyNameSchema.parse(a));
   const runs: Array<Record<string, unknown> & { scores: number[] }> = [];
   await withBenchServer('bench:agent', 'bench-agent', async ({ client, worker, dataDir }) =>
     worker.runUntil(async () => {
@@ -46,7 +48,9 @@ async function main(): Promise<void> {
           tokensPerTurn: Math.round(tokens / turns),
           secondsPerTurn: Number((seconds / turns).toFixed(2)),
           fallbackTurns: result.episodes.reduce((n, e) => n + (e.fallbackTurns ?? 0), 0),
-          ...(result.recommendationAccuracy !== undefined ? { recommendationAccuracy: Number(result.recommendationAccuracy.toFixed(3)), learnedGoal: result.learnedGoal } : {}),
+          ...(result.recommendationAccuracy !== undefined
+            ? { recommendationAccuracy: Number(result.recommendationAccuracy.toFixed(3)), learnedGoal: result.learnedGoal }
+            : {}),
         });
         log(`${agent}: scores ${JSON.stringify(runs[runs.length - 1].scores)} in ${seconds.toFixed(0)} s`);
       }

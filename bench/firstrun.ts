@@ -24,7 +24,13 @@ const LIMIT_MS = 20 * 60_000;
 const log = (msg: string) => process.stderr.write(`bench:firstrun ${msg}\n`);
 
 const StatusSchema = z.object({
-  result: z.object({ score: z.number(), maxScore: z.number().nullable(), victory: z.boolean(), turns: z.number(), llm: z.object({ calls: z.number(), model: z.string().optional() }).optional() }),
+  result: z.object({
+    score: z.number(),
+    maxScore: z.number().nullable(),
+    victory: z.boolean(),
+    turns: z.number(),
+    llm: z.object({ calls: z.number(), model: z.string().optional() }).optional(),
+  }),
 });
 
 interface Run {
@@ -40,7 +46,12 @@ interface Run {
 
 async function firstRun(index: number): Promise<Run> {
   const dataDir = mkdtempSync(join(tmpdir(), 'grue-firstrun-'));
-  const env = { ...process.env, GRUE_DATA_DIR: dataDir, TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, TEMPORAL_UI_PORT: String(await freePort()) };
+  const env = {
+    ...process.env,
+    GRUE_DATA_DIR: dataDir,
+    TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+    TEMPORAL_UI_PORT: String(await freePort()),
+  };
   const id = `firstrun-${process.pid}-${index}`;
   const started = Date.now();
   const child = spawn(process.execPath, [GRUE, 'play', '--id', id], { cwd: projectRoot(), env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -52,7 +63,16 @@ async function firstRun(index: number): Promise<Run> {
   try {
     const status = spawnSync(process.execPath, [GRUE, 'status', id, '--json'], { cwd: projectRoot(), env, encoding: 'utf8' });
     const { result } = StatusSchema.parse(JSON.parse(status.stdout));
-    return { seconds: Number(seconds.toFixed(1)), score: result.score, maxScore: result.maxScore, won: result.victory, turns: result.turns, llmCalls: result.llm?.calls ?? 0, exitCode, model: result.llm?.model ?? null };
+    return {
+      seconds: Number(seconds.toFixed(1)),
+      score: result.score,
+      maxScore: result.maxScore,
+      won: result.victory,
+      turns: result.turns,
+      llmCalls: result.llm?.calls ?? 0,
+      exitCode,
+      model: result.llm?.model ?? null,
+    };
   } finally {
     await stopServer(dataDir);
     rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });

@@ -42,7 +42,13 @@ type Reading = (typeof READINGS)[number];
 const EXAMPLES = 5;
 
 const Suite = z.array(
-  z.object({ game: z.string(), file: z.string(), jerichoSupported: z.boolean(), resetCommands: z.array(z.string()), walkthrough: z.array(z.string()) }),
+  z.object({
+    game: z.string(),
+    file: z.string(),
+    jerichoSupported: z.boolean(),
+    resetCommands: z.array(z.string()),
+    walkthrough: z.array(z.string()),
+  }),
 );
 const Trace = z.object({
   steps: z.array(

@@ -50,7 +50,12 @@ function jerichoReadings(grue: string, jericho: string, statusLine: string): str
 function statusChunk(statusLine: string): RegExp | undefined {
   const words = [...new Set(statusLine.split(/\s+/).map(letters).filter(Boolean))]
     .map((word) => word.replace(/[0-9]+/g, '\u0000'))
-    .map((word) => word.replace(/[a-z]/g, (c) => c).split('\u0000').join('[0-9]+'))
+    .map((word) =>
+      word
+        .replace(/[a-z]/g, (c) => c)
+        .split('\u0000')
+        .join('[0-9]+'),
+    )
     .sort((a, b) => b.length - a.length);
   if (!words.length) return undefined;
   return new RegExp(`^(?:${[...words, '[0-9]+'].join('|')})+`);

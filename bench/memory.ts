@@ -48,13 +48,35 @@ class PerfectModel implements LlmProvider {
     const calls = [
       ...rooms.map((name) => ({
         tool: 'update_location',
-        arguments: { name, description: '', exits: exits.filter((e) => e.from === name).map((e) => ({ direction: e.command, leads_to: e.to })).slice(-8), features: [] },
+        arguments: {
+          name,
+          description: '',
+          exits: exits
+            .filter((e) => e.from === name)
+            .map((e) => ({ direction: e.command, leads_to: e.to }))
+            .slice(-8),
+          features: [],
+        },
       })),
       ...Object.entries(itemLocations).map(([name, place]) => ({
         tool: 'update_item',
-        arguments: { name, where_kind: place === 'carried' ? 'carried' : rooms.includes(place) ? 'room' : 'inside', where: place === 'carried' ? '' : place, state: [] },
+        arguments: {
+          name,
+          where_kind: place === 'carried' ? 'carried' : rooms.includes(place) ? 'room' : 'inside',
+          where: place === 'carried' ? '' : place,
+          state: [],
+        },
       })),
-      { tool: 'record_scene', arguments: { from_turn: this.span.from, to_turn: this.span.to, summary: `turns ${this.span.from}-${this.span.to}`, outcome: '', narrative: '' } },
+      {
+        tool: 'record_scene',
+        arguments: {
+          from_turn: this.span.from,
+          to_turn: this.span.to,
+          summary: `turns ${this.span.from}-${this.span.to}`,
+          outcome: '',
+          narrative: '',
+        },
+      },
     ];
     return { calls, invalid: [], usage: { promptTokens: 0, completionTokens: 0 }, model: this.model, raw: '' };
   }
@@ -69,7 +91,11 @@ class PerfectModel implements LlmProvider {
 function countReasons(reasons: string[]): Record<string, number> {
   const counts = new Map<string, number>();
   for (const reason of reasons) {
-    const key = reason.replace(/"[^"]*"/g, '"…"').replace(/'[^']*'/g, "'…'").replace(/\d+/g, 'N').slice(0, 160);
+    const key = reason
+      .replace(/"[^"]*"/g, '"…"')
+      .replace(/'[^']*'/g, "'…'")
+      .replace(/\d+/g, 'N')
+      .slice(0, 160);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).slice(0, 12));
@@ -119,7 +145,13 @@ async function main(): Promise<void> {
   while (state.turn < turns) {
     const rng = createRng(state.rngState);
     const decision = decide(state, moves, rng, deliberate(state, moves, rng), null);
-    const step = await engine.stepGame({ game, storyMd5: state.story.md5, snapshot: state.snapshot, command: decision.command, assist: 'probe' });
+    const step = await engine.stepGame({
+      game,
+      storyMd5: state.story.md5,
+      snapshot: state.snapshot,
+      command: decision.command,
+      assist: 'probe',
+    });
     const before = state;
     state = learn(before, moves, decision, step, rng);
     rawTokens += approxTokens(`> ${step.command}\n${step.observation}`);
@@ -133,7 +165,8 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const result = await compact(work.request as CompactRequest);
       const seconds = (performance.now() - t0) / 1000;
-      for (const { call, reason } of mergeCompaction(state.memory.compaction as CompactionState, result, view).rejected) refused.push(`${call.tool}: ${reason}`);
+      for (const { call, reason } of mergeCompaction(state.memory.compaction as CompactionState, result, view).rejected)
+        refused.push(`${call.tool}: ${reason}`);
       for (const bad of result.invalid) refused.push(`${bad.tool} (invalid): ${bad.error}`);
       state = { ...state, memory: applyWork(state.memory, work, result, view).memory };
       const compaction = state.memory.compaction as CompactionState;
@@ -152,7 +185,9 @@ async function main(): Promise<void> {
         rejectedUpdates: compaction.stats.rejectedUpdates - statsBefore.rejectedUpdates,
         invalidCalls: compaction.stats.invalidCalls - statsBefore.invalidCalls,
       });
-      log(`turn ${state.turn}: ${JSON.stringify(points[points.length - 1])}${score.contradictions.length ? ` contradicted: ${score.contradictions.slice(0, 3).join(' | ')}` : ''}`);
+      log(
+        `turn ${state.turn}: ${JSON.stringify(points[points.length - 1])}${score.contradictions.length ? ` contradicted: ${score.contradictions.slice(0, 3).join(' | ')}` : ''}`,
+      );
     }
   }
   await provider.close();

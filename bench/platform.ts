@@ -34,8 +34,10 @@ function overheads(events: HistoryEvent[]): number[] {
   for (const e of events) {
     const id = Number(e.eventId);
     if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'stepGame') scheduled.push({ id, at: eventMs(e.eventTime) });
-    if (e.activityTaskStartedEventAttributes) started.set(Number(e.activityTaskStartedEventAttributes.scheduledEventId), eventMs(e.eventTime));
-    if (e.activityTaskCompletedEventAttributes) completed.set(Number(e.activityTaskCompletedEventAttributes.scheduledEventId), eventMs(e.eventTime));
+    if (e.activityTaskStartedEventAttributes)
+      started.set(Number(e.activityTaskStartedEventAttributes.scheduledEventId), eventMs(e.eventTime));
+    if (e.activityTaskCompletedEventAttributes)
+      completed.set(Number(e.activityTaskCompletedEventAttributes.scheduledEventId), eventMs(e.eventTime));
   }
   const out: number[] = [];
   for (let i = 0; i + 1 < scheduled.length; i++) {
@@ -61,7 +63,13 @@ async function inProcessTurns(config: EpisodeConfig, turns: number): Promise<num
     const t0 = performance.now();
     const rng = createRng(state.rngState);
     const decision = decide(state, config, rng, deliberate(state, config, rng), null);
-    const step = await game.stepGame({ game: config.game, storyMd5: state.story.md5, snapshot: state.snapshot, command: decision.command, assist: 'probe' });
+    const step = await game.stepGame({
+      game: config.game,
+      storyMd5: state.story.md5,
+      snapshot: state.snapshot,
+      command: decision.command,
+      assist: 'probe',
+    });
     state = learn(state, config, decision, step, rng);
     times.push(performance.now() - t0);
   }
@@ -77,7 +85,14 @@ async function main(): Promise<void> {
     log(`episode of ${turns} turns on ${game.split('/').pop()}`);
     const workflowId = `bench-${Date.now()}`;
     // One config for both sides: the workflow and the in-process loop play the same policy under the same rules.
-    const config = resolveEpisodeConfig({ game, seed, maxTurns: turns, policy: 'oracle-free', turnTimeoutSeconds: 300, stopOnDeath: false });
+    const config = resolveEpisodeConfig({
+      game,
+      seed,
+      maxTurns: turns,
+      policy: 'oracle-free',
+      turnTimeoutSeconds: 300,
+      stopOnDeath: false,
+    });
     const handle = await client.workflow.start(episodeWorkflow, { taskQueue: 'bench', workflowId, args: [{ config }] });
     const result = await worker.runUntil(handle.result());
     log(`episode finished: ${result.turns} turns, score ${result.score}`);

@@ -92,5 +92,13 @@ export function preparePuzzle(state: LabelledState): PreparedPuzzle {
   const validActions = findValidActions(session);
   const usefulEffects = new Set(state.useful.map((u) => effect(session, u)));
   const usefulCommands = new Set(validActions.filter((v) => usefulEffects.has(actionEffect(v))).map((v) => v.command));
-  return { session, snapshot: session.snapshot(), observation, lastAction: state.prefix.at(-1) ?? null, validActions, usefulEffects, usefulCommands };
+  return {
+    session,
+    snapshot: session.snapshot(),
+    observation,
+    lastAction: state.prefix.at(-1) ?? null,
+    validActions,
+    usefulEffects,
+    usefulCommands,
+  };
 }

@@ -37,7 +37,8 @@ const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 function positive(name: string, max: number) {
   return (raw: string) => {
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < 1 || value > max) throw new InvalidArgumentError(`${name} must be a whole number from 1 to ${max}.`);
+    if (!Number.isInteger(value) || value < 1 || value > max)
+      throw new InvalidArgumentError(`${name} must be a whole number from 1 to ${max}.`);
     return value;
   };
 }
@@ -86,12 +87,32 @@ async function main(): Promise<void> {
     .option('--assist <assist>', 'none, valid or probe: how much engine work each turn adds', 'none')
     .option('--keep', 'keep the server database, worker logs and data dirs')
     .parse(process.argv)
-    .opts<{ episodes: number; workers: number; steps: number; parallel?: number; concurrency: number; game: string; policy: string; assist: string; keep?: boolean }>();
-  if (options.policy !== 'oracle-free' && options.policy !== 'random') throw new InvalidArgumentError('--policy must be oracle-free or random.');
+    .opts<{
+      episodes: number;
+      workers: number;
+      steps: number;
+      parallel?: number;
+      concurrency: number;
+      game: string;
+      policy: string;
+      assist: string;
+      keep?: boolean;
+    }>();
+  if (options.policy !== 'oracle-free' && options.policy !== 'random')
+    throw new InvalidArgumentError('--policy must be oracle-free or random.');
   const assist = AssistSchema.safeParse(options.assist);
   if (!assist.success) throw new InvalidArgumentError('--assist must be none, valid or probe.');
   const parallel = Math.min(options.parallel ?? options.episodes, options.episodes);
-  const campaign = resolveCampaignConfig({ game: options.game, policy: options.policy as PolicyName, episodes: options.episodes, parallel, maxTurns: options.steps, seed: 1, stopOnDeath: false, assist: assist.data });
+  const campaign = resolveCampaignConfig({
+    game: options.game,
+    policy: options.policy as PolicyName,
+    episodes: options.episodes,
+    parallel,
+    maxTurns: options.steps,
+    seed: 1,
+    stopOnDeath: false,
+    assist: assist.data,
+  });
 
   const dir = mkdtempSync(join(tmpdir(), 'grue-bench-scale-'));
   const port = await freePort();
@@ -111,16 +132,23 @@ async function main(): Promise<void> {
   try {
     for (let index = 0; index < options.workers; index++) pool.add();
     // Timing starts once every worker polls: bundling the workflows at a worker's start is not the platform's throughput.
-    const polling = await poll(async () => {
-      const queue = await client.workflowService.describeTaskQueue({
-        namespace: 'default',
-        taskQueue: { name: taskQueue },
-        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
-      });
-      return (queue.pollers?.length ?? 0) >= options.workers || null;
-    }, 180_000, 500);
-    if (!polling) throw new Error(`the ${options.workers} workers did not all poll within 3 minutes; see ${dir}/worker-*.log (run with --keep)`);
-    say(`${options.workers} worker(s) polling; ${options.episodes} episodes of ${options.steps} steps, ${parallel} at once, on ${options.game}`);
+    const polling = await poll(
+      async () => {
+        const queue = await client.workflowService.describeTaskQueue({
+          namespace: 'default',
+          taskQueue: { name: taskQueue },
+          taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+        });
+        return (queue.pollers?.length ?? 0) >= options.workers || null;
+      },
+      180_000,
+      500,
+    );
+    if (!polling)
+      throw new Error(`the ${options.workers} workers did not all poll within 3 minutes; see ${dir}/worker-*.log (run with --keep)`);
+    say(
+      `${options.workers} worker(s) polling; ${options.episodes} episodes of ${options.steps} steps, ${parallel} at once, on ${options.game}`,
+    );
 
     const serverCpuBefore = cpuSeconds(server.pid);
     const workerCpuBefore = pool.live().reduce((sum, worker) => sum + cpuSeconds(worker.pid!), 0);
@@ -156,7 +184,10 @@ async function main(): Promise<void> {
       const status = await client.workflow
         .getHandle(id)
         .describe()
-        .then((description) => description.status.name, () => 'MISSING');
+        .then(
+          (description) => description.status.name,
+          () => 'MISSING',
+        );
       if (status === 'COMPLETED') completed++;
       if (status === 'MISSING') continue;
       for (const run of await runHistories(client, id)) timings.push(...turnTimings(run.events ?? []));
@@ -174,9 +205,18 @@ async function main(): Promise<void> {
       turns,
       wallSeconds: round(wallSeconds),
       turnsPerSecond: round(turns / wallSeconds, 2),
-      turnLatencyMsMedian: percentile(timings.map((timing) => timing.latency), 0.5),
-      turnLatencyMsP90: percentile(timings.map((timing) => timing.latency), 0.9),
-      scheduleToStartMsP90: percentile(timings.map((timing) => timing.scheduleToStart), 0.9),
+      turnLatencyMsMedian: percentile(
+        timings.map((timing) => timing.latency),
+        0.5,
+      ),
+      turnLatencyMsP90: percentile(
+        timings.map((timing) => timing.latency),
+        0.9,
+      ),
+      scheduleToStartMsP90: percentile(
+        timings.map((timing) => timing.scheduleToStart),
+        0.9,
+      ),
       serverCpuSeconds: round(serverCpuSeconds),
       workerCpuSeconds: round(workerCpuSeconds),
       completed,

@@ -58,10 +58,17 @@ function main(): void {
     loaded: replays.filter((r) => r.loaded).length,
     withWalkthrough: withWalkthrough.length,
     walkthroughScoreReached: withWalkthrough.filter((r) => r.reachedWalkthroughScore).length,
-    notReached: withWalkthrough.filter((r) => !r.reachedWalkthroughScore).map((r) => ({ game: r.game, finalScore: r.finalScore, walkthroughScore: r.walkthroughScore })),
+    notReached: withWalkthrough
+      .filter((r) => !r.reachedWalkthroughScore)
+      .map((r) => ({ game: r.game, finalScore: r.finalScore, walkthroughScore: r.walkthroughScore })),
     steps,
     identicalStepShare: steps ? round(identical / steps) : 0,
-    groundTruthAgreement: { location: agreement('location'), inventory: agreement('inventory'), score: agreement('score'), moves: agreement('moves') },
+    groundTruthAgreement: {
+      location: agreement('location'),
+      inventory: agreement('inventory'),
+      score: agreement('score'),
+      moves: agreement('moves'),
+    },
     faults: replays.filter((r) => r.fault).map((r) => ({ game: r.game, error: r.fault })),
     seconds: Number(replays.reduce((n, r) => n + r.seconds, 0).toFixed(1)),
     ...(process.argv.includes('--details') ? { details: replays } : {}),

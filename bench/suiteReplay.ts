@@ -118,7 +118,12 @@ export function replayGame(entry: SuiteGame, suiteDir: string): GameReplay {
 const JERICHO_MAX_OBJECT = 255;
 
 /** What grue reads of a step, as Jericho would report it, and whether Jericho could read it at all. */
-function compareField(field: GroundTruthField, grue: StepResult, jericho: TraceStep, session: GameSession): { agree: boolean; grue: string; jericho: string } | undefined {
+function compareField(
+  field: GroundTruthField,
+  grue: StepResult,
+  jericho: TraceStep,
+  session: GameSession,
+): { agree: boolean; grue: string; jericho: string } | undefined {
   switch (field) {
     case 'score':
       return { agree: grue.score === jericho.score, grue: String(grue.score), jericho: String(jericho.score) };
@@ -127,10 +132,20 @@ function compareField(field: GroundTruthField, grue: StepResult, jericho: TraceS
     case 'location': {
       if (!jericho.location) return undefined;
       const holder = grue.within ?? grue.location;
-      return { agree: holder.id === jericho.location.num, grue: `${holder.id}:${holder.name}`, jericho: `${jericho.location.num}:${jericho.location.name}` };
+      return {
+        agree: holder.id === jericho.location.num,
+        grue: `${holder.id}:${holder.name}`,
+        jericho: `${jericho.location.num}:${jericho.location.name}`,
+      };
     }
     case 'inventory': {
-      if (!jerichoCanRead(grue.inventory.map((item) => item.id), session)) return undefined;
+      if (
+        !jerichoCanRead(
+          grue.inventory.map((item) => item.id),
+          session,
+        )
+      )
+        return undefined;
       const ours = grue.inventory.map((item) => letters(item.name));
       const theirs = jericho.inventory.map(letters);
       return { agree: ours.join('|') === theirs.join('|'), grue: ours.join(', '), jericho: theirs.join(', ') };

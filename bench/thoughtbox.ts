@@ -58,9 +58,13 @@ async function main(): Promise<void> {
   const only = arg('states', '').split(',').filter(Boolean);
   const all = loadPuzzleStates().states.filter((s) => !only.length || only.includes(s.name));
   const states = all.filter((s) => storyFor(s.game));
-  if (states.length < all.length) log(`${all.length - states.length} states skipped: their story files are missing (see ../shared/games/README.md)`);
+  if (states.length < all.length)
+    log(`${all.length - states.length} states skipped: their story files are missing (see ../shared/games/README.md)`);
   // Generous: the benchmark measures what the model does, and shares two cores with whatever else runs.
-  const provider = process.env.GRUE_LLM_PROVIDER === 'openai' ? createProvider() : new LocalProvider({ modelId: DEFAULT_EMBEDDED_MODEL, timeoutMs: 600_000 });
+  const provider =
+    process.env.GRUE_LLM_PROVIDER === 'openai'
+      ? createProvider()
+      : new LocalProvider({ modelId: DEFAULT_EMBEDDED_MODEL, timeoutMs: 600_000 });
   const oracle = createOracleActivities(() => provider);
   const thinker = createThoughtboxActivities(() => provider);
 
@@ -74,7 +78,14 @@ async function main(): Promise<void> {
       const story = storyFor(puzzle.game)!;
       const prepared = preparePuzzle(puzzle);
       for (const seed of seeds) {
-        const config = resolveEpisodeConfig({ game: story, seed, policy: 'full', thoughtbox: 'always', maxThinkingIterations, compactEvery: 0 });
+        const config = resolveEpisodeConfig({
+          game: story,
+          seed,
+          policy: 'full',
+          thoughtbox: 'always',
+          maxThinkingIterations,
+          compactEvery: 0,
+        });
         const agent = await reach(puzzle, story, config);
         const deliberation = deliberate(agent, config, createRng(agent.rngState));
         const answers = deliberation.kind === 'ask' ? await ask(oracle, deliberation) : null;
@@ -101,12 +112,25 @@ async function main(): Promise<void> {
           seed,
           without: { command: without.command, reason: without.reason, solved: solves(without.command) },
           with: { command: withThinking.command, reason: withThinking.reason, solved: solves(withThinking.command) },
-          session: session && { outcome: session.outcome, action: session.action, thoughts: session.thoughts.length, invalid: session.invalidSteps, refused: session.exchanges.flatMap((e) => (e.result.error ? [e.result.error] : [])), seconds: round(session.seconds), chain: session.thoughts.map((t) => `${t.number}${t.kind === 'forward' ? '' : ` (${t.kind}${t.revises ? ` of ${t.revises}` : ''}${t.branchId ? ` ${t.branchId}` : ''})`}: ${t.text}`) },
+          session: session && {
+            outcome: session.outcome,
+            action: session.action,
+            thoughts: session.thoughts.length,
+            invalid: session.invalidSteps,
+            refused: session.exchanges.flatMap((e) => (e.result.error ? [e.result.error] : [])),
+            seconds: round(session.seconds),
+            chain: session.thoughts.map(
+              (t) =>
+                `${t.number}${t.kind === 'forward' ? '' : ` (${t.kind}${t.revises ? ` of ${t.revises}` : ''}${t.branchId ? ` ${t.branchId}` : ''})`}: ${t.text}`,
+            ),
+          },
         };
         solvedWithout += trial.without.solved ? 1 : 0;
         solvedWith += trial.with.solved ? 1 : 0;
         trials.push(trial);
-        log(`${puzzle.name} seed ${seed}: without "${trial.without.command}" ${trial.without.solved ? 'solved' : 'no'}; with "${trial.with.command}" ${trial.with.solved ? 'solved' : 'no'} (${session ? `${session.outcome}, ${session.thoughts.length} thoughts, ${round(session.seconds)} s` : 'no session'})`);
+        log(
+          `${puzzle.name} seed ${seed}: without "${trial.without.command}" ${trial.without.solved ? 'solved' : 'no'}; with "${trial.with.command}" ${trial.with.solved ? 'solved' : 'no'} (${session ? `${session.outcome}, ${session.thoughts.length} thoughts, ${round(session.seconds)} s` : 'no session'})`,
+        );
       }
     }
   } finally {
@@ -156,7 +180,10 @@ async function unlessFailed<T>(what: string, call: () => Promise<T>, attempts = 
   }
 }
 
-async function ask(oracle: ReturnType<typeof createOracleActivities>, deliberation: Extract<Deliberation, { kind: 'ask' }>): Promise<OracleAnswers | 'unreachable'> {
+async function ask(
+  oracle: ReturnType<typeof createOracleActivities>,
+  deliberation: Extract<Deliberation, { kind: 'ask' }>,
+): Promise<OracleAnswers | 'unreachable'> {
   const turn = await unlessFailed('analyseTurn', () => oracle.analyseTurn(deliberation.request));
   if (!turn) return 'unreachable';
   const failure = deliberation.failure ? await unlessFailed('analyseFailure', () => oracle.analyseFailure(deliberation.failure!)) : null;

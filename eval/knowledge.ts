@@ -32,7 +32,17 @@ import { DEFAULT_EMBEDDED_MODEL, embeddedModel, ensureModel } from '../src/llm/m
 import { compress, contextLine, knowledgeBytes, mergeItems } from '../src/memory/knowledge/layers';
 import { screenFor } from '../src/memory/knowledge/prompt';
 import type { KnowledgeAnswer, KnowledgeItem, UpdateRequest } from '../src/memory/knowledge/schema';
-import { checksFor, namesIn, recordWindows, RecordedWindow, Recording, requireZork, specificity, StoryNames, storyNames } from './knowledgeWindows';
+import {
+  checksFor,
+  namesIn,
+  recordWindows,
+  RecordedWindow,
+  Recording,
+  requireZork,
+  specificity,
+  StoryNames,
+  storyNames,
+} from './knowledgeWindows';
 import { threeStageUpdate } from './threeStage';
 
 const log = (msg: string) => process.stderr.write(`eval:knowledge ${msg}\n`);
@@ -90,10 +100,25 @@ async function singleStage(activities: Activities, request: UpdateRequest, w: Re
   try {
     const result = await activities.updateKnowledge(request);
     const seconds = (performance.now() - started) / 1000;
-    return { answer: result.answer, calls: result.usage.calls, seconds, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, failures: 0, detail: { gate: w.gate } };
+    return {
+      answer: result.answer,
+      calls: result.usage.calls,
+      seconds,
+      promptTokens: result.usage.promptTokens,
+      completionTokens: result.usage.completionTokens,
+      failures: 0,
+      detail: { gate: w.gate },
+    };
   } catch (err) {
     const seconds = (performance.now() - started) / 1000;
-    return { answer: null, calls: 1, seconds, ...none, failures: 1, detail: { gate: w.gate, error: err instanceof Error ? err.message.slice(0, 300) : String(err) } };
+    return {
+      answer: null,
+      calls: 1,
+      seconds,
+      ...none,
+      failures: 1,
+      detail: { gate: w.gate, error: err instanceof Error ? err.message.slice(0, 300) : String(err) },
+    };
   }
 }
 
@@ -115,14 +140,21 @@ async function threeStage(provider: LlmProvider, request: UpdateRequest): Promis
   };
 }
 
-const signature = (item: KnowledgeItem) => (item.verification ? JSON.stringify([item.room, item.verification.commands, item.verification.expect]) : '');
+const signature = (item: KnowledgeItem) =>
+  item.verification ? JSON.stringify([item.room, item.verification.commands, item.verification.expect]) : '';
 
 /**
  * The IMPL items this update wrote, replayed in the engine (four checks per activity, its limit).
  * An item restated with the same check that already passed keeps its verdict: replaying "move
  * rug" in a later window, after the rug was moved, would refute a fact that was shown true.
  */
-async function verifyWritten(activities: Activities, recording: Recording, w: RecordedWindow, items: readonly KnowledgeItem[], verdicts: Map<string, Verdict>): Promise<number> {
+async function verifyWritten(
+  activities: Activities,
+  recording: Recording,
+  w: RecordedWindow,
+  items: readonly KnowledgeItem[],
+  verdicts: Map<string, Verdict>,
+): Promise<number> {
   const written = items.filter((i) => i.layer === 'IMPL' && i.lastSeenTrue === w.window.endTurn);
   const due = written.filter((i) => {
     const old = verdicts.get(i.id);
@@ -131,7 +163,11 @@ async function verifyWritten(activities: Activities, recording: Recording, w: Re
   for (const item of due) verdicts.delete(item.id);
   const checks = checksFor(due, w);
   for (let i = 0; i < checks.length; i += 4) {
-    const { results } = await activities.verifyKnowledge({ game: recording.story, storyMd5: recording.storyMd5, checks: checks.slice(i, i + 4) });
+    const { results } = await activities.verifyKnowledge({
+      game: recording.story,
+      storyMd5: recording.storyMd5,
+      checks: checks.slice(i, i + 4),
+    });
     for (const r of results) {
       const item = due.find((d) => d.id === r.id)!;
       verdicts.set(r.id, { passed: r.passed, response: r.response, window: w.index, signature: signature(item) });
@@ -140,11 +176,37 @@ async function verifyWritten(activities: Activities, recording: Recording, w: Re
   return checks.length;
 }
 
-const freshRun = (): PipelineRun => ({ items: [], nextId: 1, calls: 0, seconds: 0, promptTokens: 0, completionTokens: 0, failures: 0, verdicts: new Map(), windows: [] });
+const freshRun = (): PipelineRun => ({
+  items: [],
+  nextId: 1,
+  calls: 0,
+  seconds: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  failures: 0,
+  verdicts: new Map(),
+  windows: [],
+});
 
 /** One pipeline's update on one window: the call(s), the merge and compression, the checks of what it wrote. */
-async function step(pipeline: Pipeline, state: PipelineRun, w: RecordedWindow, total: number, recording: Recording, provider: LlmProvider, activities: Activities): Promise<void> {
-  const request: UpdateRequest = { game: GAME, episode: 0, window: w.window, existing: state.items, wisdom: [], final: w.final, seed: w.window.endTurn };
+async function step(
+  pipeline: Pipeline,
+  state: PipelineRun,
+  w: RecordedWindow,
+  total: number,
+  recording: Recording,
+  provider: LlmProvider,
+  activities: Activities,
+): Promise<void> {
+  const request: UpdateRequest = {
+    game: GAME,
+    episode: 0,
+    window: w.window,
+    existing: state.items,
+    wisdom: [],
+    final: w.final,
+    seed: w.window.endTurn,
+  };
   const attempt = pipeline === 'singleStage' ? await singleStage(activities, request, w) : await threeStage(provider, request);
   state.calls += attempt.calls;
   state.seconds += attempt.seconds;
@@ -156,7 +218,13 @@ async function step(pipeline: Pipeline, state: PipelineRun, w: RecordedWindow, t
   let removed = 0;
   let checked = 0;
   if (attempt.answer) {
-    const m = mergeItems(state.items, attempt.answer.items, state.nextId, { turn: w.window.endTurn, rooms: w.rooms, window: w.window, source: 'observation', accept: screenFor(w.window) });
+    const m = mergeItems(state.items, attempt.answer.items, state.nextId, {
+      turn: w.window.endTurn,
+      rooms: w.rooms,
+      window: w.window,
+      source: 'observation',
+      accept: screenFor(w.window),
+    });
     const c = compress(m.items, LIMIT_BYTES);
     state.items = c.items;
     state.nextId = m.nextId;
@@ -166,8 +234,21 @@ async function step(pipeline: Pipeline, state: PipelineRun, w: RecordedWindow, t
     checked = await verifyWritten(activities, recording, w, state.items, state.verdicts);
   }
   const passed = [...state.verdicts.values()].filter((v) => v.window === w.index && v.passed).length;
-  state.windows.push({ calls: attempt.calls, seconds: round(attempt.seconds, 1), answered: attempt.answer?.items.length ?? 0, added, merged, compressed: removed, checked, passed, items: state.items.length, ...attempt.detail });
-  log(`${pipeline} window ${w.index + 1}/${total} (turns ${w.window.startTurn}-${w.window.endTurn}): ${attempt.calls} call(s), ${round(attempt.seconds, 1)} s, ${attempt.answer ? `${attempt.answer.items.length} answered, +${added} new, ${merged} merged, ${checked} checked (${passed} passed)` : 'no update'}${attempt.failures ? `, ${attempt.failures} failed` : ''}`);
+  state.windows.push({
+    calls: attempt.calls,
+    seconds: round(attempt.seconds, 1),
+    answered: attempt.answer?.items.length ?? 0,
+    added,
+    merged,
+    compressed: removed,
+    checked,
+    passed,
+    items: state.items.length,
+    ...attempt.detail,
+  });
+  log(
+    `${pipeline} window ${w.index + 1}/${total} (turns ${w.window.startTurn}-${w.window.endTurn}): ${attempt.calls} call(s), ${round(attempt.seconds, 1)} s, ${attempt.answer ? `${attempt.answer.items.length} answered, +${added} new, ${merged} merged, ${checked} checked (${passed} passed)` : 'no update'}${attempt.failures ? `, ${attempt.failures} failed` : ''}`,
+  );
 }
 
 function summary(state: PipelineRun, names: StoryNames) {
@@ -192,7 +273,13 @@ function summary(state: PipelineRun, names: StoryNames) {
       return {
         line: contextLine(i),
         names: namesIn([i.text, ...i.keywords].join(' . '), names),
-        ...(i.layer === 'IMPL' ? { verification: i.verification, verified: verdict?.passed ?? false, ...(verdict ? { response: verdict.response.slice(0, 120) } : {}) } : {}),
+        ...(i.layer === 'IMPL'
+          ? {
+              verification: i.verification,
+              verified: verdict?.passed ?? false,
+              ...(verdict ? { response: verdict.response.slice(0, 120) } : {}),
+            }
+          : {}),
       };
     }),
   };
@@ -234,7 +321,9 @@ async function main(): Promise<void> {
   const recording = recordWindows(story);
   const windows = limit ? recording.windows.slice(0, limit) : recording.windows;
   const names = storyNames(GameSession.fromFile(story));
-  log(`${recording.commands.length} turns of ${story} (seed ${recording.seed}) in ${recording.windows.length} windows; evaluating ${windows.length}; ${recording.windows.reduce((n, w) => n + w.window.deaths.length, 0)} death(s)`);
+  log(
+    `${recording.commands.length} turns of ${story} (seed ${recording.seed}) in ${recording.windows.length} windows; evaluating ${windows.length}; ${recording.windows.reduce((n, w) => n + w.window.deaths.length, 0)} death(s)`,
+  );
 
   const remote = process.env.GRUE_LLM_PROVIDER === 'openai';
   if (!remote) {

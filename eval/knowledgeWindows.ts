@@ -27,8 +27,26 @@ export const ZORK1 = resolve(__dirname, '..', '..', 'shared', 'games', 'zork1.z3
  * jewelled egg that ends in the trophy case.
  */
 export const KNOWLEDGE_CONTINUATION = [
-  'attack troll with knife', 'attack troll with knife', 'take axe', 'east', 'turn off lamp', 'east', 'north', 'east', 'climb tree', 'take egg',
-  'down', 'south', 'east', 'enter house', 'west', 'take sword', 'put egg in case', 'examine case', 'inventory', 'take lamp',
+  'attack troll with knife',
+  'attack troll with knife',
+  'take axe',
+  'east',
+  'turn off lamp',
+  'east',
+  'north',
+  'east',
+  'climb tree',
+  'take egg',
+  'down',
+  'south',
+  'east',
+  'enter house',
+  'west',
+  'take sword',
+  'put egg in case',
+  'examine case',
+  'inventory',
+  'take lamp',
 ];
 export const KNOWLEDGE_ROUTE: readonly string[] = [...ZORK_ROUTE, ...KNOWLEDGE_CONTINUATION];
 export const KNOWLEDGE_SEED = 1;
@@ -70,7 +88,9 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 /** The story file, or an error that says where it is expected and how to get it. */
 export function requireZork(path: string = ZORK1): string {
   if (!existsSync(path)) {
-    throw new Error(`eval:knowledge needs Zork I at ${path} (see ../shared/games/README.md): the turn windows are played in the real engine.`);
+    throw new Error(
+      `eval:knowledge needs Zork I at ${path} (see ../shared/games/README.md): the turn windows are played in the real engine.`,
+    );
   }
   return path;
 }
@@ -158,7 +178,11 @@ const GENERIC = new Set(
 const ARTICLES = /^(the|a|an|some)\s+/;
 
 /** Lower case, every run of non-letters and non-digits one space: phrases compare word by word. */
-export const normalized = (text: string) => ` ${text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()} `;
+export const normalized = (text: string) =>
+  ` ${text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()} `;
 
 export interface StoryNames {
   /** Object and room names as the object table prints them (lower case, no leading article). */
@@ -199,12 +223,20 @@ export function storyNames(session: GameSession): StoryNames {
  */
 export function namesIn(text: string, names: StoryNames): string[] {
   const haystack = normalized(text);
-  const tokens = [...new Set(haystack.trim().split(' ').filter((t) => t && !GENERIC.has(t)))];
+  const tokens = [
+    ...new Set(
+      haystack
+        .trim()
+        .split(' ')
+        .filter((t) => t && !GENERIC.has(t)),
+    ),
+  ];
   const nameWords = new Set(names.nameWords);
   const found = names.phrases.filter((p) => haystack.includes(` ${p} `));
   for (const noun of names.nouns) {
     const truncated = noun.length >= names.resolution;
-    if (tokens.some((t) => t === noun || t === `${noun}s` || t === `${noun}es` || (truncated && t.startsWith(noun) && nameWords.has(t)))) found.push(noun);
+    if (tokens.some((t) => t === noun || t === `${noun}s` || t === `${noun}es` || (truncated && t.startsWith(noun) && nameWords.has(t))))
+      found.push(noun);
   }
   return [...new Set(found)];
 }

@@ -82,7 +82,8 @@ type Answer = z.infer<typeof AnswerSchema>;
 /** One model answer as --out's answer log keeps it, so a killed run resumes without asking again. */
 const LoggedAnswerSchema = AnswerSchema.extend({ model: z.string(), variant: z.string(), shape: z.string(), threads: z.number().int() });
 type LoggedAnswer = z.infer<typeof LoggedAnswerSchema>;
-const answerKey = (a: Pick<LoggedAnswer, 'model' | 'variant' | 'shape' | 'threads' | 'state'>) => `${a.model}|${a.variant}|${a.shape}|${a.threads}|${a.state}`;
+const answerKey = (a: Pick<LoggedAnswer, 'model' | 'variant' | 'shape' | 'threads' | 'state'>) =>
+  `${a.model}|${a.variant}|${a.shape}|${a.threads}|${a.state}`;
 
 function jsonOrNull(text: string): unknown {
   try {
@@ -113,7 +114,12 @@ function summary(answers: Answer[]) {
     usefulRate: round(useful / answers.length),
     usefulCi95: [round(lo), round(hi)],
     jsonValidRate: round(valid.length / answers.length),
-    errors: Object.fromEntries([...new Set(answers.flatMap((a) => (a.error ? [a.error] : [])))].map((kind) => [kind, answers.filter((a) => a.error === kind).length])),
+    errors: Object.fromEntries(
+      [...new Set(answers.flatMap((a) => (a.error ? [a.error] : [])))].map((kind) => [
+        kind,
+        answers.filter((a) => a.error === kind).length,
+      ]),
+    ),
     latencyMsMedian: Math.round(median(answers.map((a) => a.latencyMs))),
     promptTokensMedian: median(valid.map((a) => a.promptTokensEvaluated)),
     completionTokensMedian: median(valid.map((a) => a.completionTokens)),
@@ -132,7 +138,16 @@ async function main() {
   // Prepare each state once: observation, valid actions, and the commands that count as progress.
   const prepared = chosen.map(({ s, index }) => {
     const p = preparePuzzle(s);
-    return { index, game: gameName(s.game), s, observation: p.observation, last: p.lastAction, validActions: p.validActions.map((v) => v.command), usefulCommands: p.usefulCommands, truth: p.session.groundTruth() };
+    return {
+      index,
+      game: gameName(s.game),
+      s,
+      observation: p.observation,
+      last: p.lastAction,
+      validActions: p.validActions.map((v) => v.command),
+      usefulCommands: p.usefulCommands,
+      truth: p.session.groundTruth(),
+    };
   });
   const games = [...new Set(prepared.map((p) => p.game))];
   // What picking a valid action at random, or always the first listed one, would score, for scale.
@@ -176,23 +191,56 @@ async function main() {
             answers.push({ ...logged, useful: logged.recommended !== null && p.usefulCommands.has(logged.recommended) });
             continue;
           }
-          const beliefs = { ...freshBeliefs(), location: p.truth.location.name, inventory: p.truth.inventory.map((x) => x.name), actionHistory: p.s.prefix.slice(-8) };
-          const request = { observation: p.observation, lastAction: p.last, validActions: p.validActions, context: [{ title: "AGENT'S BELIEFS", text: beliefsContext(beliefs) }], seed: 0 };
+          const beliefs = {
+            ...freshBeliefs(),
+            location: p.truth.location.name,
+            inventory: p.truth.inventory.map((x) => x.name),
+            actionHistory: p.s.prefix.slice(-8),
+          };
+          const request = {
+            observation: p.observation,
+            lastAction: p.last,
+            validActions: p.validActions,
+            context: [{ title: "AGENT'S BELIEFS", text: beliefsContext(beliefs) }],
+            seed: 0,
+          };
           const query = variantQuery(request, provider, variant, shape);
           const t0 = performance.now();
-          const answer: Answer = { state: p.index, game: p.game, valid: false, error: null, recommended: null, useful: false, latencyMs: 0, promptTokens: 0, completionTokens: 0, promptMs: 0, generationMs: 0, promptTokensEvaluated: 0 };
+          const answer: Answer = {
+            state: p.index,
+            game: p.game,
+            valid: false,
+            error: null,
+            recommended: null,
+            useful: false,
+            latencyMs: 0,
+            promptTokens: 0,
+            completionTokens: 0,
+            promptMs: 0,
+            generationMs: 0,
+            promptTokensEvaluated: 0,
+          };
           try {
             const r = await provider.complete({ ...query, temperature: 0, seed: 0 });
             const recommended = query.recommendation(r.value);
-            Object.assign(answer, { valid: true, recommended, useful: recommended !== null && p.usefulCommands.has(recommended), ...r.usage, ...r.timing });
+            Object.assign(answer, {
+              valid: true,
+              recommended,
+              useful: recommended !== null && p.usefulCommands.has(recommended),
+              ...r.usage,
+              ...r.timing,
+            });
           } catch (err) {
             answer.error = err instanceof LlmError ? err.kind : 'other';
             process.stderr.write(`  ${model} ${variant}/${shape} state ${p.index}: ${(err as Error).message.slice(0, 160)}\n`);
           }
           answer.latencyMs = Math.round(performance.now() - t0);
           answers.push(answer);
-          if (answerLogFile) appendFileSync(answerLogFile, `${JSON.stringify({ model, variant, shape, threads: args.threads, ...answer })}\n`);
-          process.stderr.write(`eval:oracle ${model} ${variant}/${shape} ${i + 1}/${prepared.length} ${answer.useful ? 'useful' : '-'} ${JSON.stringify(answer.recommended)} ${answer.latencyMs} ms\n`);
+          if (answerLogFile)
+            appendFileSync(answerLogFile, `${JSON.stringify({ model, variant, shape, threads: args.threads, ...answer })}\n`);
+          process.stderr.write(
+            `eval:oracle ${model} ${variant}/${shape} ${i + 1}/${prepared.length} ${answer.useful ? 'useful' : '-'} ${JSON.stringify(answer.recommended)} ${answer.latencyMs} ms\n`,
+          );
         }
         const firstListed = answers.filter((a, i) => a.recommended !== null && a.recommended === prepared[i].validActions[0]).length;
         runs.push({
@@ -207,10 +255,29 @@ async function main() {
             games.map((g) => {
               const mine = answers.filter((a) => a.game === g);
               const useful = mine.filter((a) => a.useful).length;
-              return [g, { states: mine.length, useful, usefulRate: round(useful / mine.length), usefulCi95: wilsonInterval(useful, mine.length).map((x) => round(x)) }];
+              return [
+                g,
+                {
+                  states: mine.length,
+                  useful,
+                  usefulRate: round(useful / mine.length),
+                  usefulCi95: wilsonInterval(useful, mine.length).map((x) => round(x)),
+                },
+              ];
             }),
           ),
-          ...(args.details ? { answers: answers.map(({ state, game, recommended, useful, valid, latencyMs }) => ({ state, game, recommended, useful, valid, latencyMs })) } : {}),
+          ...(args.details
+            ? {
+                answers: answers.map(({ state, game, recommended, useful, valid, latencyMs }) => ({
+                  state,
+                  game,
+                  recommended,
+                  useful,
+                  valid,
+                  latencyMs,
+                })),
+              }
+            : {}),
         });
         save(runs);
       }

@@ -34,7 +34,12 @@ export interface VariantQuery {
 const RECOMMENDATION_KEYS = new Set(['recommended_action', 'recommended_action_number']);
 
 /** The turn schema with the recommendation field replaced: in production order, with the recommendation first, or that field alone. */
-function shapedSchema(recommendationKey: string, recommendation: z.ZodTypeAny, alternative: z.ZodTypeAny, shape: AnswerShape): z.ZodTypeAny {
+function shapedSchema(
+  recommendationKey: string,
+  recommendation: z.ZodTypeAny,
+  alternative: z.ZodTypeAny,
+  shape: AnswerShape,
+): z.ZodTypeAny {
   if (shape === 'only') return z.object({ [recommendationKey]: recommendation });
   const fields: Record<string, z.ZodTypeAny> = {};
   for (const [key, field] of Object.entries(TurnAnalysisSchema.shape)) {
@@ -43,7 +48,9 @@ function shapedSchema(recommendationKey: string, recommendation: z.ZodTypeAny, a
     else fields[key] = field;
   }
   if (shape === 'full') return z.object(fields);
-  const first = Object.fromEntries(Object.entries(fields).sort(([a], [b]) => Number(RECOMMENDATION_KEYS.has(b)) - Number(RECOMMENDATION_KEYS.has(a))));
+  const first = Object.fromEntries(
+    Object.entries(fields).sort(([a], [b]) => Number(RECOMMENDATION_KEYS.has(b)) - Number(RECOMMENDATION_KEYS.has(a))),
+  );
   return z.object(first);
 }
 

@@ -55,9 +55,12 @@ export interface ThreeStageResult {
   stages: StageRecord[];
 }
 
-const ASSESS_SYSTEM = 'You evaluate gameplay data of a text adventure before knowledge is extracted from it. Be honest about data that would only produce low-quality or repetitive insights.';
-const INSIGHTS_SYSTEM = 'You analyse text adventure gameplay to identify successful strategies and common mistakes. Focus on actionable insights.';
-const CREATE_SYSTEM = 'You write the knowledge base of an AI agent playing a text adventure, from insights other analysts extracted. Use direct, actionable statements an AI agent can follow.';
+const ASSESS_SYSTEM =
+  'You evaluate gameplay data of a text adventure before knowledge is extracted from it. Be honest about data that would only produce low-quality or repetitive insights.';
+const INSIGHTS_SYSTEM =
+  'You analyse text adventure gameplay to identify successful strategies and common mistakes. Focus on actionable insights.';
+const CREATE_SYSTEM =
+  'You write the knowledge base of an AI agent playing a text adventure, from insights other analysts extracted. Use direct, actionable statements an AI agent can follow.';
 
 /** A prompt built around the window, with the oldest actions left out until it fits the budget (deaths and changes are always kept). */
 function fitWindow(system: string, request: UpdateRequest, budgetTokens: number, build: (window: string) => string): ChatMessage[] {
@@ -78,7 +81,9 @@ export function assessPrompt(request: UpdateRequest, budgetTokens: number): Chat
   return fitWindow(ASSESS_SYSTEM, request, budgetTokens, (window) =>
     [
       `You are about to analyse ${request.game} gameplay data to extract strategic insights for a knowledge base.`,
-      request.final ? 'This is the FINAL update of the episode: even a brief encounter with danger, a death or a new area can be worth documenting; be lenient.' : '',
+      request.final
+        ? 'This is the FINAL update of the episode: even a brief encounter with danger, a death or a new area can be worth documenting; be lenient.'
+        : '',
       `TURN WINDOW SUMMARY: turns ${w.startTurn}-${w.endTurn}, ${w.actions.length} actions, ${w.scoreChanges.length} score changes, ${w.locationChanges.length} location changes, ${w.deaths.length} deaths.`,
       window,
       [
@@ -116,7 +121,12 @@ export function insightsPrompt(request: UpdateRequest, budgetTokens: number, max
 const RANK = { META: 0, PRINCIPLE: 1, INTERFACE: 2, IMPL: 3 } as const;
 
 /** Stage 3: the insights and the existing base — never the turns. The base is cut (least useful first) to fit the budget. */
-export function createBasePrompt(game: string, insights: readonly string[], existing: readonly KnowledgeItem[], budgetTokens: number): ChatMessage[] {
+export function createBasePrompt(
+  game: string,
+  insights: readonly string[],
+  existing: readonly KnowledgeItem[],
+  budgetTokens: number,
+): ChatMessage[] {
   const lines = existingLines([...existing].sort((a, b) => RANK[a.layer] - RANK[b.layer] || b.confidence - a.confidence));
   const rules = [
     'RULES:',
@@ -156,11 +166,24 @@ export async function threeStageUpdate(provider: LlmProvider, request: UpdateReq
   const call = async <S extends z.ZodTypeAny>(stage: Stage, schema: S, messages: ChatMessage[]): Promise<z.infer<S> | null> => {
     const started = performance.now();
     try {
-      const answer = await provider.complete({ schema, schemaName: `three_stage_${stage}`, messages, maxTokens: MAX_TOKENS[stage][size], temperature: 0, seed: request.seed });
+      const answer = await provider.complete({
+        schema,
+        schemaName: `three_stage_${stage}`,
+        messages,
+        maxTokens: MAX_TOKENS[stage][size],
+        temperature: 0,
+        seed: request.seed,
+      });
       stages.push({ stage, seconds: (performance.now() - started) / 1000, usage: answer.usage, ok: true });
       return answer.value;
     } catch (err) {
-      stages.push({ stage, seconds: (performance.now() - started) / 1000, usage: NO_USAGE, ok: false, error: err instanceof Error ? err.message.slice(0, 300) : String(err) });
+      stages.push({
+        stage,
+        seconds: (performance.now() - started) / 1000,
+        usage: NO_USAGE,
+        ok: false,
+        error: err instanceof Error ? err.message.slice(0, 300) : String(err),
+      });
       return null;
     }
   };

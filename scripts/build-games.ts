@@ -40,14 +40,19 @@ function build(outDir: string): string[] {
   const compiler = inform();
   if (!existsSync(LIBRARY)) throw new Error(`The Inform 6 library is missing at ${LIBRARY}: apt-get install -y inform6-library`);
   const written: string[] = [];
-  for (const file of readdirSync(SRC).filter((f) => f.endsWith('.inf')).sort()) {
+  for (const file of readdirSync(SRC)
+    .filter((f) => f.endsWith('.inf'))
+    .sort()) {
     const name = basename(file, '.inf');
     const source = readFileSync(join(SRC, file), 'utf8');
     const target = /^!\s*target:\s*v(\d)/m.exec(source)?.[1] ?? '5';
     const work = mkdtempSync(join(tmpdir(), 'grue-inform-'));
     const story = `${name}.z${target}`;
     try {
-      execFileSync(compiler, ['-k', `-v${target}`, `+include_path=${LIBRARY}`, join(SRC, file), join(work, story)], { cwd: work, stdio: 'pipe' });
+      execFileSync(compiler, ['-k', `-v${target}`, `+include_path=${LIBRARY}`, join(SRC, file), join(work, story)], {
+        cwd: work,
+        stdio: 'pipe',
+      });
       const bytes = readFileSync(join(work, story));
       const dbg = readFileSync(join(work, 'gameinfo.dbg'), 'utf8');
       const maxScore = Number(/Constant MAX_SCORE\s+(\d+)/.exec(source)?.[1] ?? 0);

@@ -39,7 +39,14 @@ import { poll, runningActivity, sleep, workerPool, WorkerPool } from './chaos/wo
 const ZORK = resolve(__dirname, '..', '..', 'shared', 'games', 'zork1.z3');
 
 interface Form {
-  episode: { game: string; policy: 'oracle-free' | 'random'; maxTurns: number; continueAsNewEvery: number; kills: number; restartAfterKill: number };
+  episode: {
+    game: string;
+    policy: 'oracle-free' | 'random';
+    maxTurns: number;
+    continueAsNewEvery: number;
+    kills: number;
+    restartAfterKill: number;
+  };
   campaign: { game: string; episodes: number; maxTurns: number; kills: number };
   agent: { game: string; maxTurns: number; slowMs: number; llmTimeoutMs: number };
 }
@@ -99,7 +106,8 @@ async function restartServer(lab: Lab): Promise<void> {
 }
 
 const turnOf = async (lab: Lab, workflowId: string) => (await lab.client.workflow.getHandle(workflowId).query(statusQuery)).turn;
-const isClosed = async (lab: Lab, workflowId: string) => (await lab.client.workflow.getHandle(workflowId).describe()).status.name !== 'RUNNING';
+const isClosed = async (lab: Lab, workflowId: string) =>
+  (await lab.client.workflow.getHandle(workflowId).describe()).status.name !== 'RUNNING';
 
 /**
  * Kill the worker running `workflowId`'s activity, start a replacement, and time how long until
@@ -122,7 +130,9 @@ async function killOnce(lab: Lab, pool: WorkerPool, workflowId: string, tally: T
   await poll(async () => (await isClosed(lab, workflowId)) || (await turnOf(lab, workflowId)) > turnAtKill, 300_000, 200);
   const stall = (Date.now() - killedAt) / 1000;
   tally.stalls.push(stall);
-  say(`SIGKILL #${tally.kills} at turn ${turnAtKill} during ${target.activity}${midActivity ? '' : ' (it finished first)'}; the turn went on after ${stall.toFixed(1)} s`);
+  say(
+    `SIGKILL #${tally.kills} at turn ${turnAtKill} during ${target.activity}${midActivity ? '' : ' (it finished first)'}; the turn went on after ${stall.toFixed(1)} s`,
+  );
   return true;
 }
 
@@ -148,16 +158,32 @@ async function countHistory(lab: Lab, workflowId: string, turns: number, tally: 
 
 /** Returns the episode's workflow id (finished: the bad-input list reuses it). */
 async function episodeUnderKills(lab: Lab, form: Form['episode'], tally: Tally): Promise<string> {
-  const input = { config: resolveEpisodeConfig({ game: form.game, policy: form.policy, seed: 7, maxTurns: form.maxTurns, continueAsNewEvery: form.continueAsNewEvery, transcriptFlushEvery: 7, stopOnDeath: false }) };
+  const input = {
+    config: resolveEpisodeConfig({
+      game: form.game,
+      policy: form.policy,
+      seed: 7,
+      maxTurns: form.maxTurns,
+      continueAsNewEvery: form.continueAsNewEvery,
+      transcriptFlushEvery: 7,
+      stopOnDeath: false,
+    }),
+  };
   const stamp = Date.now();
   const reference = await inProcessWorker(lab.address, `chaos-reference-${stamp}`, join(lab.dir, 'reference'));
-  const refHandle = await lab.client.workflow.start(episodeWorkflow, { taskQueue: `chaos-reference-${stamp}`, workflowId: `chaos-reference-${stamp}`, args: [input] });
+  const refHandle = await lab.client.workflow.start(episodeWorkflow, {
+    taskQueue: `chaos-reference-${stamp}`,
+    workflowId: `chaos-reference-${stamp}`,
+    args: [input],
+  });
   const pool = workerPool({ address: lab.address, taskQueue: `chaos-episode-${stamp}`, dir: join(lab.dir, 'episode') });
   pool.add();
   pool.add();
   const workflowId = `chaos-episode-${stamp}`;
   await lab.client.workflow.start(episodeWorkflow, { taskQueue: `chaos-episode-${stamp}`, workflowId, args: [input] });
-  say(`episode ${workflowId}: ${form.maxTurns} turns of ${form.game}, ${form.kills} kills, a server restart after kill ${form.restartAfterKill}`);
+  say(
+    `episode ${workflowId}: ${form.maxTurns} turns of ${form.game}, ${form.kills} kills, a server restart after kill ${form.restartAfterKill}`,
+  );
   try {
     let kills = 0;
     while (kills < form.kills) {
@@ -176,7 +202,12 @@ async function episodeUnderKills(lab: Lab, form: Form['episode'], tally: Tally):
     const result = (await lab.client.workflow.getHandle(workflowId).result()) as EpisodeResult;
     const refResult = (await lab.client.workflow.getHandle(refHandle.workflowId).result()) as EpisodeResult;
     if (pool.failures.length) throw new Error(`workers died on their own: ${pool.failures.join('; ')}`);
-    compareTurns(readJsonLines(result.transcriptPath, TurnRecordSchema), readJsonLines(refResult.transcriptPath, TurnRecordSchema), refResult.turns, tally);
+    compareTurns(
+      readJsonLines(result.transcriptPath, TurnRecordSchema),
+      readJsonLines(refResult.transcriptPath, TurnRecordSchema),
+      refResult.turns,
+      tally,
+    );
     if (JSON.stringify({ ...result, transcriptPath: '' }) !== JSON.stringify({ ...refResult, transcriptPath: '' })) tally.mismatches++;
     await countHistory(lab, workflowId, result.turns, tally);
     say(`episode done: ${result.turns} turns, score ${result.score} (reference ${refResult.turns} turns, score ${refResult.score})`);
@@ -188,7 +219,15 @@ async function episodeUnderKills(lab: Lab, form: Form['episode'], tally: Tally):
 }
 
 async function campaignUnderKills(lab: Lab, form: Form['campaign'], tally: Tally): Promise<void> {
-  const config = resolveCampaignConfig({ game: form.game, policy: 'random', seed: 7, episodes: form.episodes, maxTurns: form.maxTurns, transcriptFlushEvery: 5, stopOnDeath: false });
+  const config = resolveCampaignConfig({
+    game: form.game,
+    policy: 'random',
+    seed: 7,
+    episodes: form.episodes,
+    maxTurns: form.maxTurns,
+    transcriptFlushEvery: 5,
+    stopOnDeath: false,
+  });
   const stamp = Date.now();
   const reference = await inProcessWorker(lab.address, `chaos-campaign-reference-${stamp}`, join(lab.dir, 'campaign-reference'));
   const refId = `chaos-campaign-reference-${stamp}`;
@@ -197,7 +236,11 @@ async function campaignUnderKills(lab: Lab, form: Form['campaign'], tally: Tally
   pool.add();
   pool.add();
   const campaignId = `chaos-campaign-${stamp}`;
-  const handle = await lab.client.workflow.start(campaignWorkflow, { taskQueue: `chaos-campaign-${stamp}`, workflowId: campaignId, args: [config] });
+  const handle = await lab.client.workflow.start(campaignWorkflow, {
+    taskQueue: `chaos-campaign-${stamp}`,
+    workflowId: campaignId,
+    args: [config],
+  });
   say(`campaign ${campaignId}: ${form.episodes} episodes of ${form.maxTurns} turns, ${form.kills} kills`);
   try {
     let kills = 0;
@@ -218,7 +261,9 @@ async function campaignUnderKills(lab: Lab, form: Form['campaign'], tally: Tally
       compareTurns(turns, referenceTurns, refResult.episodes[index].turns, tally);
       await countHistory(lab, episode.workflowId, episode.turns, tally);
     }
-    say(`campaign done: scores ${result.episodes.map((e) => e.score).join(' ')} (reference ${refResult.episodes.map((e) => e.score).join(' ')})`);
+    say(
+      `campaign done: scores ${result.episodes.map((e) => e.score).join(' ')} (reference ${refResult.episodes.map((e) => e.score).join(' ')})`,
+    );
   } finally {
     await pool.stopAll();
     await reference.stop();
@@ -238,19 +283,38 @@ interface AgentReport {
 async function agentAgainstFaultyEndpoint(lab: Lab, form: Form['agent'], canary: string, tally: Tally): Promise<AgentReport> {
   const fake = await startFakeOpenAi('chaos-model');
   // Seeded: the same faults in the same order on every run of the suite.
-  fake.faults = Array.from({ length: 5_000 }, (_, call) => (call === SLOW_CALL - 1 || lab.random() >= FAULT_RATE ? 'ok' : FAULTS[Math.floor(lab.random() * FAULTS.length)]));
+  fake.faults = Array.from({ length: 5_000 }, (_, call) =>
+    call === SLOW_CALL - 1 || lab.random() >= FAULT_RATE ? 'ok' : FAULTS[Math.floor(lab.random() * FAULTS.length)],
+  );
   fake.delays = [...Array<number>(SLOW_CALL - 1).fill(0), form.slowMs];
   const stamp = Date.now();
   const pool = workerPool({
     address: lab.address,
     taskQueue: `chaos-agent-${stamp}`,
     dir: join(lab.dir, 'agent'),
-    env: { GRUE_LLM_PROVIDER: 'openai', GRUE_LLM_BASE_URL: fake.url, GRUE_LLM_MODEL: 'chaos-model', GRUE_LLM_API_KEY: canary, GRUE_LLM_TIMEOUT_MS: String(form.llmTimeoutMs) },
+    env: {
+      GRUE_LLM_PROVIDER: 'openai',
+      GRUE_LLM_BASE_URL: fake.url,
+      GRUE_LLM_MODEL: 'chaos-model',
+      GRUE_LLM_API_KEY: canary,
+      GRUE_LLM_TIMEOUT_MS: String(form.llmTimeoutMs),
+    },
   });
   pool.add();
   const workflowId = `chaos-agent-${stamp}`;
-  const input = { config: resolveEpisodeConfig({ game: form.game, policy: 'full', seed: 3, maxTurns: form.maxTurns, stopOnDeath: false, maxThinkingIterations: 4 }) };
-  say(`full agent ${workflowId}: ${form.maxTurns} turns against a fake endpoint failing ${FAULT_RATE * 100}% of calls, call ${SLOW_CALL} answered after ${form.slowMs / 1000} s`);
+  const input = {
+    config: resolveEpisodeConfig({
+      game: form.game,
+      policy: 'full',
+      seed: 3,
+      maxTurns: form.maxTurns,
+      stopOnDeath: false,
+      maxThinkingIterations: 4,
+    }),
+  };
+  say(
+    `full agent ${workflowId}: ${form.maxTurns} turns against a fake endpoint failing ${FAULT_RATE * 100}% of calls, call ${SLOW_CALL} answered after ${form.slowMs / 1000} s`,
+  );
   try {
     const handle = await lab.client.workflow.start(episodeWorkflow, { taskQueue: `chaos-agent-${stamp}`, workflowId, args: [input] });
     const result = (await handle.result()) as EpisodeResult;
@@ -267,7 +331,9 @@ async function agentAgainstFaultyEndpoint(lab: Lab, form: Form['agent'], canary:
       fallbacks: turns.filter((turn) => turn.fallback).length,
       workerLogs: pool.logs,
     };
-    say(`full agent done: ${result.turns} turns, ${report.faultsInjected} faults injected in ${served.length} calls, ${report.fallbacks} turns fell back`);
+    say(
+      `full agent done: ${result.turns} turns, ${report.faultsInjected} faults injected in ${served.length} calls, ${report.fallbacks} turns fell back`,
+    );
     return report;
   } finally {
     await pool.stopAll();
@@ -278,9 +344,17 @@ async function agentAgainstFaultyEndpoint(lab: Lab, form: Form['agent'], canary:
 async function badInputs(lab: Lab, finishedId: string): Promise<BadInputReport> {
   // A workflow that stays running: nobody serves its queue.
   const runningId = `chaos-running-${Date.now()}`;
-  await lab.client.workflow.start(episodeWorkflow, { taskQueue: 'chaos-nobody', workflowId: runningId, args: [{ config: resolveEpisodeConfig({ game: 'lighthouse', policy: 'oracle-free' }) }] });
+  await lab.client.workflow.start(episodeWorkflow, {
+    taskQueue: 'chaos-nobody',
+    workflowId: runningId,
+    args: [{ config: resolveEpisodeConfig({ game: 'lighthouse', policy: 'oracle-free' }) }],
+  });
   try {
-    return tryBadInputs(badInputCases(runningId, finishedId), { TEMPORAL_ADDRESS: lab.address, TEMPORAL_UI_PORT: String(lab.uiPort), GRUE_DATA_DIR: join(lab.dir, 'cli') });
+    return tryBadInputs(badInputCases(runningId, finishedId), {
+      TEMPORAL_ADDRESS: lab.address,
+      TEMPORAL_UI_PORT: String(lab.uiPort),
+      GRUE_DATA_DIR: join(lab.dir, 'cli'),
+    });
   } finally {
     await lab.client.workflow.getHandle(runningId).terminate('chaos suite: bad-input check done');
   }
@@ -296,14 +370,19 @@ const median = (values: number[]) => {
 async function main(): Promise<void> {
   const opts = new Command()
     .name('npm run chaos --')
-    .description('Kill workers, restart the server, fail LLM calls and feed the CLI bad input; print one JSON object of what was lost, repeated or leaked.')
+    .description(
+      'Kill workers, restart the server, fail LLM calls and feed the CLI bad input; print one JSON object of what was lost, repeated or leaked.',
+    )
     .option('--short', 'the small form CI runs (the shipped games, 3 + 2 kills, a 10-turn agent)')
     .option('--seed <n>', 'seed for kill timing and fault order', '1')
     .option('--keep', 'keep the working directory (server database, worker logs and data dirs) for inspection')
     .parse()
     .opts<{ short?: boolean; seed: string; keep?: boolean }>();
   const form = opts.short ? SHORT : FULL;
-  if (!opts.short && !existsSync(ZORK)) throw new Error(`the full form plays Zork I from ${ZORK}, which is not there; run the short form (npm run chaos -- --short) or put the game there`);
+  if (!opts.short && !existsSync(ZORK))
+    throw new Error(
+      `the full form plays Zork I from ${ZORK}, which is not there; run the short form (npm run chaos -- --short) or put the game there`,
+    );
   quietRuntime();
   const began = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'grue-chaos-'));
@@ -312,8 +391,27 @@ async function main(): Promise<void> {
   const server = await startDevServer({ cli: ensureTemporalCli(), dataDir: join(dir, 'server'), port, uiPort });
   const address = `127.0.0.1:${port}`;
   const rng = createRng(Number(opts.seed));
-  const lab: Lab = { dir, address, port, uiPort, server, client: new Client({ connection: await Connection.connect({ address }) }), random: () => rng.next() };
-  const tally: Tally = { kills: 0, killsMidActivity: 0, killedDuring: {}, restarts: 0, turnsCompared: 0, mismatches: 0, gaps: 0, duplicates: 0, retries: 0, stalls: [] };
+  const lab: Lab = {
+    dir,
+    address,
+    port,
+    uiPort,
+    server,
+    client: new Client({ connection: await Connection.connect({ address }) }),
+    random: () => rng.next(),
+  };
+  const tally: Tally = {
+    kills: 0,
+    killsMidActivity: 0,
+    killedDuring: {},
+    restarts: 0,
+    turnsCompared: 0,
+    mismatches: 0,
+    gaps: 0,
+    duplicates: 0,
+    retries: 0,
+    stalls: [],
+  };
   const canary = `sk-chaos-canary-${randomBytes(12).toString('hex')}`;
   let exitCode = 0;
   try {

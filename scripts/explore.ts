@@ -25,7 +25,10 @@ function option(name: string, fallback: string): string {
 
 async function main(): Promise<void> {
   const game = process.argv[2];
-  if (!game || game.startsWith('--')) throw new Error('usage: npx tsx scripts/explore.ts <story> [--episodes N] [--steps S] [--assist probe|valid|none] [--seed K] [--quiet]');
+  if (!game || game.startsWith('--'))
+    throw new Error(
+      'usage: npx tsx scripts/explore.ts <story> [--episodes N] [--steps S] [--assist probe|valid|none] [--seed K] [--quiet]',
+    );
   const episodes = Number(option('episodes', '5'));
   const steps = Number(option('steps', '50'));
   const firstSeed = Number(option('seed', '1'));
@@ -48,17 +51,23 @@ async function main(): Promise<void> {
       best = Math.max(best, state.truth.score);
       if (!quiet) {
         const carried = state.truth.inventory.map((item) => item.name).join(', ');
-        process.stdout.write(`${episode}.${state.turn} [${state.truth.location.name}; ${carried}] > ${decision.command} — ${decision.reason}: ${decision.why} | ${step.observation.slice(0, 80).replace(/\s+/g, ' ')}\n`);
+        process.stdout.write(
+          `${episode}.${state.turn} [${state.truth.location.name}; ${carried}] > ${decision.command} — ${decision.reason}: ${decision.why} | ${step.observation.slice(0, 80).replace(/\s+/g, ' ')}\n`,
+        );
       }
     }
     finals.push({ episode, final: state.truth.score, best, won: state.truth.victory, died: state.truth.died, turns: state.turn });
-    process.stdout.write(`episode ${episode}: final ${state.truth.score}, best ${best}, won ${state.truth.victory}, died ${state.truth.died}, ${state.turn} turns\n`);
+    process.stdout.write(
+      `episode ${episode}: final ${state.truth.score}, best ${best}, won ${state.truth.victory}, died ${state.truth.died}, ${state.turn} turns\n`,
+    );
     learned = learnedAfter(state);
   }
   // Without this the script stays alive after its last episode (seen busy for half an hour, with
   // the probe threads still up), holding a core another run needs.
   await closeSharedProbePool();
-  process.stdout.write(`${JSON.stringify({ game, assist, episodes, steps, finals: finals.map((f) => f.final), best: Math.max(...finals.map((f) => f.best)), won: finals.some((f) => f.won), deaths: finals.filter((f) => f.died).length })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ game, assist, episodes, steps, finals: finals.map((f) => f.final), best: Math.max(...finals.map((f) => f.best)), won: finals.some((f) => f.won), deaths: finals.filter((f) => f.died).length })}\n`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -109,7 +109,12 @@ function returnedArray(code: string, prefix: string, fn: string): string[] {
   if (!m) throw new Unreadable(`${fn} is not "*n = K; return array;"`);
   const array = new RegExp(String.raw`\b${m[2]}\s*\[\s*\d*\s*\]\s*=\s*\{([^}]*)\}`).exec(code);
   if (!array) throw new Unreadable(`no array ${m[2]}`);
-  const items = array[1].includes('"') ? cStrings(array[1]) : array[1].split(',').map((s) => s.trim()).filter(Boolean);
+  const items = array[1].includes('"')
+    ? cStrings(array[1])
+    : array[1]
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
   return items.slice(0, Number(m[1]));
 }
 
@@ -151,7 +156,10 @@ function cleaned(code: string, prefix: string): { objects: number[]; attributes:
   const text = squeeze(body(code, prefix, 'clean_world_objs'));
   const masks = new Map<string, number[]>();
   for (const [, name, value] of text.matchAll(/(\w+)=((?:~\(1<<\d\)|~1)(?:&(?:~\(1<<\d\)|~1))*);/g)) {
-    masks.set(name, [...value.matchAll(/~(?:\(1<<(\d)\)|1)/g)].map((bit) => Number(bit[1] ?? 0)));
+    masks.set(
+      name,
+      [...value.matchAll(/~(?:\(1<<(\d)\)|1)/g)].map((bit) => Number(bit[1] ?? 0)),
+    );
   }
   const attributes: number[] = [];
   for (const [, index, mask] of text.matchAll(/objs\[i\]\.attr\[(\d)\]&=(\w+);/g)) {
@@ -184,7 +192,12 @@ function worldMask(code: string, prefix: string): Json {
   const clean = cleaned(code, prefix);
   for (const object of clean.objects) ignoreObjects.add(object);
   const ignoreAttributes = new Set(clean.attributes);
-  const changes = (fn: string) => new Map(ignoreRules(code, prefix, fn).map((rule) => attributeChange(rule, fn)).map((c) => [changeKey(c), c]));
+  const changes = (fn: string) =>
+    new Map(
+      ignoreRules(code, prefix, fn)
+        .map((rule) => attributeChange(rule, fn))
+        .map((c) => [changeKey(c), c]),
+    );
   const set = changes('ignore_attr_diff');
   const cleared = changes('ignore_attr_clr');
   const ignoreObjectAttributes: Array<[number, number]> = [];

@@ -38,7 +38,11 @@ async function main() {
   await worker.runUntil(async () => {
     /** An episode that continues as new once: both runs' histories are written. */
     const recordEpisode = async (workflowId: string, options: EpisodeOptions) => {
-      const handle = await env.client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [{ config: resolveEpisodeConfig(options) }] });
+      const handle = await env.client.workflow.start(episodeWorkflow, {
+        taskQueue,
+        workflowId,
+        args: [{ config: resolveEpisodeConfig(options) }],
+      });
       await handle.result();
       const first = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
       writeFileSync(join(out, `${workflowId}@run1.json`), historyToJSON(first));
@@ -47,9 +51,26 @@ async function main() {
     // The full agent with the embedded model (its answers are in the history; replay needs no LLM).
     // Every asked turn thinks (two rounds at most) and knowledge windows are 5 turns, so the replay
     // covers the thoughtbox's and the knowledge base's activities too.
-    if (want('full')) await recordEpisode('history-full-episode', { game: 'lighthouse', seed: 2, maxTurns: 12, policy: 'full', continueAsNewEvery: 6, thoughtbox: 'always', maxThinkingIterations: 2, knowledgeEvery: 5 });
+    if (want('full'))
+      await recordEpisode('history-full-episode', {
+        game: 'lighthouse',
+        seed: 2,
+        maxTurns: 12,
+        policy: 'full',
+        continueAsNewEvery: 6,
+        thoughtbox: 'always',
+        maxThinkingIterations: 2,
+        knowledgeEvery: 5,
+      });
     if (!want('oracle-free')) return;
-    await recordEpisode('history-episode', { game: 'lighthouse', seed: 1, maxTurns: 16, policy: 'oracle-free', continueAsNewEvery: 10, transcriptFlushEvery: 3 });
+    await recordEpisode('history-episode', {
+      game: 'lighthouse',
+      seed: 1,
+      maxTurns: 16,
+      policy: 'oracle-free',
+      continueAsNewEvery: 10,
+      transcriptFlushEvery: 3,
+    });
 
     const campaign = await env.client.workflow.start(campaignWorkflow, {
       taskQueue,

@@ -23,7 +23,10 @@ export function buildProgram(): Command {
     // Argument errors read like every other grue error: one `grue: …` line, then where the usage is.
     .configureOutput({ outputError: (message, write) => write(`grue: ${message.replace(/^error: /, '')}`) })
     .showHelpAfterError('(see --help for the usage)')
-    .option('--profile <name>', 'the Temporal connection profile in temporal.toml, as the temporal CLI reads it (default: $TEMPORAL_PROFILE, else "default")')
+    .option(
+      '--profile <name>',
+      'the Temporal connection profile in temporal.toml, as the temporal CLI reads it (default: $TEMPORAL_PROFILE, else "default")',
+    )
     // --profile is the program's, given before or after the subcommand: each command's help shows it too.
     .configureHelp({ showGlobalOptions: true })
     .exitOverride();
@@ -48,7 +51,13 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     // Help and version exit 0; any argument error is a usage error (2), like our own.
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    if (err instanceof EngineError || err instanceof UsageError || err instanceof TemporalSetupError || err instanceof ConfigError || err instanceof TemporalProfileError) {
+    if (
+      err instanceof EngineError ||
+      err instanceof UsageError ||
+      err instanceof TemporalSetupError ||
+      err instanceof ConfigError ||
+      err instanceof TemporalProfileError
+    ) {
       process.stderr.write(`grue: ${err.message}\n`);
       return 2;
     }
@@ -60,7 +69,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (err instanceof ServiceError) {
       const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
-      process.stderr.write(`grue: the Temporal server refused: ${err.message}${cause}. Is TEMPORAL_ADDRESS right, and is its data folder intact?\n`);
+      process.stderr.write(
+        `grue: the Temporal server refused: ${err.message}${cause}. Is TEMPORAL_ADDRESS right, and is its data folder intact?\n`,
+      );
       return 1;
     }
     process.stderr.write(`grue: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

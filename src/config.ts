@@ -21,7 +21,8 @@ const EnvSchema = z.object({
     .transform((value, ctx) => {
       if (value === undefined) return undefined;
       const address = metricsBindAddress(value);
-      if (address === undefined) ctx.addIssue({ code: 'custom', message: 'give a port (served on 127.0.0.1), an IP address and port such as 0.0.0.0:9464, or off' });
+      if (address === undefined)
+        ctx.addIssue({ code: 'custom', message: 'give a port (served on 127.0.0.1), an IP address and port such as 0.0.0.0:9464, or off' });
       return address;
     }),
   /** OTLP/HTTP collector: traces go to <endpoint>/v1/traces, or to the traces endpoint as given. Either turns tracing on. */
@@ -43,7 +44,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GrueConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     // None of these variables holds a secret, so the value is shown.
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}=${JSON.stringify(env[String(i.path[0])] ?? '')}: ${i.message}`).join('; ');
+    const issues = parsed.error.issues
+      .map((i) => `${i.path.join('.')}=${JSON.stringify(env[String(i.path[0])] ?? '')}: ${i.message}`)
+      .join('; ');
     throw new ConfigError(`invalid environment: ${issues}; fix it or unset it to use the default.`);
   }
   const temporal = resolveTemporalTarget(env);

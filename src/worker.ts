@@ -34,7 +34,11 @@ export async function createGrueWorker(opts: GrueWorkerOptions): Promise<Worker>
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: require.resolve('./workflows') }),
-    activities: createActivities({ dataDir: opts.dataDir, llm: opts.llm, history: (workflowId, runId, onRunRead) => episodeRecordsFromHistory(client, workflowId, runId, onRunRead) }),
+    activities: createActivities({
+      dataDir: opts.dataDir,
+      llm: opts.llm,
+      history: (workflowId, runId, onRunRead) => episodeRecordsFromHistory(client, workflowId, runId, onRunRead),
+    }),
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 4,
     maxConcurrentWorkflowTaskExecutions: opts.maxConcurrentWorkflowTasks ?? 10,
     // Interceptors and the workflow span sink when this process traces (src/telemetry/tracing.ts).

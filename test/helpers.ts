@@ -18,8 +18,9 @@ export const GAME_FILES = join(ROOT, 'game_files');
 export function sharedGame(file: string): string | null {
   const path = join(SHARED_GAMES, file);
   if (existsSync(path)) return path;
-  if (process.env.CI) throw new Error(`${file} is missing at ${path}: CI runs with ../shared beside the clone (see ../shared/games/README.md).`);
-   
+  if (process.env.CI)
+    throw new Error(`${file} is missing at ${path}: CI runs with ../shared beside the clone (see ../shared/games/README.md).`);
+
   console.warn(`skipping tests that need ${file}: not found at ${path} (see ../shared/games/README.md)`);
   return null;
 }
@@ -41,7 +42,7 @@ export function describeWithSuite(name: string, fn: (suiteDir: string) => void):
     return;
   }
   if (process.env.CI) throw new Error(`The Jericho suite is missing at ${JERICHO_SUITE}: CI runs with ../shared beside the clone.`);
-   
+
   console.warn(`skipping tests that need the Jericho suite: not found at ${JERICHO_SUITE}`);
   describe.skip(`${name} (needs ../shared/jericho)`, () => it('skipped', () => undefined));
 }
@@ -56,7 +57,7 @@ export function jerichoStory(file: string): string | null {
   if (process.env.CI) {
     throw new Error(`${file} is missing at ${path}: CI runs with ../shared beside the clone (see ../shared/jericho/README.md).`);
   }
-   
+
   console.warn(`skipping tests that need ${file}: not found at ${path} (see ../shared/jericho/README.md)`);
   return null;
 }

@@ -24,12 +24,33 @@ export interface BadInputReport {
 export function badInputCases(runningId: string, finishedId: string): BadInputCase[] {
   return [
     { name: 'empty --id', args: ['play', 'lighthouse', '--policy', 'oracle-free', '--id', ''], expect: /--id must not be empty/ },
-    { name: '5,000-character --id', args: ['play', 'lighthouse', '--policy', 'oracle-free', '--id', 'x'.repeat(5000)], expect: /at most 200 characters, got 5000/ },
-    { name: '--id with a control character', args: ['play', 'lighthouse', '--policy', 'oracle-free', '--id', 'a\u0007b'], expect: /control character/ },
-    { name: 'the id of a running workflow', args: ['play', 'lighthouse', '--policy', 'oracle-free', '--id', runningId], expect: /in use by a running workflow/ },
-    { name: 'the id of a finished workflow', args: ['play', 'lighthouse', '--policy', 'oracle-free', '--id', finishedId], expect: /was used by an earlier run/ },
+    {
+      name: '5,000-character --id',
+      args: ['play', 'lighthouse', '--policy', 'oracle-free', '--id', 'x'.repeat(5000)],
+      expect: /at most 200 characters, got 5000/,
+    },
+    {
+      name: '--id with a control character',
+      args: ['play', 'lighthouse', '--policy', 'oracle-free', '--id', 'a\u0007b'],
+      expect: /control character/,
+    },
+    {
+      name: 'the id of a running workflow',
+      args: ['play', 'lighthouse', '--policy', 'oracle-free', '--id', runningId],
+      expect: /in use by a running workflow/,
+    },
+    {
+      name: 'the id of a finished workflow',
+      args: ['play', 'lighthouse', '--policy', 'oracle-free', '--id', finishedId],
+      expect: /was used by an earlier run/,
+    },
     { name: 'status of an empty id', args: ['status', ''], expect: /must not be empty/ },
-    { name: 'a bad TEMPORAL_UI_PORT', args: ['play', 'lighthouse', '--policy', 'oracle-free'], env: { TEMPORAL_UI_PORT: 'eighty' }, expect: /invalid environment: TEMPORAL_UI_PORT="eighty"/ },
+    {
+      name: 'a bad TEMPORAL_UI_PORT',
+      args: ['play', 'lighthouse', '--policy', 'oracle-free'],
+      env: { TEMPORAL_UI_PORT: 'eighty' },
+      expect: /invalid environment: TEMPORAL_UI_PORT="eighty"/,
+    },
     { name: 'an unknown game', args: ['play', 'no-such-game', '--policy', 'oracle-free'], expect: /Unknown game "no-such-game"/ },
   ];
 }

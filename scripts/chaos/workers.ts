@@ -28,7 +28,13 @@ export interface WorkerPool {
  * Workers on one task queue; each has its own data dir (as on separate machines), so the final
  * transcript must come from the history, not from a shared disk.
  */
-export function workerPool(options: { address: string; taskQueue: string; dir: string; env?: Record<string, string>; concurrency?: number }): WorkerPool {
+export function workerPool(options: {
+  address: string;
+  taskQueue: string;
+  dir: string;
+  env?: Record<string, string>;
+  concurrency?: number;
+}): WorkerPool {
   const workers = new Set<ChildProcess>();
   const logs: string[] = [];
   const failures: string[] = [];
@@ -44,7 +50,13 @@ export function workerPool(options: { address: string; taskQueue: string; dir: s
       logs.push(logFile);
       const child = spawn(process.execPath, [join(ROOT, 'bin', 'grue.js'), 'worker', '--concurrency', String(options.concurrency ?? 2)], {
         cwd: ROOT,
-        env: { ...process.env, ...options.env, TEMPORAL_ADDRESS: options.address, GRUE_TASK_QUEUE: options.taskQueue, GRUE_DATA_DIR: dataDir },
+        env: {
+          ...process.env,
+          ...options.env,
+          TEMPORAL_ADDRESS: options.address,
+          GRUE_TASK_QUEUE: options.taskQueue,
+          GRUE_DATA_DIR: dataDir,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const log = createWriteStream(logFile);

@@ -45,7 +45,10 @@ const FOLDER_SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,119}$/;
  */
 export function safeName(id: string): string {
   if (FOLDER_SAFE_ID.test(id)) return id;
-  const readable = id.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\./, '_').slice(0, 80);
+  const readable = id
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^\./, '_')
+    .slice(0, 80);
   return `${readable}~${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }
 
@@ -60,9 +63,14 @@ const FinalizeSchema = z.object({ workflowId: z.string().min(1) });
 const MemoryFilesSchema = z.object({
   workflowId: z.string().min(1),
   files: z
-    .record(z.string().regex(/^[a-z][a-z0-9_-]{0,40}(\.md)?$/, 'a memory file name is lower-case letters, digits, _ or -, optionally ending .md'), z.unknown())
+    .record(
+      z.string().regex(/^[a-z][a-z0-9_-]{0,40}(\.md)?$/, 'a memory file name is lower-case letters, digits, _ or -, optionally ending .md'),
+      z.unknown(),
+    )
     .superRefine((files, ctx) => {
-      for (const [name, value] of Object.entries(files)) if (name.endsWith('.md') && typeof value !== 'string') ctx.addIssue({ code: 'custom', path: [name], message: 'a .md memory file is text' });
+      for (const [name, value] of Object.entries(files))
+        if (name.endsWith('.md') && typeof value !== 'string')
+          ctx.addIssue({ code: 'custom', path: [name], message: 'a .md memory file is text' });
     }),
 });
 
@@ -77,7 +85,9 @@ export function writeWithBackup(path: string, content: string): void {
     const backups = join(dirname(path), 'backups');
     mkdirSync(backups, { recursive: true });
     const stem = basename(path, '.md');
-    const taken = readdirSync(backups).filter((f) => new RegExp(`^${stem}-\\d{4}\\.md$`).test(f)).sort();
+    const taken = readdirSync(backups)
+      .filter((f) => new RegExp(`^${stem}-\\d{4}\\.md$`).test(f))
+      .sort();
     // A write retried after a crash between its two steps finds its backup already made.
     const newest = taken.length ? readFileSync(join(backups, taken[taken.length - 1]), 'utf8') : null;
     if (newest !== previous) atomicWrite(join(backups, `${stem}-${String(taken.length + 1).padStart(4, '0')}.md`), previous);
@@ -91,8 +101,10 @@ const ResultsSchema = z.object({ campaignId: z.string().min(1), results: Campaig
 
 const ExperimentResultsSchema = z.object({ experimentId: z.string().min(1), results: ExperimentResultSchema.omit({ resultsPath: true }) });
 
-export const campaignResultsPath = (dataDir: string, campaignId: string) => join(dataDir, 'campaigns', safeName(campaignId), 'results.json');
-export const experimentResultsPath = (dataDir: string, experimentId: string) => join(dataDir, 'experiments', safeName(experimentId), 'results.json');
+export const campaignResultsPath = (dataDir: string, campaignId: string) =>
+  join(dataDir, 'campaigns', safeName(campaignId), 'results.json');
+export const experimentResultsPath = (dataDir: string, experimentId: string) =>
+  join(dataDir, 'experiments', safeName(experimentId), 'results.json');
 
 /** A results file that is not what grue writes (truncated, edited, or from an incompatible version). */
 export class ResultsFileError extends Error {
@@ -116,8 +128,10 @@ function readResults<S extends z.ZodTypeAny>(path: string, schema: S): z.infer<S
   return parsed.data;
 }
 
-export const readCampaignResults = (dataDir: string, campaignId: string): CampaignResult | null => readResults(campaignResultsPath(dataDir, campaignId), CampaignResultSchema);
-export const readExperimentResults = (dataDir: string, experimentId: string): ExperimentResult | null => readResults(experimentResultsPath(dataDir, experimentId), ExperimentResultSchema);
+export const readCampaignResults = (dataDir: string, campaignId: string): CampaignResult | null =>
+  readResults(campaignResultsPath(dataDir, campaignId), CampaignResultSchema);
+export const readExperimentResults = (dataDir: string, experimentId: string): ExperimentResult | null =>
+  readResults(experimentResultsPath(dataDir, experimentId), ExperimentResultSchema);
 
 export function runDir(dataDir: string, workflowId: string): string {
   return join(dataDir, 'runs', safeName(workflowId));
@@ -147,7 +161,12 @@ export function chunkName(fromTurn: number): string {
  */
 export function readTranscript(dataDir: string, workflowId: string): z.infer<typeof TurnRecordSchema>[] {
   const dir = join(runDir(dataDir, workflowId), 'turns');
-  const chunks = existsSync(dir) ? readdirSync(dir).filter((n) => /^turns-\d+\.jsonl$/.test(n)).sort().map((n) => join(dir, n)) : [];
+  const chunks = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((n) => /^turns-\d+\.jsonl$/.test(n))
+        .sort()
+        .map((n) => join(dir, n))
+    : [];
   const final = join(runDir(dataDir, workflowId), 'transcript.jsonl');
   const byTurn = new Map<number, z.infer<typeof TurnRecordSchema>>();
   for (const path of [...(existsSync(final) ? [final] : []), ...chunks]) {
@@ -202,7 +221,10 @@ export function createFileActivities(dataDir: string, history?: EpisodeHistoryRe
       });
     },
 
-    /** Each file as <run dir>/memory/<name>.json (or <name>.md), atomically, keeping what it replaces (.bak; .md files keep every version). */
+    /**
+     * Each file as <run dir>/memory/<name>.json (or <name>.md), atomically, keeping what it replaces (.bak;
+     * .md files keep every version).
+     */
     async writeMemoryFiles(raw: z.input<typeof MemoryFilesSchema>): Promise<string[]> {
       const input = parseInput(MemoryFilesSchema, raw, 'writeMemoryFiles input');
       return classified(() =>

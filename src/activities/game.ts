@@ -12,7 +12,16 @@ import { StorySessions } from './stories';
 import { findValidActionsYielding } from '../engine/validActions';
 import { sharedProbePool } from '../engine/probePool';
 import { heartbeat } from './heartbeat';
-import { Assist, GameState, StartGameInput, StartGameInputSchema, StartGameResult, StepGameInput, StepGameInputSchema, StepGameResult } from '../schemas/game';
+import {
+  Assist,
+  GameState,
+  StartGameInput,
+  StartGameInputSchema,
+  StartGameResult,
+  StepGameInput,
+  StepGameInputSchema,
+  StepGameResult,
+} from '../schemas/game';
 import { classified, parseInput } from './failures';
 import { recordGameStart, recordTurn } from '../telemetry/metrics';
 
@@ -35,13 +44,25 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
   // death some games go on (Zork), so the search still runs.
   const shows = assistFor(assist).shows;
   const search = shows !== 'nothing' && !session.groundTruth().victory && !session.isOver;
-  const found = search ? (await findValidActionsYielding(session, { onYield: heartbeat(), pool: sharedProbePool() })).slice(0, MAX_OPTIONS) : [];
+  const found = search
+    ? (await findValidActionsYielding(session, { onYield: heartbeat(), pool: sharedProbePool() })).slice(0, MAX_OPTIONS)
+    : [];
   return {
     observation: bounded(observation),
     truth: session.groundTruth(),
     worldHash: session.worldHash(),
     snapshot: Buffer.from(session.snapshot()).toString('base64'),
-    options: shows === 'outcomes' ? found.map((a) => ({ command: a.command, resultHash: a.resultHash, scoreDelta: a.scoreDelta, outcome: a.outcome, resultCell: a.resultCell, ...(a.scene ? { scene: a.scene } : {}) })) : [],
+    options:
+      shows === 'outcomes'
+        ? found.map((a) => ({
+            command: a.command,
+            resultHash: a.resultHash,
+            scoreDelta: a.scoreDelta,
+            outcome: a.outcome,
+            resultCell: a.resultCell,
+            ...(a.scene ? { scene: a.scene } : {}),
+          }))
+        : [],
     commands: shows === 'commands' ? found.map((a) => a.command) : [],
   };
 }

@@ -36,7 +36,10 @@ type ActivitySet = Record<string, (input: any) => Promise<unknown>>;
 /** The same activities, each taking the model choice beside its input. */
 type ChoosingModel<A extends ActivitySet> = { [K in keyof A]: (input: Parameters<A[K]>[0] & ModelChoice) => ReturnType<A[K]> };
 
-function routedByModel<A extends ActivitySet>(make: (llm: () => LlmProvider) => A, provider: (model: string | null) => LlmProvider): ChoosingModel<A> {
+function routedByModel<A extends ActivitySet>(
+  make: (llm: () => LlmProvider) => A,
+  provider: (model: string | null) => LlmProvider,
+): ChoosingModel<A> {
   const sets = new Map<string, A>();
   const setFor = (model: string | null) => {
     const key = model ?? '';
@@ -52,7 +55,11 @@ function routedByModel<A extends ActivitySet>(make: (llm: () => LlmProvider) => 
         if (raw === null || typeof raw !== 'object') return setFor(null)[name](raw);
         const { [LLM_MODEL_KEY]: model, ...request } = raw as Record<string, unknown>;
         const envelope = ModelEnvelopeSchema.safeParse({ [LLM_MODEL_KEY]: model });
-        if (!envelope.success) throw ApplicationFailure.nonRetryable(`Invalid ${name} input: ${LLM_MODEL_KEY} must be a model name of 1-200 characters`, 'InvalidInput');
+        if (!envelope.success)
+          throw ApplicationFailure.nonRetryable(
+            `Invalid ${name} input: ${LLM_MODEL_KEY} must be a model name of 1-200 characters`,
+            'InvalidInput',
+          );
         return setFor(envelope.data[LLM_MODEL_KEY] ?? null)[name](request);
       },
     ]),

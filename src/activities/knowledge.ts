@@ -10,7 +10,22 @@ import { GameOverError, InvalidCommandError } from '../engine/errors';
 import { describeProvider, LlmProvider } from '../llm';
 import type { ChatMessage } from '../llm/types';
 import type { OracleUsage } from '../schemas/oracle';
-import { KnowledgeAnswer, KnowledgeAnswerSchema, ItemAnswerSchema, UpdateRequest, UpdateRequestSchema, UpdateResult, VerifyRequest, VerifyRequestSchema, VerifyResult, WisdomAnswer, WisdomAnswerSchema, WisdomRequest, WisdomRequestSchema, WisdomResult } from '../memory/knowledge/schema';
+import {
+  KnowledgeAnswer,
+  KnowledgeAnswerSchema,
+  ItemAnswerSchema,
+  UpdateRequest,
+  UpdateRequestSchema,
+  UpdateResult,
+  VerifyRequest,
+  VerifyRequestSchema,
+  VerifyResult,
+  WisdomAnswer,
+  WisdomAnswerSchema,
+  WisdomRequest,
+  WisdomRequestSchema,
+  WisdomResult,
+} from '../memory/knowledge/schema';
 import { updatePrompt, wisdomPrompt } from '../memory/knowledge/prompt';
 import { effectHolds } from '../memory/knowledge/verify';
 import { classified, parseInput } from './failures';
@@ -54,7 +69,15 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
     const size = local(provider) ? 'local' : 'remote';
     const started = Date.now();
     const answer = await classifiedLlmCall(provider, () =>
-      provider.complete({ schema: schemas[size], schemaName: name, messages: prompt(UPDATE_BUDGET[size]), maxTokens: maxTokens[size], temperature: 0, seed, onProgress: heartbeat() }),
+      provider.complete({
+        schema: schemas[size],
+        schemaName: name,
+        messages: prompt(UPDATE_BUDGET[size]),
+        maxTokens: maxTokens[size],
+        temperature: 0,
+        seed,
+        onProgress: heartbeat(),
+      }),
     );
     return { answer: answer.value, usage: { calls: 1, ...answer.usage }, seconds: (Date.now() - started) / 1000 };
   }
@@ -63,7 +86,13 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
     async updateKnowledge(raw: UpdateRequest): Promise<UpdateResult> {
       const request = parseInput(UpdateRequestSchema, raw, 'updateKnowledge input');
       const schemas = { local: localKnowledgeAnswerSchema as z.ZodType<KnowledgeAnswer>, remote: KnowledgeAnswerSchema };
-      const update = await timedCall('knowledge_update', schemas, (budget) => updatePrompt(request, budget), UPDATE_MAX_TOKENS, request.seed);
+      const update = await timedCall(
+        'knowledge_update',
+        schemas,
+        (budget) => updatePrompt(request, budget),
+        UPDATE_MAX_TOKENS,
+        request.seed,
+      );
       await recordLlmWork('knowledgeUpdates', describeProvider(llm()));
       return update;
     },

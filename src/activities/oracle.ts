@@ -13,7 +13,16 @@ import { z } from 'zod';
 import { failurePrompt, PROMPT_ACTIONS, turnAnalysisPrompt } from '../agent/prompts';
 import { describeProvider, LlmProvider } from '../llm';
 import type { ChatMessage } from '../llm/types';
-import { FailureAnalysisSchema, FailureAnswer, FailureRequest, FailureRequestSchema, TurnAnalysisSchema, TurnAnswer, TurnRequest, TurnRequestSchema } from '../schemas/oracle';
+import {
+  FailureAnalysisSchema,
+  FailureAnswer,
+  FailureRequest,
+  FailureRequestSchema,
+  TurnAnalysisSchema,
+  TurnAnswer,
+  TurnRequest,
+  TurnRequestSchema,
+} from '../schemas/oracle';
 import { parseInput } from './failures';
 import { heartbeat } from './heartbeat';
 import { classifiedLlmCall } from './llmBoundary';
@@ -29,7 +38,10 @@ export function turnAnalysisQuery(request: TurnRequest, provider: LlmProvider) {
   // Constrain the recommendation to the valid actions: even a tiny model then names a real move.
   const actions = [...new Set(request.validActions.slice(0, PROMPT_ACTIONS))];
   const schema = actions.length
-    ? TurnAnalysisSchema.extend({ recommended_action: z.enum(actions as [string, ...string[]]), alternative_actions: z.array(z.enum(actions as [string, ...string[]])).max(3) })
+    ? TurnAnalysisSchema.extend({
+        recommended_action: z.enum(actions as [string, ...string[]]),
+        alternative_actions: z.array(z.enum(actions as [string, ...string[]])).max(3),
+      })
     : TurnAnalysisSchema;
   return { messages, schema, schemaName: 'turn_analysis', maxTokens: TURN_MAX_TOKENS };
 }
@@ -42,7 +54,9 @@ export function createOracleActivities(llm: () => LlmProvider) {
   async function ask<S extends z.ZodTypeAny>(schema: S, schemaName: string, messages: ChatMessage[], maxTokens: number, seed = 0) {
     const onProgress = heartbeat();
     const provider = llm();
-    const r = await classifiedLlmCall(provider, () => provider.complete({ schema, schemaName, messages, maxTokens, temperature: 0, seed, onProgress }));
+    const r = await classifiedLlmCall(provider, () =>
+      provider.complete({ schema, schemaName, messages, maxTokens, temperature: 0, seed, onProgress }),
+    );
     return { answer: r.value as z.infer<S>, usage: { calls: 1, ...r.usage }, model: describeProvider(provider) };
   }
 

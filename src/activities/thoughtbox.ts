@@ -22,7 +22,11 @@ export const COOKBOOK_FILE = join(GAME_FILES_DIR, 'thinking_patterns.md');
 const promptBudget = (provider: LlmProvider) => (provider.name === 'local' ? 3300 : 12000);
 
 function readCookbook(file: string): string {
-  if (!existsSync(file)) throw ApplicationFailure.nonRetryable(`The thinking patterns cookbook ${file} is missing; restore game_files/thinking_patterns.md from the repository.`, 'CookbookMissing');
+  if (!existsSync(file))
+    throw ApplicationFailure.nonRetryable(
+      `The thinking patterns cookbook ${file} is missing; restore game_files/thinking_patterns.md from the repository.`,
+      'CookbookMissing',
+    );
   return readFileSync(file, 'utf8').trim();
 }
 

@@ -6,7 +6,12 @@
 import type { ActionOption } from '../schemas/game';
 import type { StateSet } from './state';
 
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9 ]+/g, ' ').replace(/\s+/g, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** The valid action a free-text suggestion refers to: exact, then containment either way, then shared words. */
 export function matchAction<T extends { command: string }>(suggestion: string, options: readonly T[]): T | null {
@@ -44,7 +49,11 @@ export function addressesBlocker(action: string, blocker: string): boolean {
 
 /** What a player would type, from free text: lower case, plain words, a few of them (the `none` assist). */
 export function asCommand(text: string): string | null {
-  const command = text.toLowerCase().replace(/[^a-z0-9 ,'-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const command = text
+    .toLowerCase()
+    .replace(/[^a-z0-9 ,'-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return command && command.length <= 60 && command.split(' ').length <= 8 ? command : null;
 }
 

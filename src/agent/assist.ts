@@ -64,15 +64,25 @@ export interface AssistStrategy {
 
 const untriedHere = (ctx: PolicyContext) => (command: string) => timesTried(ctx.tried, ctx.worldHash, command) < MAX_TRIES;
 
-const matchAmong = (advice: string, choices: AdviceChoices) => matchAction(advice, choices.commands.map((command) => ({ command })))?.command ?? null;
+const matchAmong = (advice: string, choices: AdviceChoices) =>
+  matchAction(
+    advice,
+    choices.commands.map((command) => ({ command })),
+  )?.command ?? null;
 
-const oneOrNone = (choices: AdviceChoices, thinkEveryTurn: boolean) => choices.commands.length === 0 || (choices.commands.length === 1 && !thinkEveryTurn);
+const oneOrNone = (choices: AdviceChoices, thinkEveryTurn: boolean) =>
+  choices.commands.length === 0 || (choices.commands.length === 1 && !thinkEveryTurn);
 
 /** Exploration without outcomes: a command not yet tried from this state (the least risky kind first), else any. */
 function exploreUntried(candidates: string[], ctx: PolicyContext): ExploreChoice {
   if (candidates.length === 0) return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
   const next = nextUntried(candidates, ctx);
-  if (next) return { command: ctx.rng.pick(next.commands), reason: 'untried', why: next.risky ? 'not yet tried here (only risky moves are left)' : 'not yet tried here' };
+  if (next)
+    return {
+      command: ctx.rng.pick(next.commands),
+      reason: 'untried',
+      why: next.risky ? 'not yet tried here (only risky moves are left)' : 'not yet tried here',
+    };
   return { command: ctx.rng.pick(safeCommands(candidates, ctx)), reason: 'random', why: 'everything here has been tried' };
 }
 
@@ -85,7 +95,12 @@ const probe: AssistStrategy = {
   returnMove: (ctx, pool) => returnWithProbe(pool, ctx),
   explore(ctx, pool) {
     const best = frontier(pool, { ...ctx.cells, visited: ctx.visited });
-    if (best) return { command: ctx.rng.pick(best.options).command, reason: best.tier === 'seen' ? 'random' : 'novel', why: TIER_REASONS[best.tier] };
+    if (best)
+      return {
+        command: ctx.rng.pick(best.options).command,
+        reason: best.tier === 'seen' ? 'random' : 'novel',
+        why: TIER_REASONS[best.tier],
+      };
     return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
   },
   replayable: (_ctx, pool) => (command) => pool.some((o) => o.command === command),
@@ -94,7 +109,10 @@ const probe: AssistStrategy = {
   adviceChoices(ctx, pool) {
     const best = frontier(pool, { ...ctx.cells, visited: ctx.visited });
     const fresh = untriedHere(ctx);
-    return { commands: (best?.options ?? []).filter((o) => fresh(o.command)).map((o) => o.command), tierWhy: best ? TIER_REASONS[best.tier] : null };
+    return {
+      commands: (best?.options ?? []).filter((o) => fresh(o.command)).map((o) => o.command),
+      tierWhy: best ? TIER_REASONS[best.tier] : null,
+    };
   },
   matchAdvice: (advice, choices) => matchAmong(advice, choices),
   needsNoOracle: oneOrNone,

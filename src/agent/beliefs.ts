@@ -30,7 +30,13 @@ export function beliefsContext(b: Beliefs): string {
   ];
   if (b.accomplished.length) lines.push(`ACCOMPLISHED: ${b.accomplished.slice(-8).join(', ')}`);
   if (b.blockingCondition) lines.push(`BLOCKED BY: ${b.blockingCondition}`);
-  if (b.failedActions.length) lines.push(`RECENT FAILURES: ${b.failedActions.slice(-5).map((f) => `'${f.action}' (${f.reason})`).join('; ')}`);
+  if (b.failedActions.length)
+    lines.push(
+      `RECENT FAILURES: ${b.failedActions
+        .slice(-5)
+        .map((f) => `'${f.action}' (${f.reason})`)
+        .join('; ')}`,
+    );
   const tracked = Object.entries(b.trackedState);
   if (tracked.length) lines.push(`TRACKED STATE: ${tracked.map(([k, v]) => `${k}=${v}`).join(', ')}`);
   if (b.actionHistory.length) lines.push(`RECENT ACTIONS: ${b.actionHistory.slice(-8).join(' -> ')}`);

@@ -19,7 +19,12 @@ export interface Cell {
 export function parseCell(cell: string): Cell {
   const [place, inventory, score] = cell.split('/');
   const [location, within] = place.split('@');
-  return { location: Number(location), ...(within ? { within: Number(within) } : {}), inventory: inventory ? inventory.split(',').map(Number) : [], score: Number(score) };
+  return {
+    location: Number(location),
+    ...(within ? { within: Number(within) } : {}),
+    inventory: inventory ? inventory.split(',').map(Number) : [],
+    score: Number(score),
+  };
 }
 
 /** How many things the player carries in `cell`. */
@@ -32,7 +37,32 @@ export const placeOf = (cell: string) => cell.slice(0, cell.lastIndexOf('/'));
  * Commands whose usual effect undoes an earlier one. A new world state reached this way is rarely
  * progress, and these are what made hash novelty chase open/close toggles.
  */
-const UNDOING = /^(close|shut|drop|discard|put down|turn off|switch off|extinguish|blow out|lock|take off|remove|unwear|doff|get out|exit|climb out|sit|lie)\b/;
+const UNDOING = startsWithAny([
+  'close',
+  'shut',
+  'drop',
+  'discard',
+  'put down',
+  'turn off',
+  'switch off',
+  'extinguish',
+  'blow out',
+  'lock',
+  'take off',
+  'remove',
+  'unwear',
+  'doff',
+  'get out',
+  'exit',
+  'climb out',
+  'sit',
+  'lie',
+]);
+
+/** A command that starts with one of these verbs (whole words). */
+export function startsWithAny(verbs: readonly string[]): RegExp {
+  return new RegExp(`^(${verbs.join('|')})\\b`);
+}
 
 export const isUndoing = (command: string) => UNDOING.test(command.trim().toLowerCase());
 
@@ -101,8 +131,12 @@ export function tierOf(option: ActionOption, memory: CellMemory): Tier {
       // away from the one room (the bathroom) where putting things down leads somewhere.
       // Empty-handed is the exception: some places take only a player carrying nothing (9:05's
       // shower, Zork I's chimney), so the first empty-handed visit of a place is a new cell.
-      const lighter = cells.some((c) => c.location === next.location && c.within === next.within && next.inventory.every((item) => c.inventory.includes(item)));
-      const emptyHanded = next.inventory.length === 0 && !cells.some((c) => c.location === next.location && c.within === next.within && c.inventory.length === 0);
+      const lighter = cells.some(
+        (c) => c.location === next.location && c.within === next.within && next.inventory.every((item) => c.inventory.includes(item)),
+      );
+      const emptyHanded =
+        next.inventory.length === 0 &&
+        !cells.some((c) => c.location === next.location && c.within === next.within && c.inventory.length === 0);
       if (moved && !memory.seen.has(option.resultCell) && (!lighter || emptyHanded)) return 'new-cell';
       // Back in a cell this episode was in (walking back, or taking back what was put down): the
       // world state is new only because of something done before, which was seen when it was done.

@@ -32,7 +32,11 @@ export function observe(d: Dynamics, state: string, action: string, next: string
   const k = key(state, action);
   const old = d.entries[k];
   const entry = old
-    ? { count: old.count + 1, rewardSum: old.rewardSum + reward, next: { ...old.next, [shortState(next)]: (old.next[shortState(next)] ?? 0) + 1 } }
+    ? {
+        count: old.count + 1,
+        rewardSum: old.rewardSum + reward,
+        next: { ...old.next, [shortState(next)]: (old.next[shortState(next)] ?? 0) + 1 },
+      }
     : { count: 1, rewardSum: reward, next: { [shortState(next)]: 1 } };
   const entries = { ...d.entries };
   delete entries[k];

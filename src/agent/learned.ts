@@ -42,5 +42,18 @@ export type LearnedState = z.infer<typeof LearnedStateSchema>;
 export const MAX_LEARNED_STATES = 300;
 
 export function freshLearned(): LearnedState {
-  return { episodes: 0, bestScore: 0, rewarding: {}, dynamics: { entries: {} }, reliability: ReliabilitySchema.parse({}), overallGoal: 'unknown', memory: {}, deaths: [], cells: [], deadlyPlaces: [], frontier: [], deadlyMoves: [] };
+  return {
+    episodes: 0,
+    bestScore: 0,
+    rewarding: {},
+    dynamics: { entries: {} },
+    reliability: ReliabilitySchema.parse({}),
+    overallGoal: 'unknown',
+    memory: {},
+    deaths: [],
+    cells: [],
+    deadlyPlaces: [],
+    frontier: [],
+    deadlyMoves: [],
+  };
 }

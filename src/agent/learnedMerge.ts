@@ -57,7 +57,11 @@ function mergeDynamics(current: Dynamics, started: Dynamics, finished: Dynamics)
     }
     const base = entries[key];
     delete entries[key]; // re-inserted last: most recently used, as observe() keeps it
-    entries[key] = { count: (base?.count ?? 0) + count, rewardSum: (base?.rewardSum ?? 0) + entry.rewardSum - (before?.rewardSum ?? 0), next };
+    entries[key] = {
+      count: (base?.count ?? 0) + count,
+      rewardSum: (base?.rewardSum ?? 0) + entry.rewardSum - (before?.rewardSum ?? 0),
+      next,
+    };
   }
   return { entries: keepNewest(entries, MAX_DYNAMICS_ENTRIES) };
 }
@@ -73,7 +77,11 @@ function mergeReliability(current: Reliability, started: Reliability, finished: 
   return merged;
 }
 
-function mergeMemory(current: Record<string, unknown>, started: Record<string, unknown>, finished: Record<string, unknown>): Record<string, unknown> {
+function mergeMemory(
+  current: Record<string, unknown>,
+  started: Record<string, unknown>,
+  finished: Record<string, unknown>,
+): Record<string, unknown> {
   const merged = { ...current };
   for (const [module, state] of Object.entries(finished)) {
     if (JSON.stringify(state) !== JSON.stringify(started[module])) merged[module] = state;

@@ -55,7 +55,13 @@ export interface GoalPlan {
  * the caller prefers them) that the learned graph reaches, whose first action passes `usable`.
  * Paths that lost points on the way (a death, a penalty) are not taken.
  */
-export function planToState(d: Dynamics, from: string, goals: readonly string[], usable: (action: string) => boolean, maxDepth = 60): GoalPlan | null {
+export function planToState(
+  d: Dynamics,
+  from: string,
+  goals: readonly string[],
+  usable: (action: string) => boolean,
+  maxDepth = 60,
+): GoalPlan | null {
   if (goals.length === 0) return null;
   const g = graph(d);
   const start = shortState(from);

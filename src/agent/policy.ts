@@ -48,14 +48,23 @@ export function knownMove(ctx: PolicyContext): Known {
   const starts = assist.planStarts(ctx, pool);
   const usable = (command: string) => (starts === null || starts.has(command)) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_TRIES;
   const plan = planToReward(ctx.learned.dynamics, ctx.worldHash, usable);
-  if (plan) return { pool, choice: { command: plan.action, reason: 'planned', why: `a learned path to +${plan.reward} in ${steps(plan.steps)}` } };
+  if (plan)
+    return { pool, choice: { command: plan.action, reason: 'planned', why: `a learned path to +${plan.reward} in ${steps(plan.steps)}` } };
   // Go-Explore's return across episodes: walk the learned graph to the oldest state from which an
   // earlier episode found a place or item nobody had reached and no later episode stood again,
   // then explore from it. A find is often one branch of several (9:05's car: "yes" to the office,
   // "no" drives on): from the branch point, a change no episode has seen ranks first.
   const goals = ctx.learned.frontier.filter((goal) => !ctx.visited.has(goal));
   const back = planToState(ctx.learned.dynamics, ctx.worldHash, goals, usable);
-  if (back) return { pool, choice: { command: back.action, reason: 'return', why: `back to where an earlier episode found something new, ${steps(back.steps)} away` } };
+  if (back)
+    return {
+      pool,
+      choice: {
+        command: back.action,
+        reason: 'return',
+        why: `back to where an earlier episode found something new, ${steps(back.steps)} away`,
+      },
+    };
   return { pool, choice: assist.returnMove(ctx, pool) };
 }
 

@@ -64,7 +64,8 @@ export const MAX_RETURN_TRIES = 6;
 
 export const triedKey = (worldHash: string, command: string) => `${shortState(worldHash)}|${command}`;
 
-export const timesTried = (tried: Readonly<Record<string, number>>, worldHash: string, command: string) => tried[triedKey(worldHash, command)] ?? 0;
+export const timesTried = (tried: Readonly<Record<string, number>>, worldHash: string, command: string) =>
+  tried[triedKey(worldHash, command)] ?? 0;
 
 /** When the engine finds nothing that changes the world, let time pass and look again. */
 export const FALLBACK_COMMANDS = ['wait', 'look'];

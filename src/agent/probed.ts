@@ -15,7 +15,11 @@ export function safePool(options: ActionOption[], deadly: ReadonlySet<string>): 
   return safe.length ? safe : alive.length ? alive : options;
 }
 
-export function probedMove(options: ActionOption[], rng: Rng, cells: Pick<CellMemory, 'deadly' | 'here'>): { pool: ActionOption[]; choice: KnownChoice | null } {
+export function probedMove(
+  options: ActionOption[],
+  rng: Rng,
+  cells: Pick<CellMemory, 'deadly' | 'here'>,
+): { pool: ActionOption[]; choice: KnownChoice | null } {
   const won = options.find((o) => o.outcome === 'won');
   if (won) return { pool: options, choice: { command: won.command, reason: 'won', why: 'the probe shows it wins' } };
   const pool = safePool(options, cells.deadly);

@@ -20,8 +20,10 @@ const questions = (style: ActionListStyle | null) =>
   'Answer these: Did the last action make progress (new place, new item, story moved on)? If it failed, why, and what must happen first? ' +
   'What is the overall goal of the game, and the immediate goal? What blocks progress? ' +
   (style
-    ? `Which ONE action from VALID ACTIONS should be taken now${style === 'numbers' ? ' (give its number)' : ''}, and why? Give up to 3 alternative actions from the list${style === 'numbers' ? ' (their numbers)' : ''}. `
-    : 'Which ONE command should be typed now (a short command such as "open door", "take lamp" or "north"), and why? Give up to 3 alternative commands. ') +
+    ? `Which ONE action from VALID ACTIONS should be taken now${style === 'numbers' ? ' (give its number)' : ''}, ` +
+      `and why? Give up to 3 alternative actions from the list${style === 'numbers' ? ' (their numbers)' : ''}. `
+    : 'Which ONE command should be typed now (a short command such as "open door", "take lamp" or "north"), and why? ' +
+      'Give up to 3 alternative commands. ') +
   'How confident are you (low, medium, high)? Use "" for anything unknown.';
 
 /** The action question alone: what a recommendation-only answer is asked. */
@@ -38,7 +40,12 @@ const actionList = (actions: string[], style: ActionListStyle) =>
  * The merged per-turn query: how did the last action go, and what now? The observation appears
  * once — it is the game's response to the last action.
  */
-export function turnAnalysisPrompt(request: TurnRequest, budgetTokens: number, style: ActionListStyle = 'names', ask: TurnQuestion = 'analysis'): ChatMessage[] {
+export function turnAnalysisPrompt(
+  request: TurnRequest,
+  budgetTokens: number,
+  style: ActionListStyle = 'names',
+  ask: TurnQuestion = 'analysis',
+): ChatMessage[] {
   const actions = request.validActions.slice(0, PROMPT_ACTIONS);
   const build = (obsChars: number, sections: number): string =>
     [
@@ -70,7 +77,8 @@ export function failurePrompt(request: FailureRequest): ChatMessage[] {
     {
       role: 'user',
       content: [
-        "An action did not work. Say what must happen first (the prerequisite, usually stated in the game's response), why it failed, what to do instead, and the lesson.",
+        'An action did not work. Say what must happen first (the prerequisite, usually ' +
+          "stated in the game's response), why it failed, what to do instead, and the lesson.",
         `SITUATION BEFORE:\n${clip(request.situation, 1000)}`,
         `ACTION TRIED: ${request.failedAction}`,
         `GAME'S RESPONSE: ${clip(request.response, 500)}`,

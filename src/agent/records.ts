@@ -137,7 +137,9 @@ export function turnRecord(state: AgentState, decision: Decision, config: Episod
 export function withEndingMaintenance(record: TurnRecord, state: AgentState): TurnRecord {
   if (record.turn !== state.turn) return record;
   const added = memoryRecord(state.memory, state.turn);
-  const changed = Object.entries(added).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify((record as Record<string, unknown>)[key]));
+  const changed = Object.entries(added).filter(
+    ([key, value]) => JSON.stringify(value) !== JSON.stringify((record as Record<string, unknown>)[key]),
+  );
   return changed.length ? { ...record, ...Object.fromEntries(changed) } : record;
 }
 
@@ -179,6 +181,8 @@ export function episodeResult(state: AgentState, config: EpisodeConfig, stopped:
     stopped,
     transcriptPath,
     learned: learnedAfter(state),
-    ...(config.policy === 'full' ? { llm: state.llm, recommendationAccuracy: accuracy(state.learned.reliability, 'recommendation'), beliefs: state.beliefs } : {}),
+    ...(config.policy === 'full'
+      ? { llm: state.llm, recommendationAccuracy: accuracy(state.learned.reliability, 'recommendation'), beliefs: state.beliefs }
+      : {}),
   };
 }

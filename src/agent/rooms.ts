@@ -38,7 +38,13 @@ export interface Route {
  * The shortest walk over the map from `from` to a room in `open` (not `from` itself). The first
  * move must be `usable` now (valid, safe, not retried too often); the rest follow the map.
  */
-export function routeToOpen(exits: Exits, from: number, open: ReadonlySet<number>, usable: (command: string) => boolean, maxSteps = 30): Route | null {
+export function routeToOpen(
+  exits: Exits,
+  from: number,
+  open: ReadonlySet<number>,
+  usable: (command: string) => boolean,
+  maxSteps = 30,
+): Route | null {
   const first = new Map<number, string>([[from, '']]);
   let layer = [from];
   for (let steps = 1; steps <= maxSteps && layer.length; steps++) {
@@ -70,13 +76,17 @@ export function mappedByProbe(now: AgentState, before: AgentState): AgentState {
   for (const judged of [before, now]) {
     const id = judged.truth.location.id;
     // Merged, not replaced: from inside something (a bed, a car) the room's exits are not valid.
-    exits = keepNewest<Record<string, number>>({ ...withoutKey(exits, String(id)), [id]: { ...exits[id], ...exitsOf(id, judged.options) } }, LIMITS.rooms);
+    exits = keepNewest<Record<string, number>>(
+      { ...withoutKey(exits, String(id)), [id]: { ...exits[id], ...exitsOf(id, judged.options) } },
+      LIMITS.rooms,
+    );
     open = open.filter((other) => other !== id);
     const best = frontier(safePool(judged.options, memory.deadly), { ...memory, here: cellOf(judged.truth), doneHere: doneIn(now, id) });
     const opensSomething = best !== null && !exhausted(best.tier);
     if (opensSomething) open = [...open, id].slice(-LIMITS.rooms);
     // The room just left, as it was left: spent or not.
-    if (judged === before && id !== now.truth.location.id) spent = opensSomething ? spent.filter((other) => other !== id) : [...spent.filter((other) => other !== id), id].slice(-LIMITS.rooms);
+    if (judged === before && id !== now.truth.location.id)
+      spent = opensSomething ? spent.filter((other) => other !== id) : [...spent.filter((other) => other !== id), id].slice(-LIMITS.rooms);
   }
   return { ...now, exits, open, spent };
 }
@@ -91,11 +101,19 @@ export function mappedByMoves(now: AgentState, before: AgentState): AgentState {
   const to = now.truth.location.id;
   let exits = now.exits;
   if (to !== from && !now.truth.died && now.lastCommand !== null) {
-    exits = keepNewest<Record<string, number>>({ ...withoutKey(exits, String(from)), [from]: { ...exits[from], [now.lastCommand]: to } }, LIMITS.rooms);
+    exits = keepNewest<Record<string, number>>(
+      { ...withoutKey(exits, String(from)), [from]: { ...exits[from], [now.lastCommand]: to } },
+      LIMITS.rooms,
+    );
   }
   let open = now.open.filter((id) => id !== from && id !== to);
   const opensUp = (judged: AgentState) =>
-    nextUntried(judged.commands, { worldHash: judged.worldHash, tried: now.tried, learned: now.learned, rooms: { here: judged.truth.location.id, exits, open: new Set() } })?.opensUp ?? false;
+    nextUntried(judged.commands, {
+      worldHash: judged.worldHash,
+      tried: now.tried,
+      learned: now.learned,
+      rooms: { here: judged.truth.location.id, exits, open: new Set() },
+    })?.opensUp ?? false;
   for (const judged of to === from ? [now] : [before, now]) if (opensUp(judged)) open = [...open, judged.truth.location.id];
   return { ...now, exits, open: open.slice(-LIMITS.rooms) };
 }
@@ -115,7 +133,9 @@ export function afterBreakthrough(next: AgentState, state: AgentState, command: 
   if (!taken) return next;
   const tier = tierOf(taken, cellMemory(state));
   if (tier !== 'new-state-ever' && tier !== 'new-state') return next;
-  const rooms = Object.keys(next.exits).map(Number).filter((id) => id !== next.truth.location.id);
+  const rooms = Object.keys(next.exits)
+    .map(Number)
+    .filter((id) => id !== next.truth.location.id);
   return {
     ...next,
     learned: rememberCells(next.learned, state.cells),

@@ -18,7 +18,19 @@ import { accuracy, Reliability } from './reliability';
 
 export { actionWouldHelp, addressesBlocker, asCommand, matchAction } from './advice';
 
-export type SelectionReason = 'won' | 'reward' | 'planned' | 'return' | 'thought' | 'recommended' | 'blocker' | 'alternative' | 'novel' | 'untried' | 'random' | 'fallback';
+export type SelectionReason =
+  | 'won'
+  | 'reward'
+  | 'planned'
+  | 'return'
+  | 'thought'
+  | 'recommended'
+  | 'blocker'
+  | 'alternative'
+  | 'novel'
+  | 'untried'
+  | 'random'
+  | 'fallback';
 
 export interface Selection {
   command: string;
@@ -41,7 +53,12 @@ export interface SelectorInput extends PolicyContext {
 
 const informative = (text: string) => !/^(|unknown|none|n\/a|nothing|-)$/i.test(text.trim());
 
-const pick = (command: string, reason: SelectionReason, why: string, followedRecommendation = false): Selection => ({ command, reason, why, followedRecommendation });
+const pick = (command: string, reason: SelectionReason, why: string, followedRecommendation = false): Selection => ({
+  command,
+  reason,
+  why,
+  followedRecommendation,
+});
 
 export function selectAction(input: SelectorInput): Selection {
   const { analysis, reliability, rng } = input;
@@ -63,11 +80,14 @@ export function selectAction(input: SelectorInput): Selection {
   if (concluded && rng.next() < accuracy(reliability, 'thought')) return pick(concluded, 'thought', because('thought through'));
   if (analysis) {
     const rec = match(analysis.recommended_action);
-    if (rec && rng.next() < accuracy(reliability, 'recommendation')) return pick(rec, 'recommended', because(analysis.action_reasoning.trim()), true);
+    if (rec && rng.next() < accuracy(reliability, 'recommendation'))
+      return pick(rec, 'recommended', because(analysis.action_reasoning.trim()), true);
     if (assist.trustsOtherAdvice(input, reliability)) {
       const blocker = analysis.blocking_condition || analysis.prerequisite;
       if (blocker) {
-        const fix = candidates(input).map((command) => match(command)).find((c): c is string => c !== null && addressesBlocker(c, blocker));
+        const fix = candidates(input)
+          .map((command) => match(command))
+          .find((c): c is string => c !== null && addressesBlocker(c, blocker));
         if (fix) return pick(fix, 'blocker', because(`addresses: ${blocker}`), rec === fix);
       }
       for (const alt of analysis.alternative_actions) {

@@ -72,7 +72,19 @@ export const AgentStateSchema = z.object({
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
 /** ~12 KB and ~9 KB of JSON: with the dynamics model (~32 KB) the carry stays near 55 KB. */
-export const LIMITS = { visited: 800, tried: 300, places: 200, deaths: 100, cells: 300, learnedCells: 400, deadlyPlaces: 100, rooms: 150, done: 300, frontier: 30, deadlyMoves: 100 } as const;
+export const LIMITS = {
+  visited: 800,
+  tried: 300,
+  places: 200,
+  deaths: 100,
+  cells: 300,
+  learnedCells: 400,
+  deadlyPlaces: 100,
+  rooms: 150,
+  done: 300,
+  frontier: 30,
+  deadlyMoves: 100,
+} as const;
 /** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
 export const MAX_CARRY_BYTES = 60 * 1024;
 

@@ -29,7 +29,19 @@ import { policyContextOf } from './policyContext';
 import type { Rng } from './rng';
 import { afterBreakthrough } from './rooms';
 import { selectAction, SelectionReason } from './selector';
-import { AgentState, keepNewest, LIMITS, markVisited, moveAt, pushOnce, rememberDeath, rememberReward, turnView, visitedSet, withTruth } from './state';
+import {
+  AgentState,
+  keepNewest,
+  LIMITS,
+  markVisited,
+  moveAt,
+  pushOnce,
+  rememberDeath,
+  rememberReward,
+  turnView,
+  visitedSet,
+  withTruth,
+} from './state';
 
 export { turnView } from './state';
 import type { ThoughtboxSession } from './thoughtbox/schema';
@@ -77,7 +89,12 @@ export interface OracleAnswers {
   failure: FailureAnswer | null;
 }
 
-export function deliberate(state: AgentState, config: EpisodeConfig, rng: Rng, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): Deliberation {
+export function deliberate(
+  state: AgentState,
+  config: EpisodeConfig,
+  rng: Rng,
+  modules: readonly AnyMemoryModule[] = MEMORY_MODULES,
+): Deliberation {
   const ctx = policyContextOf(state, config, rng);
   if (config.policy !== 'full') return { kind: 'decided', choice: choose(config.policy, ctx) };
   // A move the probes or a learned path already decide needs no oracle call.
@@ -110,9 +127,13 @@ export function analysisOf(answers: OracleAnswers): TurnAnalysis {
 function withFailure(analysis: TurnAnalysis, failure: FailureAnswer | null): TurnAnalysis {
   if (!failure) return analysis;
   const f = failure.answer;
-  return { ...analysis, last_action_made_progress: false, failure_reason: f.failure_reason || analysis.failure_reason, prerequisite: f.prerequisite || analysis.prerequisite };
+  return {
+    ...analysis,
+    last_action_made_progress: false,
+    failure_reason: f.failure_reason || analysis.failure_reason,
+    prerequisite: f.prerequisite || analysis.prerequisite,
+  };
 }
-
 
 // ── decide ──────────────────────────────────────────────────────────────────────────────────
 
@@ -136,7 +157,14 @@ export interface Decision {
   conclusionProbe: boolean | null;
 }
 
-const NO_ADVICE = { analysis: null, fallback: false, usage: NO_USAGE, recommendationProbe: null, thinking: null, conclusionProbe: null } as const;
+const NO_ADVICE = {
+  analysis: null,
+  fallback: false,
+  usage: NO_USAGE,
+  recommendationProbe: null,
+  thinking: null,
+  conclusionProbe: null,
+} as const;
 
 /**
  * The action. `answer` is the oracle's answer when it was asked, or 'unreachable' when the LLM
@@ -144,7 +172,14 @@ const NO_ADVICE = { analysis: null, fallback: false, usage: NO_USAGE, recommenda
  * turn's thoughtbox session: a concluded one offers its action to the selector; any other
  * outcome (declined, iteration limit, ...) leaves the choice to the oracle and the selector.
  */
-export function decide(state: AgentState, config: EpisodeConfig, rng: Rng, deliberation: Deliberation, answer: OracleAnswers | 'unreachable' | null, thinking: ThoughtboxSession | null = null): Decision {
+export function decide(
+  state: AgentState,
+  config: EpisodeConfig,
+  rng: Rng,
+  deliberation: Deliberation,
+  answer: OracleAnswers | 'unreachable' | null,
+  thinking: ThoughtboxSession | null = null,
+): Decision {
   if (deliberation.kind === 'decided') return { ...deliberation.choice, ...NO_ADVICE, beliefs: state.beliefs };
   if (answer === null) throw new Error('decide: the oracle was to be asked, but no answer was given');
   const ctx = policyContextOf(state, config, rng);
@@ -156,7 +191,14 @@ export function decide(state: AgentState, config: EpisodeConfig, rng: Rng, delib
   const analysis = analysisOf(answer);
   const beliefs = updateFromAnalysis(state.beliefs, analysis, state.learned.reliability, state.lastCommand, state.lastOutcome);
   const conclusion = thinking?.outcome === 'concluded' ? thinking.action : null;
-  const selection = selectAction({ ...ctx, reliability: state.learned.reliability, analysis, conclusion, known: deliberation.known, advice: deliberation.advice });
+  const selection = selectAction({
+    ...ctx,
+    reliability: state.learned.reliability,
+    analysis,
+    conclusion,
+    known: deliberation.known,
+    advice: deliberation.advice,
+  });
   const oracleUsage = answer.failure ? addUsage(answer.turn.usage, answer.failure.usage) : answer.turn.usage;
   return {
     command: selection.command,
@@ -176,7 +218,14 @@ export function decide(state: AgentState, config: EpisodeConfig, rng: Rng, delib
 // ── learn ───────────────────────────────────────────────────────────────────────────────────
 
 /** The state after `step` (the engine's result of running `step.command`, which is what is learned from). */
-export function learn(state: AgentState, config: EpisodeConfig, decision: Decision, step: GameState & { command: string }, rng: Rng, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): AgentState {
+export function learn(
+  state: AgentState,
+  config: EpisodeConfig,
+  decision: Decision,
+  step: GameState & { command: string },
+  rng: Rng,
+  modules: readonly AnyMemoryModule[] = MEMORY_MODULES,
+): AgentState {
   const assist = assistFor(config.assist);
   const command = step.command;
   // A scene's moves (9:05's yes/no questions in the car) change only global variables, so the
@@ -189,7 +238,8 @@ export function learn(state: AgentState, config: EpisodeConfig, decision: Decisi
   const beliefsBefore = decision.beliefs;
   const analysis = decision.analysis;
   // A first ever: later episodes return here (see learned.frontier).
-  const firstEver = !step.truth.died && isFirstEver(cellOf(step.truth), { seen: new Set(state.cells), seenBefore: new Set(state.learned.cells) });
+  const firstEver =
+    !step.truth.died && isFirstEver(cellOf(step.truth), { seen: new Set(state.cells), seenBefore: new Set(state.learned.cells) });
   const reliability = analysis
     ? updateReliability(state.learned.reliability, outcome, {
         actedOnBlocker: decision.reason === 'blocker',
@@ -207,7 +257,8 @@ export function learn(state: AgentState, config: EpisodeConfig, decision: Decisi
     dynamics: observeDynamics(state.learned.dynamics, state.worldHash, command, reached, scoreDelta),
   };
   if (scoreDelta > 0) learned = rememberReward(learned, state.worldHash, command);
-  if (step.truth.died) learned = rememberDeath(learned, state.worldHash, placeOf(cellOf(state.truth)), moveAt(state.truth.location.id, command));
+  if (step.truth.died)
+    learned = rememberDeath(learned, state.worldHash, placeOf(cellOf(state.truth)), moveAt(state.truth.location.id, command));
   const place = step.truth.location.name;
   const newPlace = place !== '' && !state.places.includes(place);
   const key = triedKey(state.worldHash, command);
@@ -226,13 +277,16 @@ export function learn(state: AgentState, config: EpisodeConfig, decision: Decisi
     visited: markVisited(state.visited, reached),
     tried: keepNewest({ ...state.tried, [key]: (state.tried[key] ?? 0) + 1 }, LIMITS.tried),
     learned,
-    beliefs: withTruth({ ...beliefsBefore, actionHistory: pushBounded(beliefsBefore.actionHistory, command, BELIEF_LIMITS.actionHistory) }, step.truth),
+    beliefs: withTruth(
+      { ...beliefsBefore, actionHistory: pushBounded(beliefsBefore.actionHistory, command, BELIEF_LIMITS.actionHistory) },
+      step.truth,
+    ),
     llm: {
       calls: state.llm.calls + decision.usage.calls,
       promptTokens: state.llm.promptTokens + decision.usage.promptTokens,
       completionTokens: state.llm.completionTokens + decision.usage.completionTokens,
       fallbackTurns: state.llm.fallbackTurns + (decision.fallback ? 1 : 0),
-      ...(decision.model ?? state.llm.model ? { model: decision.model ?? state.llm.model } : {}),
+      ...((decision.model ?? state.llm.model) ? { model: decision.model ?? state.llm.model } : {}),
     },
     cells: pushOnce(state.cells, cellOf(step.truth), LIMITS.cells),
     // The state the find was made from: a later episode returns there and tries what was not tried.

@@ -2,13 +2,30 @@
  * Choosing without outcomes (the `valid` and `none` assists): what a player would type from the
  * game's reply alone, and which untried command to try next, by what such commands usually do.
  */
-import { isUndoing } from './cells';
+import { isUndoing, startsWithAny } from './cells';
 import type { PolicyContext } from './policyContext';
 import { timesTried } from './policyContext';
 import { moveAt } from './state';
 
 const DIRECTIONS = ['north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out'];
-const NOT_NOUNS = new Set(['way', 'end', 'side', 'rest', 'top', 'bottom', 'middle', 'distance', 'moment', 'time', 'game', 'story', 'lot', 'few', 'little', 'bit']);
+const NOT_NOUNS = new Set([
+  'way',
+  'end',
+  'side',
+  'rest',
+  'top',
+  'bottom',
+  'middle',
+  'distance',
+  'moment',
+  'time',
+  'game',
+  'story',
+  'lot',
+  'few',
+  'little',
+  'bit',
+]);
 
 /**
  * What a player would try with nothing but the game's reply (the `none` assist): the compass, a
@@ -64,8 +81,60 @@ export function safeCommands(candidates: readonly string[], ctx: UntriedContext)
  * (Zork I under `valid`) made throwing things at the lamp and jumping come sooner.
  */
 const RISK = { forward: 0, other: 1, undoing: 2, risky: 3 } as const;
-const FORWARD = /^(north|south|east|west|northeast|northwest|southeast|southwest|up|down|in|out|enter|climb|go|take|get|pick up|open|unlock|turn on|light|switch on|move|push|pull|read|examine|look|search|wear)\b/;
-const RISKY = /^(jump|throw|attack|kill|break|destroy|burn|hit|smash|cut|stab|wreck|fight|punch|kick|pour|empty|swim|dive)\b/;
+const FORWARD = startsWithAny([
+  'north',
+  'south',
+  'east',
+  'west',
+  'northeast',
+  'northwest',
+  'southeast',
+  'southwest',
+  'up',
+  'down',
+  'in',
+  'out',
+  'enter',
+  'climb',
+  'go',
+  'take',
+  'get',
+  'pick up',
+  'open',
+  'unlock',
+  'turn on',
+  'light',
+  'switch on',
+  'move',
+  'push',
+  'pull',
+  'read',
+  'examine',
+  'look',
+  'search',
+  'wear',
+]);
+const RISKY = startsWithAny([
+  'jump',
+  'throw',
+  'attack',
+  'kill',
+  'break',
+  'destroy',
+  'burn',
+  'hit',
+  'smash',
+  'cut',
+  'stab',
+  'wreck',
+  'fight',
+  'punch',
+  'kick',
+  'pour',
+  'empty',
+  'swim',
+  'dive',
+]);
 
 function riskOf(command: string): number {
   const c = command.trim().toLowerCase();

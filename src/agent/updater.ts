@@ -30,11 +30,22 @@ const informative = (reason: string) => !/^(unknown|none|n\/a|failed|no|yes|)$/i
  * do: when it scored or reached a new state, the oracle's "it failed" is overruled (the 270M
  * model marks nearly every move failed), and placeholder reasons are not recorded.
  */
-export function updateFromAnalysis(beliefs: Beliefs, a: TurnAnalysis, reliability: Reliability, lastAction: string | null, lastOutcome: StepOutcome | null): Beliefs {
+export function updateFromAnalysis(
+  beliefs: Beliefs,
+  a: TurnAnalysis,
+  reliability: Reliability,
+  lastAction: string | null,
+  lastOutcome: StepOutcome | null,
+): Beliefs {
   let b = { ...beliefs };
   if (a.overall_goal && (b.overallGoal === 'unknown' || accuracy(reliability, 'goal') >= 0.5)) b.overallGoal = a.overall_goal;
   if (a.immediate_goal) b.currentSubgoal = a.immediate_goal;
-  if (a.last_action_made_progress && a.accomplishment && CONFIDENCE_VALUE[a.confidence] > 0.5 && !b.accomplished.includes(a.accomplishment)) {
+  if (
+    a.last_action_made_progress &&
+    a.accomplishment &&
+    CONFIDENCE_VALUE[a.confidence] > 0.5 &&
+    !b.accomplished.includes(a.accomplishment)
+  ) {
     b.accomplished = pushBounded(b.accomplished, a.accomplishment, LIMITS.accomplished);
   }
   if (a.last_action_made_progress) b.blockingCondition = null;
@@ -43,7 +54,14 @@ export function updateFromAnalysis(beliefs: Beliefs, a: TurnAnalysis, reliabilit
   const engineSawProgress = lastOutcome !== null && helped(lastOutcome);
   const overruled = engineSawProgress || !informative(a.failure_reason);
   if (lastAction && !a.last_action_made_progress && !overruled) {
-    b = { ...b, failedActions: pushBounded(b.failedActions.filter((f) => f.action !== lastAction), { action: lastAction, reason: a.failure_reason }, LIMITS.failedActions) };
+    b = {
+      ...b,
+      failedActions: pushBounded(
+        b.failedActions.filter((f) => f.action !== lastAction),
+        { action: lastAction, reason: a.failure_reason },
+        LIMITS.failedActions,
+      ),
+    };
   }
   return b;
 }
@@ -82,7 +100,8 @@ export function updateReliability(r: Reliability, o: StepOutcome, evidence: Reli
   if (evidence.conclusionProbe !== null) next = recordOutcome(next, 'thought', evidence.conclusionProbe);
   else if (evidence.actedOn === 'thought') next = recordOutcome(next, 'thought', adviceHelped);
   if (evidence.actedOnBlocker) next = recordOutcome(next, 'blocker', helped(o));
-  if (evidence.progressClaim) next = recordOutcome(next, 'progress', evidence.progressClaim.claimed === helped(evidence.progressClaim.actual));
+  if (evidence.progressClaim)
+    next = recordOutcome(next, 'progress', evidence.progressClaim.claimed === helped(evidence.progressClaim.actual));
   if (o.scoreDelta !== 0) next = recordOutcome(next, 'goal', o.scoreDelta > 0);
   return next;
 }

@@ -18,9 +18,11 @@ export const MAX_WORKFLOW_ID_LENGTH = 200;
 export function parseWorkflowId(name: string) {
   return (value: string): string => {
     if (value.trim() === '') throw new InvalidArgumentError(`${name} must not be empty.`);
-    if (value.length > MAX_WORKFLOW_ID_LENGTH) throw new InvalidArgumentError(`${name} must be at most ${MAX_WORKFLOW_ID_LENGTH} characters, got ${value.length}.`);
+    if (value.length > MAX_WORKFLOW_ID_LENGTH)
+      throw new InvalidArgumentError(`${name} must be at most ${MAX_WORKFLOW_ID_LENGTH} characters, got ${value.length}.`);
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-    if (/[\u0000-\u001f\u007f]/.test(value)) throw new InvalidArgumentError(`${name} must not contain control characters (tabs, newlines, ...).`);
+    if (/[\u0000-\u001f\u007f]/.test(value))
+      throw new InvalidArgumentError(`${name} must not contain control characters (tabs, newlines, ...).`);
     return value;
   };
 }
@@ -43,5 +45,3 @@ export function resolved<T>(resolve: () => T, what: string): T {
     throw err;
   }
 }
-
-

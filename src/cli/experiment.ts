@@ -49,7 +49,8 @@ function designed<T>(fn: () => T): T {
 }
 
 export function experimentInput(game: string, opts: ExperimentOptions): ExperimentInput {
-  if (opts.steps !== undefined && opts.maxTurns !== undefined && opts.steps !== opts.maxTurns) throw new UsageError(`--steps ${opts.steps} and --max-turns ${opts.maxTurns} disagree: give one (they are the same setting).`);
+  if (opts.steps !== undefined && opts.maxTurns !== undefined && opts.steps !== opts.maxTurns)
+    throw new UsageError(`--steps ${opts.steps} and --max-turns ${opts.maxTurns} disagree: give one (they are the same setting).`);
   const factors = designed(() => parseFactors(opts.vary));
   const models = opts.models !== undefined ? designed(() => parseModels(opts.models!)) : undefined;
   const options = { ...episodeOptions(game, opts), maxTurns: opts.steps ?? opts.maxTurns, episodes: opts.episodes };
@@ -61,9 +62,16 @@ export function registerExperimentCommands(program: Command): void {
   addRunOptions(
     program
       .command('experiment')
-      .description('Run the same campaign (same seeds) once per arm: a baseline and, per varied factor, each other level (or every combination with --factorial); prints a summary table.')
+      .description(
+        'Run the same campaign (same seeds) once per arm: a baseline and, per varied factor, ' +
+          'each other level (or every combination with --factorial); prints a summary table.',
+      )
       .argument('[game]', 'story path or bundled game name', DEFAULT_GAME)
-      .requiredOption('--vary <factors>', 'what to vary, comma-separated: thoughtbox (off|auto|always), compaction (off vs every 5), knowledge (off vs every 10), assist (probe|valid|none), model (the --models)')
+      .requiredOption(
+        '--vary <factors>',
+        'what to vary, comma-separated: thoughtbox (off|auto|always), compaction (off vs every ' +
+          '5), knowledge (off vs every 10), assist (probe|valid|none), model (the --models)',
+      )
       .option('--models <names>', 'models to compare with --vary model, comma-separated; "default" is the worker\'s GRUE_LLM_MODEL')
       .option('--factorial', 'every combination of the varied factors instead of one factor at a time from the baseline')
       .option('--episodes <n>', `episodes per arm (default: ${CAMPAIGN_DEFAULTS.episodes})`, parseInteger('--episodes', 1, 10_000))
@@ -87,7 +95,8 @@ export function registerExperimentCommands(program: Command): void {
       dirname(experimentResultsPath(config.GRUE_DATA_DIR, workflowId)),
     );
     process.stdout.write(
-      `experiment ${workflowId}: ${input.arms.length} arms × ${baseline.episodes} episodes × ${baseline.maxTurns} turns (seeds ${baseline.seed}..${baseline.seed + baseline.episodes - 1})\n` +
+      `experiment ${workflowId}: ${input.arms.length} arms × ${baseline.episodes} episodes × ` +
+        `${baseline.maxTurns} turns (seeds ${baseline.seed}..${baseline.seed + baseline.episodes - 1})\n` +
         input.arms.map((a, i) => `  ${i + 1}. ${a.name}`).join('\n') +
         `\nWeb UI: ${webUiUrl(config, workflowId)}\n`,
     );
@@ -99,7 +108,10 @@ export function registerExperimentCommands(program: Command): void {
 
   program
     .command('report')
-    .description("Write a report of a finished campaign or experiment: report.html (charts inlined), report.md, each chart as SVG and PNG, summary.json. Reads the results and transcripts under GRUE_DATA_DIR; needs no server.")
+    .description(
+      'Write a report of a finished campaign or experiment: report.html (charts inlined), report.md, each chart ' +
+        'as SVG and PNG, summary.json. Reads the results and transcripts under GRUE_DATA_DIR; needs no server.',
+    )
     .argument('<id>', 'a campaign or experiment workflow id', parseWorkflowId('the workflow id'))
     .option('--out <dir>', 'write the report here (default: <data dir>/reports/<id>/)')
     .action(async (id: string, opts: { out?: string }) => {
@@ -114,11 +126,20 @@ export function registerExperimentCommands(program: Command): void {
       const report = await buildReport(data);
       const paths = writeReport(opts.out ?? reportDir(config.GRUE_DATA_DIR, id), report);
       process.stdout.write(summaryText(report.summary));
-      process.stdout.write(`report: ${paths[0]}\n${paths.slice(1).map((p) => `  ${p}`).join('\n')}\n`);
+      process.stdout.write(
+        `report: ${paths[0]}\n${paths
+          .slice(1)
+          .map((p) => `  ${p}`)
+          .join('\n')}\n`,
+      );
     });
 }
 
-async function watchExperiment(client: Client, handle: WorkflowHandle<typeof experimentWorkflow>, input: ExperimentInput): Promise<ExperimentResult> {
+async function watchExperiment(
+  client: Client,
+  handle: WorkflowHandle<typeof experimentWorkflow>,
+  input: ExperimentInput,
+): Promise<ExperimentResult> {
   const episodes = input.arms[0].config.episodes;
   const bar = progressBar('episode {value}/{total} {bar} | arm {armNo}/{arms} {arm} | {now}');
   bar.start(input.arms.length * episodes, 0, { armNo: 1, arms: input.arms.length, arm: input.arms[0].name, now: '' });
@@ -128,10 +149,16 @@ async function watchExperiment(client: Client, handle: WorkflowHandle<typeof exp
       let inArm = 0;
       let now = '';
       if (p.currentCampaign) {
-        const campaign = await client.workflow.getHandle(p.currentCampaign).query(progressQuery).catch(() => null);
+        const campaign = await client.workflow
+          .getHandle(p.currentCampaign)
+          .query(progressQuery)
+          .catch(() => null);
         inArm = campaign?.completed ?? 0;
         if (campaign?.currentEpisode) {
-          const s = await client.workflow.getHandle(campaign.currentEpisode).query(statusQuery).catch(() => null);
+          const s = await client.workflow
+            .getHandle(campaign.currentEpisode)
+            .query(statusQuery)
+            .catch(() => null);
           if (s) now = `turn ${s.turn} score ${s.score} ${s.location}`;
         }
       }
@@ -146,6 +173,8 @@ async function watchExperiment(client: Client, handle: WorkflowHandle<typeof exp
 
 /** The summary table; seconds per turn come from the transcripts, so they show where the worker's files are. */
 function printExperiment(result: ExperimentResult, dataDir: string): void {
-  process.stdout.write(`\n${summaryText(summarize(experimentReportData(dataDir, result)))}\nresults: ${result.resultsPath}\nreport: grue report ${result.experimentId}\n`);
+  process.stdout.write(
+    `\n${summaryText(summarize(experimentReportData(dataDir, result)))}\nresults: ` +
+      `${result.resultsPath}\nreport: grue report ${result.experimentId}\n`,
+  );
 }
-

@@ -74,7 +74,12 @@ async function interactive(session: GameSession, opts: GameOptions): Promise<voi
     try {
       const result = session.step(line);
       process.stdout.write(`${result.observation}\n${statusText(session)}\n`);
-      if (opts.valid) process.stdout.write(`[valid: ${findValidActions(session).map((a) => a.command).join(', ')}]\n`);
+      if (opts.valid)
+        process.stdout.write(
+          `[valid: ${findValidActions(session)
+            .map((a) => a.command)
+            .join(', ')}]\n`,
+        );
       if (session.isOver) break;
     } catch (err) {
       if (!(err instanceof EngineError)) throw err;

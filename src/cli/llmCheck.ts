@@ -32,10 +32,19 @@ export async function preflightLlm(model: string | null = null): Promise<string>
 
 /** The embedded model ids a `--model` list names: comma-separated ids, or `all`. */
 export function parseEmbeddedModelList(list: string): string[] {
-  const ids = list === 'all' ? Object.keys(EMBEDDED_MODELS) : list.split(',').map((s) => s.trim()).filter(Boolean);
+  const ids =
+    list === 'all'
+      ? Object.keys(EMBEDDED_MODELS)
+      : list
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   const unknown = ids.filter((id) => !EMBEDDED_MODELS[id]);
   if (ids.length === 0 || unknown.length) {
-    throw new UsageError(`--model: unknown embedded model ${unknown.map((u) => `"${u}"`).join(', ') || '(none given)'}; choose from ${Object.keys(EMBEDDED_MODELS).join(', ')} or all.`);
+    throw new UsageError(
+      `--model: unknown embedded model ${unknown.map((u) => `"${u}"`).join(', ') || '(none given)'}; ` +
+        `choose from ${Object.keys(EMBEDDED_MODELS).join(', ')} or all.`,
+    );
   }
   return ids;
 }

@@ -11,7 +11,16 @@ import { campaignResultsPath, runDir } from '../activities/files';
 import { loadStoryFile } from '../engine/story';
 import { resolveStory } from '../engine/resolveStory';
 import { loadConfig, webUiUrl } from '../config';
-import { AssistSchema, CAMPAIGN_DEFAULTS, EPISODE_DEFAULTS, EpisodeOptions, MAX_PARALLEL_EPISODES, PolicyNameSchema, resolveCampaignConfig, resolveEpisodeConfig } from '../schemas/episode';
+import {
+  AssistSchema,
+  CAMPAIGN_DEFAULTS,
+  EPISODE_DEFAULTS,
+  EpisodeOptions,
+  MAX_PARALLEL_EPISODES,
+  PolicyNameSchema,
+  resolveCampaignConfig,
+  resolveEpisodeConfig,
+} from '../schemas/episode';
 import { CampaignResult, EpisodeResult, TurnRecord } from '../agent/records';
 import { campaignWorkflow, progressQuery } from '../workflows/campaign';
 import { episodeWorkflow, statusQuery, transcriptQuery } from '../workflows/episode';
@@ -52,22 +61,73 @@ export function addRunOptions(cmd: Command): Command {
   return cmd
     .option('--seed <n>', `seed for the game and the policy (default: ${D.seed})`, parseInteger('--seed', 0, 2 ** 31 - 1))
     .option('--max-turns <n>', `turns per episode (default: ${D.maxTurns})`, parseInteger('--max-turns', 1, 100_000))
-    .option('--policy <name>', `who chooses the commands: ${PolicyNameSchema.options.join(' | ')} (full = the LLM oracle agent; default: ${D.policy})`)
-    .option('--continue-as-new-every <n>', `turns per workflow run before continue-as-new (default: ${D.continueAsNewEvery})`, parseInteger('--continue-as-new-every', 1, 10_000))
-    .option('--transcript-flush-every <n>', `turns buffered before they are written to the transcript (default: ${D.transcriptFlushEvery})`, parseInteger('--transcript-flush-every', 1, 1_000))
-    .option('--turn-timeout <seconds>', `seconds a turn may take before another worker retries it (default: ${D.turnTimeoutSeconds})`, parseInteger('--turn-timeout', 1, 3600))
+    .option(
+      '--policy <name>',
+      `who chooses the commands: ${PolicyNameSchema.options.join(' | ')} (full = the LLM oracle agent; default: ${D.policy})`,
+    )
+    .option(
+      '--continue-as-new-every <n>',
+      `turns per workflow run before continue-as-new (default: ${D.continueAsNewEvery})`,
+      parseInteger('--continue-as-new-every', 1, 10_000),
+    )
+    .option(
+      '--transcript-flush-every <n>',
+      `turns buffered before they are written to the transcript (default: ${D.transcriptFlushEvery})`,
+      parseInteger('--transcript-flush-every', 1, 1_000),
+    )
+    .option(
+      '--turn-timeout <seconds>',
+      `seconds a turn may take before another worker retries it (default: ${D.turnTimeoutSeconds})`,
+      parseInteger('--turn-timeout', 1, 3600),
+    )
     .option('--stop-on-death', `end the episode when the player dies (default: ${D.stopOnDeath})`)
     .option('--no-stop-on-death', 'play on after a death, for games that go on (Zork resurrects you)')
-    .option('--compact-every <n>', `compact the raw turns into the structured world model every n turns, 0 = off (default: ${D.compactEvery})`, parseInteger('--compact-every', 0, 1_000))
+    .option(
+      '--compact-every <n>',
+      `compact the raw turns into the structured world model every n turns, 0 = off (default: ${D.compactEvery})`,
+      parseInteger('--compact-every', 0, 1_000),
+    )
     .option('--compact-smart', 'also compact early when a new room is entered or the score changes')
-    .option('--thoughtbox <mode>', `think a turn through before acting: off | auto (offered on hard turns; the model may decline) | always (default: ${D.thoughtbox})`)
-    .option('--max-thinking-iterations <n>', `model calls one thoughtbox session may make (default: ${D.maxThinkingIterations})`, parseInteger('--max-thinking-iterations', 1, 100))
-    .option('--knowledge-every <n>', `turns per knowledge window: every n turns a heuristic gate decides whether one LLM call updates the knowledge base, 0 = off (default: ${D.knowledgeEvery})`, parseInteger('--knowledge-every', 0, 20))
-    .option('--knowledge-kb <n>', `size limit of the knowledge base in KB, kept by priority compression (default: ${D.knowledgeKb})`, parseInteger('--knowledge-kb', 1, 8))
-    .option('--knowledge-verify-after <n>', `replay a fact in the engine when it has not been seen true for n turns (default: ${D.knowledgeVerifyAfter})`, parseInteger('--knowledge-verify-after', 1, 10_000))
-    .option('--assist <level>', `what the engine tells the agent about the valid actions: ${AssistSchema.options.join(' | ')} (probe = each action's outcome; valid = the list only, as Jericho's agents get; none = nothing, the agent writes commands; default: ${D.assist})`)
-    .option('--model <id>', 'the model the LLM activities use: an embedded model id or the OpenAI-compatible endpoint\'s model name (default: the worker\'s GRUE_LLM_MODEL)')
-    .option('--id <workflowId>', `workflow id, 1-${MAX_WORKFLOW_ID_LENGTH} characters, not used by an earlier run (default: generated)`, parseWorkflowId('--id'))
+    .option(
+      '--thoughtbox <mode>',
+      `think a turn through before acting: off | auto (offered on hard turns; the model may decline) | always (default: ${D.thoughtbox})`,
+    )
+    .option(
+      '--max-thinking-iterations <n>',
+      `model calls one thoughtbox session may make (default: ${D.maxThinkingIterations})`,
+      parseInteger('--max-thinking-iterations', 1, 100),
+    )
+    .option(
+      '--knowledge-every <n>',
+      `turns per knowledge window: every n turns a heuristic gate decides whether one ` +
+        `LLM call updates the knowledge base, 0 = off (default: ${D.knowledgeEvery})`,
+      parseInteger('--knowledge-every', 0, 20),
+    )
+    .option(
+      '--knowledge-kb <n>',
+      `size limit of the knowledge base in KB, kept by priority compression (default: ${D.knowledgeKb})`,
+      parseInteger('--knowledge-kb', 1, 8),
+    )
+    .option(
+      '--knowledge-verify-after <n>',
+      `replay a fact in the engine when it has not been seen true for n turns (default: ${D.knowledgeVerifyAfter})`,
+      parseInteger('--knowledge-verify-after', 1, 10_000),
+    )
+    .option(
+      '--assist <level>',
+      `what the engine tells the agent about the valid actions: ${AssistSchema.options.join(' | ')} (probe = each action's ` +
+        `outcome; valid = the list only, as Jericho's agents get; none = nothing, the agent writes commands; default: ${D.assist})`,
+    )
+    .option(
+      '--model <id>',
+      'the model the LLM activities use: an embedded model id or the ' +
+        "OpenAI-compatible endpoint's model name (default: the worker's GRUE_LLM_MODEL)",
+    )
+    .option(
+      '--id <workflowId>',
+      `workflow id, 1-${MAX_WORKFLOW_ID_LENGTH} characters, not used by an earlier run (default: generated)`,
+      parseWorkflowId('--id'),
+    )
     .option('--no-worker', 'do not run an in-process worker (use when `grue worker` processes are running)')
     .option('--no-wait', 'start the workflow, print its id and return');
 }
@@ -118,7 +178,12 @@ export function registerPlayCommands(program: Command): void {
     const handle = await startNew(
       client,
       episodeWorkflow,
-      { workflowId, taskQueue: config.GRUE_TASK_QUEUE, args: [{ config: input }], typedSearchAttributes: [{ key: GAME_KEY, value: input.game }] },
+      {
+        workflowId,
+        taskQueue: config.GRUE_TASK_QUEUE,
+        args: [{ config: input }],
+        typedSearchAttributes: [{ key: GAME_KEY, value: input.game }],
+      },
       runDir(config.GRUE_DATA_DIR, workflowId),
     );
     process.stdout.write(`episode ${workflowId}\nWeb UI: ${webUiUrl(config, workflowId)}\n`);
@@ -137,11 +202,15 @@ export function registerPlayCommands(program: Command): void {
       .option('--episodes <n>', `number of episodes (default: ${CAMPAIGN_DEFAULTS.episodes})`, parseInteger('--episodes', 1, 10_000))
       .option(
         '--parallel <n>',
-        `episodes in flight at once, as child workflows spread over every worker on the task queue; each starts from what was learned when it started (default: ${CAMPAIGN_DEFAULTS.parallel})`,
+        `episodes in flight at once, as child workflows spread over every worker on the task queue; ` +
+          `each starts from what was learned when it started (default: ${CAMPAIGN_DEFAULTS.parallel})`,
         parseInteger('--parallel', 1, MAX_PARALLEL_EPISODES),
       ),
   ).action(async (game: string, opts: RunOptions & { episodes?: number; parallel?: number }) => {
-    const input = resolved(() => resolveCampaignConfig({ ...episodeOptions(game, opts), episodes: opts.episodes, parallel: opts.parallel }), 'campaign options');
+    const input = resolved(
+      () => resolveCampaignConfig({ ...episodeOptions(game, opts), episodes: opts.episodes, parallel: opts.parallel }),
+      'campaign options',
+    );
     // A bad environment fails before the model loads.
     const env = loadConfig();
     if (input.policy === 'full') log(`LLM: ${await preflightLlm(input.model)}`);
@@ -162,7 +231,14 @@ export function registerPlayCommands(program: Command): void {
 }
 
 export function progressBar(format: string): SingleBar {
-  return new SingleBar({ format, hideCursor: true, clearOnComplete: false, noTTYOutput: true, notTTYSchedule: 5000, stream: process.stderr });
+  return new SingleBar({
+    format,
+    hideCursor: true,
+    clearOnComplete: false,
+    noTTYOutput: true,
+    notTTYSchedule: 5000,
+    stream: process.stderr,
+  });
 }
 
 export async function pollUntil<T>(result: Promise<T>, poll: () => Promise<void>, everyMs = 500): Promise<T> {
@@ -180,7 +256,11 @@ export async function pollUntil<T>(result: Promise<T>, poll: () => Promise<void>
 
 /** One line per move: what was played, what it scored, and why it was chosen. */
 export function moveLine(record: TurnRecord): string {
-  const why = record.why ? ` — ${record.reason ?? ''}${record.reason ? ': ' : ''}${record.why}` : record.reason ? ` — ${record.reason}` : '';
+  const why = record.why
+    ? ` — ${record.reason ?? ''}${record.reason ? ': ' : ''}${record.why}`
+    : record.reason
+      ? ` — ${record.reason}`
+      : '';
   return `${String(record.turn).padStart(3)} > ${record.command}  [${record.location || '?'}, score ${record.score}]${why}`;
 }
 
@@ -190,7 +270,13 @@ export function moveLine(record: TurnRecord): string {
  */
 async function watchEpisode(handle: WorkflowHandle<typeof episodeWorkflow>, maxTurns: number): Promise<EpisodeResult> {
   const tty = process.stderr.isTTY === true;
-  const bars = new MultiBar({ format: 'turn {value}/{total} {bar} score {score}{max} | {location}', hideCursor: true, clearOnComplete: false, noTTYOutput: false, stream: process.stderr });
+  const bars = new MultiBar({
+    format: 'turn {value}/{total} {bar} score {score}{max} | {location}',
+    hideCursor: true,
+    clearOnComplete: false,
+    noTTYOutput: false,
+    stream: process.stderr,
+  });
   const bar = bars.create(maxTurns, 0, { score: 0, max: '', location: '' });
   const say = (line: string) => (tty ? bars.log(`${line}\n`) : process.stdout.write(`${line}\n`));
   let shown = 0;
@@ -224,7 +310,10 @@ async function watchCampaign(client: Client, handle: WorkflowHandle<typeof campa
       let current = '';
       if (p.running.length > 1) current = `| ${p.running.length} running`;
       else if (p.currentEpisode) {
-        const s = await client.workflow.getHandle(p.currentEpisode).query(statusQuery).catch(() => null);
+        const s = await client.workflow
+          .getHandle(p.currentEpisode)
+          .query(statusQuery)
+          .catch(() => null);
         if (s) current = `| now: turn ${s.turn} score ${s.score} ${s.location}`;
       }
       bar.update(p.completed, { scores: p.scores.join(' '), current });
@@ -239,7 +328,8 @@ async function watchCampaign(client: Client, handle: WorkflowHandle<typeof campa
 export function printEpisode(r: EpisodeResult): void {
   const ending = r.victory ? 'won' : r.died ? 'died' : r.stopped ? 'stopped' : 'out of turns';
   process.stdout.write(
-    `result: ${ending}; score ${r.score}${r.maxScore !== null ? `/${r.maxScore}` : ''} in ${r.turns} turns (${r.moves} moves), policy ${r.policy}, assist ${r.assist}${r.llm?.model ? `, model ${r.llm.model}` : ''}, seed ${r.seed}\n` +
+    `result: ${ending}; score ${r.score}${r.maxScore !== null ? `/${r.maxScore}` : ''} in ${r.turns} turns (${r.moves} ` +
+      `moves), policy ${r.policy}, assist ${r.assist}${r.llm?.model ? `, model ${r.llm.model}` : ''}, seed ${r.seed}\n` +
       `transcript: ${r.transcriptPath}\n`,
   );
 }
@@ -247,8 +337,9 @@ export function printEpisode(r: EpisodeResult): void {
 function printCampaign(r: CampaignResult): void {
   process.stdout.write(
     `campaign ${r.campaignId}: ${r.episodes.length} episodes, mean score ${r.meanScore.toFixed(2)}, best ${r.maxScore}\n` +
-      r.episodes.map((e) => `  ${e.workflowId}: score ${e.score} in ${e.turns} turns${e.victory ? ' (won)' : e.died ? ' (died)' : ''}`).join('\n') +
+      r.episodes
+        .map((e) => `  ${e.workflowId}: score ${e.score} in ${e.turns} turns${e.victory ? ' (won)' : e.died ? ' (died)' : ''}`)
+        .join('\n') +
       `\nresults: ${r.resultsPath}\n`,
   );
 }
-

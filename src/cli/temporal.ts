@@ -1,5 +1,10 @@
 /** Connecting the CLI to Temporal: a server (started when local and down), a client, an in-process worker. */
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
+import {
+  Client,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowHandleWithFirstExecutionRunId,
+  WorkflowStartOptions,
+} from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { GrueConfig, loadConfig } from '../config';
@@ -14,7 +19,13 @@ import { log } from '../log';
 
 /** Config, a running server (started if local and down) and a client with grue's search attributes. */
 export async function connect(config: GrueConfig = loadConfig()): Promise<{ config: GrueConfig; client: Client }> {
-  await ensureServer({ address: config.TEMPORAL_ADDRESS, dataDir: config.GRUE_DATA_DIR, uiPort: config.TEMPORAL_UI_PORT, secure: config.temporal.secure, log });
+  await ensureServer({
+    address: config.TEMPORAL_ADDRESS,
+    dataDir: config.GRUE_DATA_DIR,
+    uiPort: config.TEMPORAL_UI_PORT,
+    secure: config.temporal.secure,
+    log,
+  });
   // Before the client: with an OTLP endpoint configured, starting a workflow begins its trace.
   await startTracing(config, 'grue');
   const client = await connectClient(config);
@@ -57,7 +68,11 @@ export async function withWorker<T>(config: GrueConfig, work: () => Promise<T>):
 }
 
 export function newWorkflowId(kind: string, game: string, seed: number): string {
-  const name = game.split('/').pop()!.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9_-]/g, '');
+  const name = game
+    .split('/')
+    .pop()!
+    .replace(/\.[^.]+$/, '')
+    .replace(/[^A-Za-z0-9_-]/g, '');
   const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
   return `grue-${kind}-${name}-s${seed}-${stamp}-${Math.random().toString(36).slice(2, 6)}`;
 }
@@ -67,7 +82,12 @@ export function newWorkflowId(kind: string, game: string, seed: number): string 
  * run under a finished run's id would write its turns over the first one's transcript; the id is
  * refused instead, saying where the earlier run's files are (`files`) and what to do.
  */
-export async function startNew<T extends Workflow>(client: Client, workflow: T, options: WorkflowStartOptions<T>, files: string): Promise<WorkflowHandleWithFirstExecutionRunId<T>> {
+export async function startNew<T extends Workflow>(
+  client: Client,
+  workflow: T,
+  options: WorkflowStartOptions<T>,
+  files: string,
+): Promise<WorkflowHandleWithFirstExecutionRunId<T>> {
   const id = options.workflowId;
   try {
     return await client.workflow.start(workflow, { ...options, workflowIdReusePolicy: 'REJECT_DUPLICATE' });
@@ -76,9 +96,18 @@ export async function startNew<T extends Workflow>(client: Client, workflow: T, 
     const status = await client.workflow
       .getHandle(id)
       .describe()
-      .then((d) => d.status.name, () => null);
+      .then(
+        (d) => d.status.name,
+        () => null,
+      );
     const shown = JSON.stringify(id);
-    if (status === 'RUNNING') throw new UsageError(`workflow id ${shown} is in use by a running workflow: follow it with \`grue status ${shown}\`, or choose another --id.`);
-    throw new UsageError(`workflow id ${shown} was used by an earlier run (${status?.toLowerCase() ?? 'closed'}), whose files are in ${files}: choose another --id, so that the two runs' transcripts stay apart.`);
+    if (status === 'RUNNING')
+      throw new UsageError(
+        `workflow id ${shown} is in use by a running workflow: follow it with \`grue status ${shown}\`, or choose another --id.`,
+      );
+    throw new UsageError(
+      `workflow id ${shown} was used by an earlier run (${status?.toLowerCase() ?? 'closed'}), whose ` +
+        `files are in ${files}: choose another --id, so that the two runs' transcripts stay apart.`,
+    );
   }
 }

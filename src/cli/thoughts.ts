@@ -32,7 +32,12 @@ export function liveSessions(answer: unknown): ThoughtboxSession[] {
   return [];
 }
 
-export function printThoughts(workflowId: string, recorded: readonly ThoughtboxSession[], liveAnswer: unknown, options: { json?: boolean; last?: number }): void {
+export function printThoughts(
+  workflowId: string,
+  recorded: readonly ThoughtboxSession[],
+  liveAnswer: unknown,
+  options: { json?: boolean; last?: number },
+): void {
   let sessions = mergeSessions(recorded, liveSessions(liveAnswer));
   if (options.last) sessions = sessions.slice(-options.last);
   if (sessions.length === 0) {

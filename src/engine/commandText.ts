@@ -13,7 +13,9 @@ export function validateCommand(command: unknown): string {
   const bad = command.search(/[^\x20-\x7e]/);
   if (bad >= 0) {
     const code = command.charCodeAt(bad).toString(16).padStart(4, '0');
-    throw new InvalidCommandError(`Command contains a non-printable or non-ASCII character (U+${code}) at position ${bad}; use plain printable ASCII.`);
+    throw new InvalidCommandError(
+      `Command contains a non-printable or non-ASCII character (U+${code}) at position ${bad}; use plain printable ASCII.`,
+    );
   }
   return command;
 }

@@ -178,7 +178,9 @@ export class CaptureGlkOte extends GlkOteBase {
 
   update_inputs(inputs: NonNullable<GlkUpdate['input']>): void {
     // Prefer the main (buffer) window when several windows ask at once.
-    const sorted = [...inputs].sort((a, b) => (this.windowTypes.get(a.id) === 'buffer' ? -1 : 0) - (this.windowTypes.get(b.id) === 'buffer' ? -1 : 0));
+    const sorted = [...inputs].sort(
+      (a, b) => (this.windowTypes.get(a.id) === 'buffer' ? -1 : 0) - (this.windowTypes.get(b.id) === 'buffer' ? -1 : 0),
+    );
     const first = sorted[0];
     this.pending = first ? { windowId: first.id, type: first.type } : null;
   }

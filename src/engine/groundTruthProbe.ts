@@ -37,7 +37,6 @@ import type { VmState } from './vmState';
 import { findScoreGlobals, findTurnCounter, needsScoreSearch } from './scoreProbe';
 import { nounPhrases } from './vocabulary';
 
-
 const COMPASS = ['n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw', 'u', 'd', 'in', 'out'];
 /** Tried when no compass move goes anywhere: the player may start in a bed or a cot. */
 const GET_UP = ['get up', 'stand up', 'stand'];
@@ -265,7 +264,10 @@ function findPlayerAndDaemons(
   const scratchPairs = [...pairFlips].filter(([, n]) => n >= REPEATS).map(([key]) => key.split('.').map(Number) as [number, number]);
   const objectsPerAttribute = new Map<number, number>();
   for (const [, attribute] of scratchPairs) objectsPerAttribute.set(attribute, (objectsPerAttribute.get(attribute) ?? 0) + 1);
-  const ignoreAttributes = [...objectsPerAttribute].filter(([, n]) => n >= REPEATS).map(([a]) => a).sort((a, b) => a - b);
+  const ignoreAttributes = [...objectsPerAttribute]
+    .filter(([, n]) => n >= REPEATS)
+    .map(([a]) => a)
+    .sort((a, b) => a - b);
   const ignoreObjectAttributes = scratchPairs
     .filter(([, attribute]) => !ignoreAttributes.includes(attribute))
     .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -310,7 +312,13 @@ function holderListedBy(target: SessionView, response: string | null, rank: (ids
   const listed = new Map<number, number>();
   for (let id = 1; id <= objects.count; id++) {
     const children = objects.children(mem, id);
-    const names = children.map((child) => objects.name(mem, child).toLowerCase().replace(/[^a-z0-9']+/g, ' ').trim());
+    const names = children.map((child) =>
+      objects
+        .name(mem, child)
+        .toLowerCase()
+        .replace(/[^a-z0-9']+/g, ' ')
+        .trim(),
+    );
     if (!names.length || !names.every((name) => name.length > 2 && text.includes(` ${name} `))) continue;
     // The player stands somewhere in the room the game says it is in.
     if (here === undefined || isInside(target, id, here)) listed.set(id, names.length);

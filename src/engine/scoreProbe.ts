@@ -130,7 +130,8 @@ export function findTurnCounter(target: SessionView, start: VmState): NumberSour
   const wait = ['wait', 'z'].find((word) => target.dictionary.has(word));
   if (!wait) return undefined;
   const globalAddr = (index: number) => target.story.globals + 2 * index;
-  const values = () => Array.from({ length: GLOBALS }, (_, index) => (target.mem[globalAddr(index)] << 8) | target.mem[globalAddr(index) + 1]);
+  const values = () =>
+    Array.from({ length: GLOBALS }, (_, index) => (target.mem[globalAddr(index)] << 8) | target.mem[globalAddr(index) + 1]);
   try {
     target.restoreState(start);
     const before = values();
@@ -163,7 +164,11 @@ function markerRole(shown: Shown, marker: number): MarkerRole | undefined {
 function roleIn(text: string, marker: number): MarkerRole | undefined {
   const at = new RegExp(`(?<![\\d-])${marker}(?!\\d)`).exec(text);
   if (!at) return undefined;
-  const sentence = text.slice(0, at.index).split(/[.!?\n]/).pop() ?? '';
+  const sentence =
+    text
+      .slice(0, at.index)
+      .split(/[.!?\n]/)
+      .pop() ?? '';
   const before = sentence.slice(-24);
   const end = at.index + String(marker).length;
   const after = text.slice(end, end + 12);

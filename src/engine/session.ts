@@ -6,7 +6,14 @@
  * the story bytes. The VM's behaviour for a harness lives in ./vmHooks, ground truth in
  * ./groundTruth, and the serialised snapshot in ./snapshotCodec.
  */
-import { bindingFor, GameBinding, GENERIC_DEATH_TEXTS, GENERIC_VICTORY_TEXTS, GroundTruthMode, INFORM_WORKFLAG_ATTRIBUTE } from './bindings';
+import {
+  bindingFor,
+  GameBinding,
+  GENERIC_DEATH_TEXTS,
+  GENERIC_VICTORY_TEXTS,
+  GroundTruthMode,
+  INFORM_WORKFLAG_ATTRIBUTE,
+} from './bindings';
 import { Dictionary } from './dictionary';
 import { cleanObservation, validateCommand } from './commandText';
 import { EngineError, GameOverError, SnapshotError } from './errors';
@@ -106,7 +113,10 @@ export class GameSession {
     this.intro = cleanObservation(this.screen.take().text);
     this.groundTruthProbe = this.binding ? undefined : this.probeOpening();
     const found = this.binding ?? this.groundTruthProbe;
-    const ignoreAttributes = new Set([...(found?.ignoreAttributes ?? []), ...(!this.binding && this.story.inform ? [INFORM_WORKFLAG_ATTRIBUTE] : [])]);
+    const ignoreAttributes = new Set([
+      ...(found?.ignoreAttributes ?? []),
+      ...(!this.binding && this.story.inform ? [INFORM_WORKFLAG_ATTRIBUTE] : []),
+    ]);
     this.mask = {
       ignoreObjects: new Set(found?.ignoreObjects ?? []),
       ignoreAttributes,
@@ -210,7 +220,8 @@ export class GameSession {
 
   /** Feed a command and return the cleaned response, updating end-of-game flags. */
   private send(command: string): string {
-    if (this.broken) throw new EngineError('VM_FAULT', 'This session stopped with an error earlier; restore a snapshot before stepping again.', true);
+    if (this.broken)
+      throw new EngineError('VM_FAULT', 'This session stopped with an error earlier; restore a snapshot before stepping again.', true);
     if (this.isOver || !this.glkote.pending) throw new GameOverError();
     this.glkote.sendLine(command);
     this.pump();

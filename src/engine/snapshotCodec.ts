@@ -58,7 +58,10 @@ export function decodeSnapshot(snapshot: Uint8Array, origRam: Uint8Array, md5: s
   const buf = Buffer.from(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
   const magic = buf.subarray(0, SNAPSHOT_MAGIC.length).toString('latin1');
   if (OLDER_MAGICS.includes(magic)) {
-    throw new SnapshotError(`This snapshot was made by an older grue (format ${magic.slice(-1)}: another random number generator); it cannot be resumed by this version. Start the episode again.`);
+    throw new SnapshotError(
+      `This snapshot was made by an older grue (format ${magic.slice(-1)}: another random ` +
+        `number generator); it cannot be resumed by this version. Start the episode again.`,
+    );
   }
   if (buf.length < SNAPSHOT_MAGIC.length || magic !== SNAPSHOT_MAGIC) {
     throw new SnapshotError('Not a grue snapshot (bad magic bytes).');

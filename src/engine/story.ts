@@ -49,14 +49,20 @@ function unwrapBlorb(bytes: Uint8Array, label: string): Uint8Array {
     }
     at += 8 + len + (len & 1);
   }
-  throw new StoryFileError('NOT_A_STORY', `${label}: a Blorb file, but it holds no Z-code (ZCOD) chunk; only Z-machine games are supported.`);
+  throw new StoryFileError(
+    'NOT_A_STORY',
+    `${label}: a Blorb file, but it holds no Z-code (ZCOD) chunk; only Z-machine games are supported.`,
+  );
 }
 
 /** Validate a story's header and describe it. Throws StoryFileError with a message a person can act on. */
 export function inspectStory(raw: Uint8Array, label = 'story'): LoadedStory {
   const bytes = unwrapBlorb(raw, label);
   if (bytes.length < HEADER_SIZE) {
-    throw new StoryFileError('NOT_A_STORY', `${label}: ${bytes.length} bytes is too short to be a Z-machine story file (the header alone is 64 bytes).`);
+    throw new StoryFileError(
+      'NOT_A_STORY',
+      `${label}: ${bytes.length} bytes is too short to be a Z-machine story file (the header alone is 64 bytes).`,
+    );
   }
   const version = bytes[0];
   if (version < 1 || version > 8) {
@@ -85,7 +91,10 @@ export function inspectStory(raw: Uint8Array, label = 'story'): LoadedStory {
   ];
   for (const [name, value] of pointers) {
     if (value < HEADER_SIZE) {
-      throw new StoryFileError('NOT_A_STORY', `${label}: not a Z-machine story file (its ${name} address ${value} points into the header).`);
+      throw new StoryFileError(
+        'NOT_A_STORY',
+        `${label}: not a Z-machine story file (its ${name} address ${value} points into the header).`,
+      );
     }
   }
   if (declaredLength > 0 && declaredLength > bytes.length) {
@@ -98,12 +107,16 @@ export function inspectStory(raw: Uint8Array, label = 'story'): LoadedStory {
     if (value >= bytes.length) {
       throw new StoryFileError(
         'TRUNCATED_STORY',
-        `${label}: the story file is truncated or corrupt: its ${name} address ${value} lies beyond the end of the file (${bytes.length} bytes).`,
+        `${label}: the story file is truncated or corrupt: its ${name} address ` +
+          `${value} lies beyond the end of the file (${bytes.length} bytes).`,
       );
     }
   }
   if (staticBase < objectTable || staticBase < globals + 480) {
-    throw new StoryFileError('NOT_A_STORY', `${label}: not a valid Z-machine story file (dynamic memory ends before its object table or globals).`);
+    throw new StoryFileError(
+      'NOT_A_STORY',
+      `${label}: not a valid Z-machine story file (dynamic memory ends before its object table or globals).`,
+    );
   }
 
   const release = word(bytes, 0x02);

@@ -22,7 +22,23 @@ export interface VmParts {
 }
 
 /** ZVM's output state (styles, windows, cursor) that a state carries. */
-const IO_FIELDS = ['reverse', 'bold', 'italic', 'bg', 'fg', 'mono', 'transcript', 'currentwin', 'height', 'glkheight', 'maxheight', 'seenheight', 'width', 'row', 'col'];
+const IO_FIELDS = [
+  'reverse',
+  'bold',
+  'italic',
+  'bg',
+  'fg',
+  'mono',
+  'transcript',
+  'currentwin',
+  'height',
+  'glkheight',
+  'maxheight',
+  'seenheight',
+  'width',
+  'row',
+  'col',
+];
 
 export function captureVm({ vm, glkote, screen, random, mem }: VmParts, flags: VmState['flags']): VmState {
   const stackUsed = vm.frameptr + 8 + (new Uint8Array(vm.stack.buffer, vm.stack.byteOffset)[vm.frameptr + 3] & 0x0f) * 2 + vm.sp * 2;
@@ -86,7 +102,11 @@ function reissueInput({ vm, glk, glkote }: VmParts, state: VmState): void {
   const win = (wanted.upper && vm.upperwin) || vm.mainwin;
   if (!win) throw new SnapshotError('The game has no window to take input.');
   const rd = { ...state.readData } as Zvm['read_data'];
-  const same = current && current.type === wanted.type && current.windowId === win.disprock && (wanted.type === 'char' || vm.read_data.buffer?.length === wanted.maxlen);
+  const same =
+    current &&
+    current.type === wanted.type &&
+    current.windowId === win.disprock &&
+    (wanted.type === 'char' || vm.read_data.buffer?.length === wanted.maxlen);
   if (same) {
     rd.buffer = vm.read_data.buffer;
     vm.read_data = rd;

@@ -37,12 +37,16 @@ const FACTORS: Record<Factor, FactorSpec> = {
 
 /** The factors of `--vary`: a comma-separated subset of FactorSchema's names, each once. */
 export function parseFactors(text: string): Factor[] {
-  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new ExperimentDesignError(`--vary needs at least one factor: ${FactorSchema.options.join(', ')}.`);
   const factors: Factor[] = [];
   for (const name of names) {
     const parsed = FactorSchema.safeParse(name);
-    if (!parsed.success) throw new ExperimentDesignError(`unknown factor "${name}" in --vary: choose from ${FactorSchema.options.join(', ')}.`);
+    if (!parsed.success)
+      throw new ExperimentDesignError(`unknown factor "${name}" in --vary: choose from ${FactorSchema.options.join(', ')}.`);
     if (factors.includes(parsed.data)) throw new ExperimentDesignError(`factor "${name}" is given twice in --vary.`);
     factors.push(parsed.data);
   }
@@ -51,8 +55,13 @@ export function parseFactors(text: string): Factor[] {
 
 /** The models of `--models`: names, with `default` for the worker's configured model (null). */
 export function parseModels(text: string): Array<string | null> {
-  const models = text.split(',').map((s) => s.trim()).filter(Boolean).map((m) => (m === 'default' ? null : m));
-  if (models.length === 0) throw new ExperimentDesignError('--models needs at least one model name (or "default" for the worker\'s model).');
+  const models = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((m) => (m === 'default' ? null : m));
+  if (models.length === 0)
+    throw new ExperimentDesignError('--models needs at least one model name (or "default" for the worker\'s model).');
   if (new Set(models).size !== models.length) throw new ExperimentDesignError('--models names a model twice.');
   return models;
 }
@@ -68,8 +77,10 @@ export interface Design {
 /** The arms, baseline first. */
 export function designArms(options: CampaignOptions, design: Design): Arm[] {
   if (design.factors.length === 0) throw new ExperimentDesignError('an experiment varies at least one factor (--vary).');
-  if (design.factors.includes('model') && !design.models?.length) throw new ExperimentDesignError('--vary model needs the models to compare: --models a,b (or "default" for the worker\'s model).');
-  if (design.models?.length && !design.factors.includes('model')) throw new ExperimentDesignError('--models is only used with --vary model.');
+  if (design.factors.includes('model') && !design.models?.length)
+    throw new ExperimentDesignError('--vary model needs the models to compare: --models a,b (or "default" for the worker\'s model).');
+  if (design.models?.length && !design.factors.includes('model'))
+    throw new ExperimentDesignError('--models is only used with --vary model.');
   const baseline = resolveCampaignConfig(options);
   const levels = (factor: Factor): Level[] => {
     const spec = FACTORS[factor];
@@ -78,10 +89,24 @@ export function designArms(options: CampaignOptions, design: Design): Arm[] {
     return given.includes(own) ? given : [own, ...given];
   };
   const cells: Array<Partial<Record<Factor, Level>>> = design.factorial
-    ? design.factors.reduce<Array<Partial<Record<Factor, Level>>>>((acc, factor) => acc.flatMap((cell) => levels(factor).map((value) => ({ ...cell, [factor]: value }))), [{}])
-    : [{}, ...design.factors.flatMap((factor) => levels(factor).filter((value) => value !== baseline[FACTORS[factor].field]).map((value) => ({ [factor]: value })))];
-  if (cells.length > MAX_ARMS) throw new ExperimentDesignError(`this design has ${cells.length} arms; at most ${MAX_ARMS} (vary fewer factors, or drop --factorial).`);
-  if (cells.length < 2) throw new ExperimentDesignError(`varying ${design.factors.join(', ')} gives no arm besides the baseline (every level is the baseline's).`);
+    ? design.factors.reduce<Array<Partial<Record<Factor, Level>>>>(
+        (acc, factor) => acc.flatMap((cell) => levels(factor).map((value) => ({ ...cell, [factor]: value }))),
+        [{}],
+      )
+    : [
+        {},
+        ...design.factors.flatMap((factor) =>
+          levels(factor)
+            .filter((value) => value !== baseline[FACTORS[factor].field])
+            .map((value) => ({ [factor]: value })),
+        ),
+      ];
+  if (cells.length > MAX_ARMS)
+    throw new ExperimentDesignError(`this design has ${cells.length} arms; at most ${MAX_ARMS} (vary fewer factors, or drop --factorial).`);
+  if (cells.length < 2)
+    throw new ExperimentDesignError(
+      `varying ${design.factors.join(', ')} gives no arm besides the baseline (every level is the baseline's).`,
+    );
 
   const arms = cells.map((cell) => {
     const changes = Object.fromEntries(Object.entries(cell).map(([factor, value]) => [FACTORS[factor as Factor].field, value]));
@@ -89,7 +114,9 @@ export function designArms(options: CampaignOptions, design: Design): Arm[] {
     const diff = configDiff(baseline, config);
     const name = design.factorial
       ? design.factors.map((f) => `${f}=${FACTORS[f].label(config[FACTORS[f].field])}`).join(',')
-      : Object.keys(cell).map((f) => `${f}=${FACTORS[f as Factor].label(config[FACTORS[f as Factor].field])}`).join(',') || 'baseline';
+      : Object.keys(cell)
+          .map((f) => `${f}=${FACTORS[f as Factor].label(config[FACTORS[f as Factor].field])}`)
+          .join(',') || 'baseline';
     return { name, diff, config };
   });
   // The baseline first, so tables and charts read from it.

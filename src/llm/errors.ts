@@ -3,7 +3,8 @@
  * 429, 5xx, connection resets, an answer that fails its schema) or not (400/401/403/404, an
  * unknown model, a bad configuration).
  */
-export type LlmErrorKind = 'timeout' | 'rate-limited' | 'server' | 'connection' | 'bad-answer' | 'bad-request' | 'auth' | 'not-found' | 'config';
+export type LlmErrorKind =
+  'timeout' | 'rate-limited' | 'server' | 'connection' | 'bad-answer' | 'bad-request' | 'auth' | 'not-found' | 'config';
 
 const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['timeout', 'rate-limited', 'server', 'connection', 'bad-answer']);
 
@@ -44,7 +45,8 @@ export function scrubSecrets(text: string, env: NodeJS.ProcessEnv = process.env)
     const secret = env[name];
     if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
   }
-  for (const pattern of KEY_PATTERNS) out = out.replace(pattern, (match) => (match.toLowerCase().startsWith('bearer') ? 'Bearer [redacted]' : '[redacted]'));
+  for (const pattern of KEY_PATTERNS)
+    out = out.replace(pattern, (match) => (match.toLowerCase().startsWith('bearer') ? 'Bearer [redacted]' : '[redacted]'));
   return out;
 }
 

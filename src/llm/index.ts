@@ -20,17 +20,30 @@ const LlmConfigSchema = z
     GRUE_LLM_API_KEY: z.string().optional(),
     OPENAI_API_KEY: z.string().optional(),
     // Below the LLM activities' 5-minute start-to-close timeout, so a slow answer can still land.
-    GRUE_LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(MAX_LLM_TIMEOUT_MS, `at most ${MAX_LLM_TIMEOUT_MS}: the LLM activities time out after 5 minutes`).default(120_000),
+    GRUE_LLM_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .max(MAX_LLM_TIMEOUT_MS, `at most ${MAX_LLM_TIMEOUT_MS}: the LLM activities time out after 5 minutes`)
+      .default(120_000),
     GRUE_LLM_THREADS: z.coerce.number().int().min(1).max(256).default(2),
     /** Calls a worker sends a remote endpoint at once (an embedded model always takes one at a time; see slots.ts). */
     GRUE_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   })
   .superRefine((c, ctx) => {
     if (c.GRUE_LLM_PROVIDER === 'local' && c.GRUE_LLM_MODEL && !EMBEDDED_MODELS[c.GRUE_LLM_MODEL]) {
-      ctx.addIssue({ code: 'custom', path: ['GRUE_LLM_MODEL'], message: `unknown embedded model; choose one of ${Object.keys(EMBEDDED_MODELS).join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GRUE_LLM_MODEL'],
+        message: `unknown embedded model; choose one of ${Object.keys(EMBEDDED_MODELS).join(', ')}`,
+      });
     }
     if (c.GRUE_LLM_PROVIDER === 'openai' && !c.GRUE_LLM_MODEL) {
-      ctx.addIssue({ code: 'custom', path: ['GRUE_LLM_MODEL'], message: 'required with GRUE_LLM_PROVIDER=openai (e.g. gpt-4o-mini, llama3.1:8b)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GRUE_LLM_MODEL'],
+        message: 'required with GRUE_LLM_PROVIDER=openai (e.g. gpt-4o-mini, llama3.1:8b)',
+      });
     }
   });
 export type LlmConfig = z.infer<typeof LlmConfigSchema>;
@@ -50,7 +63,11 @@ export function createProvider(config: LlmConfig = loadLlmConfig()): LlmProvider
       timeoutMs: config.GRUE_LLM_TIMEOUT_MS,
     });
   }
-  return new LocalProvider({ modelId: config.GRUE_LLM_MODEL ?? DEFAULT_EMBEDDED_MODEL, threads: config.GRUE_LLM_THREADS, timeoutMs: config.GRUE_LLM_TIMEOUT_MS });
+  return new LocalProvider({
+    modelId: config.GRUE_LLM_MODEL ?? DEFAULT_EMBEDDED_MODEL,
+    threads: config.GRUE_LLM_THREADS,
+    timeoutMs: config.GRUE_LLM_TIMEOUT_MS,
+  });
 }
 
 /** A short description for status lines and results (no secrets). */

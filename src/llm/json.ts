@@ -7,7 +7,8 @@ import { LlmError } from './errors';
 export function parseJsonObject(text: string, what: string): unknown {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
-  if (start < 0 || end < start) throw new LlmError('bad-answer', `The model's ${what} answer contains no JSON object: ${text.slice(0, 200)}`);
+  if (start < 0 || end < start)
+    throw new LlmError('bad-answer', `The model's ${what} answer contains no JSON object: ${text.slice(0, 200)}`);
   try {
     return JSON.parse(text.slice(start, end + 1));
   } catch (err) {
@@ -18,7 +19,8 @@ export function parseJsonObject(text: string, what: string): unknown {
 /** Parse the first JSON object in `text` and validate it; a failure is a retryable bad answer. */
 export function parseAnswer<S extends z.ZodTypeAny>(schema: S, text: string, schemaName: string): z.infer<S> {
   const parsed = schema.safeParse(parseJsonObject(text, schemaName));
-  if (!parsed.success) throw new LlmError('bad-answer', `The model's ${schemaName} answer does not match its schema: ${describeZodError(parsed.error)}`);
+  if (!parsed.success)
+    throw new LlmError('bad-answer', `The model's ${schemaName} answer does not match its schema: ${describeZodError(parsed.error)}`);
   return parsed.data;
 }
 
@@ -39,6 +41,9 @@ export function llamaGrammarSchema(schema: unknown, isPropertyMap = false): unkn
   if (!schema || typeof schema !== 'object') return schema;
   // Keys of a `properties` map are field names (a field may be called "anyOf"), not keywords.
   return Object.fromEntries(
-    Object.entries(schema).map(([k, v]) => [k === 'anyOf' && !isPropertyMap ? 'oneOf' : k, llamaGrammarSchema(v, !isPropertyMap && (k === 'properties' || k === '$defs' || k === 'definitions'))]),
+    Object.entries(schema).map(([k, v]) => [
+      k === 'anyOf' && !isPropertyMap ? 'oneOf' : k,
+      llamaGrammarSchema(v, !isPropertyMap && (k === 'properties' || k === '$defs' || k === 'definitions')),
+    ]),
   );
 }

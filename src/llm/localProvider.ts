@@ -11,8 +11,25 @@ import { z } from 'zod';
 import { LlmError } from './errors';
 import { jsonSchemaFor, llamaGrammarSchema, parseAnswer } from './json';
 import { embeddedModel, modelPath } from './models';
-import { checkToolRequest, DEFAULT_TOOL_MAX_TOKENS, messagesAsText, readCallsAnswer, toolCallsAnswerSchema, toolListPrompt, validateCalls } from './tools';
-import type { ChatMessage, Completion, CompletionRequest, GenerationTiming, LlmProvider, ToolCallRequest, ToolCallResult, Usage } from './types';
+import {
+  checkToolRequest,
+  DEFAULT_TOOL_MAX_TOKENS,
+  messagesAsText,
+  readCallsAnswer,
+  toolCallsAnswerSchema,
+  toolListPrompt,
+  validateCalls,
+} from './tools';
+import type {
+  ChatMessage,
+  Completion,
+  CompletionRequest,
+  GenerationTiming,
+  LlmProvider,
+  ToolCallRequest,
+  ToolCallResult,
+  Usage,
+} from './types';
 
 interface Generation {
   messages: ChatMessage[];
@@ -106,7 +123,10 @@ export class LocalProvider implements LlmProvider {
       this.ready = null;
     });
     const model = embeddedModel(this.opts.modelId);
-    this.ready = this.request({ type: 'load', modelPath: file, contextSize: model.contextSize, threads: this.opts.threads ?? 2 }, 120_000).then(() => undefined);
+    this.ready = this.request(
+      { type: 'load', modelPath: file, contextSize: model.contextSize, threads: this.opts.threads ?? 2 },
+      120_000,
+    ).then(() => undefined);
     this.ready.catch(() => {
       this.ready = null;
     });
@@ -153,12 +173,21 @@ export class LocalProvider implements LlmProvider {
       this.opts.timeoutMs ?? 120_000,
       g.onProgress,
     );
-    return { raw: msg.text ?? '', usage: { promptTokens: msg.promptTokens ?? 0, completionTokens: msg.completionTokens ?? 0 }, timing: msg.timing };
+    return {
+      raw: msg.text ?? '',
+      usage: { promptTokens: msg.promptTokens ?? 0, completionTokens: msg.completionTokens ?? 0 },
+      timing: msg.timing,
+    };
   }
 
   complete<S extends z.ZodTypeAny>(req: CompletionRequest<S>): Promise<Completion<z.infer<S>>> {
     return this.serialized(async () => {
-      const { raw, usage, timing } = await this.generate({ ...req, messages: messagesAsText(req.messages), jsonSchema: jsonSchemaFor(req.schema), maxTokens: req.maxTokens ?? 300 });
+      const { raw, usage, timing } = await this.generate({
+        ...req,
+        messages: messagesAsText(req.messages),
+        jsonSchema: jsonSchemaFor(req.schema),
+        maxTokens: req.maxTokens ?? 300,
+      });
       return { value: parseAnswer(req.schema, raw, req.schemaName), usage, model: this.model, raw, timing };
     });
   }

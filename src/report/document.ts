@@ -19,13 +19,20 @@ function heading(data: ReportData): { title: string; lines: string[] } {
   const episodes = Math.max(...data.arms.map((a) => a.episodes.length));
   const steps = data.arms[0].config?.maxTurns;
   const lines = [
-    `${data.kind === 'experiment' ? 'Experiment' : 'Campaign'} \`${data.id}\` on ${data.game}: ${data.arms.length > 1 ? `${data.arms.length} arms × ` : ''}${episodes} episode${episodes === 1 ? '' : 's'}${steps ? ` of up to ${steps} turns` : ''}.`,
+    `${data.kind === 'experiment' ? 'Experiment' : 'Campaign'} \`${data.id}\` on ${data.game}: ` +
+      `${data.arms.length > 1 ? `${data.arms.length} arms × ` : ''}${episodes} ` +
+      `episode${episodes === 1 ? '' : 's'}${steps ? ` of up to ${steps} turns` : ''}.`,
   ];
   if (data.kind === 'experiment') {
-    lines.push(`Varied: ${data.factors.join(', ')} (${data.factorial ? 'every combination' : 'one factor at a time from the baseline'}); every arm plays the same seeds.`);
+    lines.push(
+      `Varied: ${data.factors.join(', ')} ` +
+        `(${data.factorial ? 'every combination' : 'one factor at a time from the baseline'}); every arm plays the same seeds.`,
+    );
   }
-  if (data.arms.some((a) => a.config === null)) lines.push('The results file predates the recorded config, so the config columns are unknown (?).');
-  if (data.arms.some((a) => a.episodes.some((e) => e.transcript.length === 0))) lines.push('Some transcripts are not on this machine: their per-turn charts have no points.');
+  if (data.arms.some((a) => a.config === null))
+    lines.push('The results file predates the recorded config, so the config columns are unknown (?).');
+  if (data.arms.some((a) => a.episodes.some((e) => e.transcript.length === 0)))
+    lines.push('Some transcripts are not on this machine: their per-turn charts have no points.');
   return { title: `grue report: ${data.id}`, lines };
 }
 
@@ -45,26 +52,33 @@ const armLine = (name: string, diff: object) => {
   return text === name || (text === '(baseline)' && name === 'baseline') ? '' : `: ${text}`;
 };
 
+/** An arm's list item: its name, what it changes, and its campaign. */
+const armItem = (name: string, diff: object, campaignId: string) =>
+  `<b>${escapeHtml(name)}</b>${escapeHtml(armLine(name, diff))} — campaign <code>${escapeHtml(campaignId)}</code>`;
+
 const inlineCode = (s: string) => s.replace(/`([^`]*)`/g, '<code>$1</code>');
 
 export function reportHtml(data: ReportData, summary: ArmSummary[], charts: RenderedChart[]): string {
   const { title, lines } = heading(data);
   const [head, ...rows] = summaryCells(summary);
   const config = baselineConfig(data);
-  const table = `<div class="wide"><table>\n<thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>\n<tbody>\n${rows
-    .map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`)
-    .join('\n')}\n</tbody>\n</table></div>`;
+  const headRow = `<tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`;
+  const bodyRows = rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
+  const table = `<div class="wide"><table>\n<thead>${headRow}</thead>\n<tbody>\n${bodyRows}\n</tbody>\n</table></div>`;
   const arms =
     data.kind === 'experiment'
-      ? `<h2>Arms</h2>\n<ul>\n${data.arms.map((a) => `<li><b>${escapeHtml(a.name)}</b>${escapeHtml(armLine(a.name, a.diff))} — campaign <code>${escapeHtml(a.campaignId)}</code></li>`).join('\n')}\n</ul>`
+      ? `<h2>Arms</h2>\n<ul>\n${data.arms.map((a) => `<li>${armItem(a.name, a.diff, a.campaignId)}</li>`).join('\n')}\n</ul>`
       : '';
   const configTable = config
     ? `<h2>${data.kind === 'experiment' ? 'Baseline config' : 'Config'}</h2>\n<table>\n${Object.entries(config)
-        .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v === null ? 'null (the worker\'s model)' : String(v))}</td></tr>`)
+        .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v === null ? "null (the worker's model)" : String(v))}</td></tr>`)
         .join('\n')}\n</table>`
     : '';
   const figures = charts
-    .map(({ chart, svg }) => `<figure id="${chart.id}">\n<h2>${escapeHtml(chart.title)}</h2>\n<p>${escapeHtml(chart.description)}</p>\n${svg}\n</figure>`)
+    .map(
+      ({ chart, svg }) =>
+        `<figure id="${chart.id}">\n<h2>${escapeHtml(chart.title)}</h2>\n<p>${escapeHtml(chart.description)}</p>\n${svg}\n</figure>`,
+    )
     .join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
@@ -99,13 +113,40 @@ export function reportMarkdown(data: ReportData, summary: ArmSummary[], charts: 
   const [head, ...rows] = summaryCells(summary);
   const config = baselineConfig(data);
   const out = [`# ${title}`, '', ...lines.flatMap((l) => [l, '']), '## Summary', ''];
-  out.push(`| ${head.map(escapeMd).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(escapeMd).join(' | ')} |`), '');
+  out.push(
+    `| ${head.map(escapeMd).join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(escapeMd).join(' | ')} |`),
+    '',
+  );
   if (data.kind === 'experiment') {
-    out.push('## Arms', '', ...data.arms.map((a) => `- **${escapeMd(a.name)}**${armLine(a.name, a.diff)} — campaign \`${a.campaignId}\``), '');
+    out.push(
+      '## Arms',
+      '',
+      ...data.arms.map((a) => `- **${escapeMd(a.name)}**${armLine(a.name, a.diff)} — campaign \`${a.campaignId}\``),
+      '',
+    );
   }
-  for (const chart of charts) out.push(`## ${chart.title}`, '', chart.description, '', `![${chart.title}](${chart.id}.png)`, '', `(SVG: [${chart.id}.svg](${chart.id}.svg))`, '');
+  for (const chart of charts)
+    out.push(
+      `## ${chart.title}`,
+      '',
+      chart.description,
+      '',
+      `![${chart.title}](${chart.id}.png)`,
+      '',
+      `(SVG: [${chart.id}.svg](${chart.id}.svg))`,
+      '',
+    );
   if (config) {
-    out.push(`## ${data.kind === 'experiment' ? 'Baseline config' : 'Config'}`, '', '| field | value |', '|---|---|', ...Object.entries(config).map(([k, v]) => `| ${k} | ${v === null ? "null (the worker's model)" : escapeMd(String(v))} |`), '');
+    out.push(
+      `## ${data.kind === 'experiment' ? 'Baseline config' : 'Config'}`,
+      '',
+      '| field | value |',
+      '|---|---|',
+      ...Object.entries(config).map(([k, v]) => `| ${k} | ${v === null ? "null (the worker's model)" : escapeMd(String(v))} |`),
+      '',
+    );
   }
   return out.join('\n');
 }

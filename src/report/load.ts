@@ -7,7 +7,10 @@ import { ReportArm, ReportData, ReportDataSchema } from './data';
 /** Neither an experiment nor a campaign of this id has results in this data dir. */
 export class ReportNotFoundError extends Error {
   constructor(id: string, dataDir: string) {
-    super(`no results for "${id}" in ${dataDir}: give the id of a finished campaign or experiment (see \`grue list\`; its results.json is under campaigns/ or experiments/).`);
+    super(
+      `no results for "${id}" in ${dataDir}: give the id of a finished campaign or ` +
+        `experiment (see \`grue list\`; its results.json is under campaigns/ or experiments/).`,
+    );
     this.name = 'ReportNotFoundError';
   }
 }
@@ -39,7 +42,14 @@ export function experimentReportData(dataDir: string, experiment: Omit<Experimen
   });
 }
 
-function armOf(dataDir: string, name: string, campaignId: string, diff: ReportArm['diff'], config: ReportArm['config'], episodes: CampaignResult['episodes']): ReportArm {
+function armOf(
+  dataDir: string,
+  name: string,
+  campaignId: string,
+  diff: ReportArm['diff'],
+  config: ReportArm['config'],
+  episodes: CampaignResult['episodes'],
+): ReportArm {
   return {
     name,
     campaignId,

@@ -88,12 +88,24 @@ export const SUMMARY_COLUMNS: Array<{ key: keyof ArmSummary; heading: string; fo
 
 /** The summary as rows of cell text, headings first. */
 export function summaryCells(rows: ArmSummary[]): string[][] {
-  return [SUMMARY_COLUMNS.map((c) => c.heading), ...rows.map((row) => SUMMARY_COLUMNS.map((c) => (c.format ? c.format(row[c.key]) : String(row[c.key]))))];
+  return [
+    SUMMARY_COLUMNS.map((c) => c.heading),
+    ...rows.map((row) => SUMMARY_COLUMNS.map((c) => (c.format ? c.format(row[c.key]) : String(row[c.key])))),
+  ];
 }
 
 /** Plain text, columns aligned: for the terminal. */
 export function summaryText(rows: ArmSummary[]): string {
   const cells = summaryCells(rows);
   const widths = cells[0].map((_, i) => Math.max(...cells.map((r) => r[i].length)));
-  return cells.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    cells
+      .map((r) =>
+        r
+          .map((c, i) => c.padEnd(widths[i]))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

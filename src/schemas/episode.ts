@@ -21,7 +21,11 @@ export type PolicyName = z.infer<typeof PolicyNameSchema>;
 export const EpisodeConfigSchema = z
   .object({
     game: GameRefSchema,
-    seed: z.number().int().min(0).max(2 ** 31 - 1),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1),
     maxTurns: z.number().int().min(1).max(100_000),
     policy: PolicyNameSchema,
     /** Continue-as-new after this many turns in one run (also whenever Temporal suggests it). */
@@ -100,7 +104,8 @@ export const EPISODE_DEFAULTS: Omit<EpisodeConfig, 'game'> = {
 /** What a caller may give: the game, and any option it wants to set. */
 export type EpisodeOptions = Partial<EpisodeConfig> & { game: string };
 
-const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const definedOnly = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /** Fill in the defaults and validate; throws a ZodError naming every bad field. */
 export function resolveEpisodeConfig(options: EpisodeOptions): EpisodeConfig {

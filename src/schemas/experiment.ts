@@ -42,7 +42,12 @@ export const ExperimentInputSchema = z
       if (names.has(arm.name)) ctx.addIssue({ code: 'custom', path: ['arms', i, 'name'], message: `two arms are named "${arm.name}"` });
       names.add(arm.name);
       for (const field of ['game', 'seed', 'episodes'] as const) {
-        if (arm.config[field] !== first.config[field]) ctx.addIssue({ code: 'custom', path: ['arms', i, 'config', field], message: `every arm plays the same ${field} (the first arm's is ${first.config[field]})` });
+        if (arm.config[field] !== first.config[field])
+          ctx.addIssue({
+            code: 'custom',
+            path: ['arms', i, 'config', field],
+            message: `every arm plays the same ${field} (the first arm's is ${first.config[field]})`,
+          });
       }
     });
   });

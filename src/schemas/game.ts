@@ -32,7 +32,10 @@ export type GroundTruthData = z.infer<typeof GroundTruthSchema>;
  */
 export function cellOf(truth: Pick<GroundTruthData, 'location' | 'within' | 'inventory' | 'score'>): string {
   const place = truth.within ? `${truth.location.id}@${truth.within.id}` : `${truth.location.id}`;
-  return `${place}/${truth.inventory.map((i) => i.id).sort((a, b) => a - b).join(',')}/${truth.score}`;
+  return `${place}/${truth.inventory
+    .map((i) => i.id)
+    .sort((a, b) => a - b)
+    .join(',')}/${truth.score}`;
 }
 
 /** A valid action as the policy sees it: what it does, found by trying it (Jericho's method). */

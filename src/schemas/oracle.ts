@@ -46,7 +46,11 @@ export const OracleUsageSchema = z.object({ calls: z.number().int(), promptToken
 export type OracleUsage = z.infer<typeof OracleUsageSchema>;
 
 export const NO_USAGE: OracleUsage = { calls: 0, promptTokens: 0, completionTokens: 0 };
-export const addUsage = (a: OracleUsage, b: OracleUsage): OracleUsage => ({ calls: a.calls + b.calls, promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens });
+export const addUsage = (a: OracleUsage, b: OracleUsage): OracleUsage => ({
+  calls: a.calls + b.calls,
+  promptTokens: a.promptTokens + b.promptTokens,
+  completionTokens: a.completionTokens + b.completionTokens,
+});
 
 /** A titled part of the oracle's context: the beliefs, and each memory module's rendering. */
 export const ContextSectionSchema = z.object({ title: z.string().min(1).max(60), text: z.string().max(4000) });

@@ -26,13 +26,34 @@ interface CounterSpec {
 /** Every counter grue exports. Names carry their own `_total`: the exporter adds no suffix (see runtime.ts). */
 export const COUNTERS = {
   turns: { name: 'grue_turns_total', description: 'Game turns played (stepGame activities completed), by game' },
-  llmCalls: { name: 'grue_llm_calls_total', description: 'LLM calls by game, model and outcome: ok; error (will be retried); fallback (failed for good, the episode plays on without it)' },
-  promptTokens: { name: 'grue_llm_prompt_tokens_total', unit: 'tokens', description: 'Prompt tokens of answered LLM calls, by game and model' },
-  completionTokens: { name: 'grue_llm_completion_tokens_total', unit: 'tokens', description: 'Completion tokens of answered LLM calls, by game and model' },
-  fallbacks: { name: 'grue_llm_fallbacks_total', description: 'LLM activities given up (last attempt failed, or an error no retry fixes): the episode played on without their answer' },
+  llmCalls: {
+    name: 'grue_llm_calls_total',
+    description:
+      'LLM calls by game, model and outcome: ok; error (will be retried); fallback (failed for good, the episode plays on without it)',
+  },
+  promptTokens: {
+    name: 'grue_llm_prompt_tokens_total',
+    unit: 'tokens',
+    description: 'Prompt tokens of answered LLM calls, by game and model',
+  },
+  completionTokens: {
+    name: 'grue_llm_completion_tokens_total',
+    unit: 'tokens',
+    description: 'Completion tokens of answered LLM calls, by game and model',
+  },
+  fallbacks: {
+    name: 'grue_llm_fallbacks_total',
+    description: 'LLM activities given up (last attempt failed, or an error no retry fixes): the episode played on without their answer',
+  },
   compactions: { name: 'grue_compactions_total', description: 'Compaction answers (compact activities completed), by game and model' },
-  thoughts: { name: 'grue_thoughts_total', description: 'Thoughtbox answers (think activities completed), by game, model and answer (step, invalid, none)' },
-  knowledgeUpdates: { name: 'grue_knowledge_updates_total', description: 'Knowledge update answers (updateKnowledge activities completed), by game and model' },
+  thoughts: {
+    name: 'grue_thoughts_total',
+    description: 'Thoughtbox answers (think activities completed), by game, model and answer (step, invalid, none)',
+  },
+  knowledgeUpdates: {
+    name: 'grue_knowledge_updates_total',
+    description: 'Knowledge update answers (updateKnowledge activities completed), by game and model',
+  },
 } as const satisfies Record<string, CounterSpec>;
 
 export type LlmOutcome = 'ok' | 'error' | 'fallback';
@@ -112,12 +133,21 @@ export function recordGameStart(game: string): void {
 }
 
 /** A turn played: counted by game; the span gets the game, the command and where it left the player. */
-export function recordTurn(game: string, turn: { command: string; truth: { score: number; moves: number; location: { name: string } } }): void {
+export function recordTurn(
+  game: string,
+  turn: { command: string; truth: { score: number; moves: number; location: { name: string } } },
+): void {
   const ctx = currentActivity();
   if (!ctx) return;
   rememberEpisodeGame(ctx, game);
   count(ctx, COUNTERS.turns, { game });
-  annotate({ 'grue.game': game, 'grue.command': turn.command, 'grue.score': turn.truth.score, 'grue.moves': turn.truth.moves, 'grue.location': turn.truth.location.name });
+  annotate({
+    'grue.game': game,
+    'grue.command': turn.command,
+    'grue.score': turn.truth.score,
+    'grue.moves': turn.truth.moves,
+    'grue.location': turn.truth.location.name,
+  });
 }
 
 /**
@@ -146,7 +176,11 @@ export function observeLlmCall(model: string): (outcome: LlmOutcome, usage?: Usa
 }
 
 /** What an LLM activity produced: a compaction, a thought (tagged with its answer kind) or a knowledge update. */
-export async function recordLlmWork(counter: 'compactions' | 'thoughts' | 'knowledgeUpdates', model: string, tags: MetricTags = {}): Promise<void> {
+export async function recordLlmWork(
+  counter: 'compactions' | 'thoughts' | 'knowledgeUpdates',
+  model: string,
+  tags: MetricTags = {},
+): Promise<void> {
   const ctx = currentActivity();
   if (!ctx) return;
   count(ctx, COUNTERS[counter], { game: await gameOf(ctx), model, ...tags });

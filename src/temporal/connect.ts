@@ -49,15 +49,23 @@ export async function registerSearchAttributes(client: Client, namespace: string
   try {
     await client.connection.operatorService.addSearchAttributes({
       namespace,
-      searchAttributes: Object.fromEntries(missing.map(([name, type]) => [name, type === 'Int' ? types.INDEXED_VALUE_TYPE_INT : types.INDEXED_VALUE_TYPE_KEYWORD])),
+      searchAttributes: Object.fromEntries(
+        missing.map(([name, type]) => [name, type === 'Int' ? types.INDEXED_VALUE_TYPE_INT : types.INDEXED_VALUE_TYPE_KEYWORD]),
+      ),
     });
   } catch (err) {
     if (!isRefusal(err)) throw err;
     // Temporal Cloud registers search attributes with its own tools, not the operator API: say which, and how.
-    const refusal = (target ? credentialsRejected(target, err) : refusedByServer(err))?.message ?? (target ? withoutApiKey(target, String((err as Error).message)) : String((err as Error).message));
+    const refusal =
+      (target ? credentialsRejected(target, err) : refusedByServer(err))?.message ??
+      (target ? withoutApiKey(target, String((err as Error).message)) : String((err as Error).message));
     throw new TemporalSetupError(
-      `grue's search attributes ${missing.map(([name, type]) => `${name} (${type})`).join(', ')} are not registered on namespace "${namespace}", and the server refused to register them (${refusal}). ` +
-        `Register them once: on Temporal Cloud \`tcld namespace search-attributes add -n ${namespace} ${missing.map(([name, type]) => `--sa "${name}=${type}"`).join(' ')}\` (or in its web UI), elsewhere \`temporal operator search-attribute create --namespace ${namespace} ${missing.map(([name, type]) => `--name ${name} --type ${type}`).join(' ')}\`.`,
+      `grue's search attributes ${missing.map(([name, type]) => `${name} (${type})`).join(', ')} are not ` +
+        `registered on namespace "${namespace}", and the server refused to register them (${refusal}). ` +
+        `Register them once: on Temporal Cloud \`tcld namespace search-attributes add -n ` +
+        `${namespace} ${missing.map(([name, type]) => `--sa "${name}=${type}"`).join(' ')}\` (or in ` +
+        `its web UI), elsewhere \`temporal operator search-attribute create --namespace ${namespace} ` +
+        `${missing.map(([name, type]) => `--name ${name} --type ${type}`).join(' ')}\`.`,
     );
   }
 }

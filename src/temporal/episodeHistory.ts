@@ -30,7 +30,12 @@ export type RunHistory = Awaited<ReturnType<ReturnType<Client['workflow']['getHa
  * The history of every run of `workflowId`, oldest first, reading back from `runId` (default: the
  * latest) along each run's pointer to the run it continued; `onRunRead` is called after each.
  */
-export async function runHistories(client: Client, workflowId: string, runId?: string, onRunRead: () => void = () => undefined): Promise<RunHistory[]> {
+export async function runHistories(
+  client: Client,
+  workflowId: string,
+  runId?: string,
+  onRunRead: () => void = () => undefined,
+): Promise<RunHistory[]> {
   const runs: RunHistory[] = [];
   for (let run: string | undefined = runId, read = 0; read < MAX_RUNS; read++) {
     const history = await client.workflow.getHandle(workflowId, run).fetchHistory();
@@ -48,7 +53,12 @@ export async function runHistories(client: Client, workflowId: string, runId?: s
  * continue-as-new starts a run whose history points at the one before), read as `runHistories`
  * reads them (an activity heartbeats in `onRunRead`).
  */
-export async function episodeRecordsFromHistory(client: Client, workflowId: string, runId?: string, onRunRead: () => void = () => undefined): Promise<EpisodeRecords> {
+export async function episodeRecordsFromHistory(
+  client: Client,
+  workflowId: string,
+  runId?: string,
+  onRunRead: () => void = () => undefined,
+): Promise<EpisodeRecords> {
   const turns = new Map<number, TurnRecord>();
   const thoughts = new Map<number, ThoughtboxSession>();
   for (const history of await runHistories(client, workflowId, runId, onRunRead)) {
@@ -62,15 +72,18 @@ export async function episodeRecordsFromHistory(client: Client, workflowId: stri
       const input = await decodeFromPayloadsAtIndex(client.options.loadedDataConverter, 0, payloads as Payload[]);
       if (type === 'writeTranscriptChunk') {
         const chunk = ChunkInputSchema.safeParse(input);
-        if (!chunk.success) throw new EpisodeHistoryError(workflowId, `transcript chunk at event ${event.eventId}: ${describeZodError(chunk.error)}`);
+        if (!chunk.success)
+          throw new EpisodeHistoryError(workflowId, `transcript chunk at event ${event.eventId}: ${describeZodError(chunk.error)}`);
         for (const turn of chunk.data.turns) turns.set(turn.turn, turn);
       } else {
         const written = ThoughtsInputSchema.safeParse(input);
-        if (!written.success) throw new EpisodeHistoryError(workflowId, `thoughtbox session at event ${event.eventId}: ${describeZodError(written.error)}`);
+        if (!written.success)
+          throw new EpisodeHistoryError(workflowId, `thoughtbox session at event ${event.eventId}: ${describeZodError(written.error)}`);
         thoughts.set(written.data.session.turn, written.data.session);
       }
     }
   }
-  const byTurn = <T extends { turn: number }>(records: Map<number, T>) => [...records.values()].sort((first, second) => first.turn - second.turn);
+  const byTurn = <T extends { turn: number }>(records: Map<number, T>) =>
+    [...records.values()].sort((first, second) => first.turn - second.turn);
   return { turns: byTurn(turns), thoughts: byTurn(thoughts) };
 }

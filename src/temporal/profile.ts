@@ -45,7 +45,9 @@ const TemporalTargetSchema = z.object({
   /** TLS or an API key: never a dev server of grue's own, and a refusal is a credentials problem. */
   secure: z.boolean(),
   // The TLS buffers and key come from envconfig, which has checked their shape; only their presence matters here.
-  connection: z.custom<TemporalConnectionOptions>((value) => typeof value === 'object' && value !== null && typeof (value as { address?: unknown }).address === 'string'),
+  connection: z.custom<TemporalConnectionOptions>(
+    (value) => typeof value === 'object' && value !== null && typeof (value as { address?: unknown }).address === 'string',
+  ),
 });
 export type TemporalTarget = z.infer<typeof TemporalTargetSchema>;
 
@@ -67,14 +69,23 @@ export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): Tem
   const fileExists = file !== null && existsSync(file);
   const profile = env.TEMPORAL_PROFILE || null;
   if (explicitFile && !fileExists) throw new TemporalProfileError(`TEMPORAL_CONFIG_FILE is ${explicitFile}, which does not exist.`);
-  if (profile && !fileExists) throw new TemporalProfileError(`profile "${profile}" was asked for, but there is no config file at ${file ?? '(no HOME to look in)'} (set TEMPORAL_CONFIG_FILE, or create it as the temporal CLI does: temporal config set --profile ${profile} ...).`);
+  if (profile && !fileExists)
+    throw new TemporalProfileError(
+      `profile "${profile}" was asked for, but there is no config file at ${file ?? '(no HOME to look in)'} (set ` +
+        `TEMPORAL_CONFIG_FILE, or create it as the temporal CLI does: temporal config set --profile ${profile} ...).`,
+    );
   const overrideEnvVars = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   let loaded: ReturnType<typeof loadClientConfigProfile>;
   try {
-    loaded = loadClientConfigProfile({ ...(profile ? { profile } : {}), ...(fileExists ? { configSource: { path: file } } : { disableFile: true }), overrideEnvVars });
+    loaded = loadClientConfigProfile({
+      ...(profile ? { profile } : {}),
+      ...(fileExists ? { configSource: { path: file } } : { disableFile: true }),
+      overrideEnvVars,
+    });
   } catch (err) {
     const message = messageOf(err);
-    if (/Profile '.*' not found/.test(message)) throw new TemporalProfileError(`profile "${profile}" is not in ${file}; it has ${profileNames(file!)}.`);
+    if (/Profile '.*' not found/.test(message))
+      throw new TemporalProfileError(`profile "${profile}" is not in ${file}; it has ${profileNames(file!)}.`);
     throw new TemporalProfileError(`cannot read ${file}: ${message.split('\n')[0]}`);
   }
   let options: ReturnType<typeof toClientOptions>;
@@ -83,7 +94,10 @@ export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): Tem
   } catch (err) {
     // envconfig reads the TLS files here: a missing one is named with the setting that points at it.
     const missing = /ENOENT: no such file or directory, open '(.*)'/.exec(messageOf(err))?.[1];
-    if (missing) throw new TemporalProfileError(`the TLS file ${missing} (${tlsSettingOf(loaded.tls, missing)}${profile ? ` of profile "${profile}"` : ''}) does not exist.`);
+    if (missing)
+      throw new TemporalProfileError(
+        `the TLS file ${missing} (${tlsSettingOf(loaded.tls, missing)}${profile ? ` of profile "${profile}"` : ''}) does not exist.`,
+      );
     throw new TemporalProfileError(`the TLS settings${profile ? ` of profile "${profile}"` : ''} cannot be used: ${messageOf(err)}`);
   }
   const tls = options.connectionOptions.tls;
@@ -110,7 +124,8 @@ export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): Tem
     };
     const issues = parsed.error.issues.map((issue) => {
       const field = String(issue.path[0]);
-      const value = field === 'address' || field === 'namespace' ? ` (${JSON.stringify(field === 'address' ? address : options.namespace)})` : '';
+      const value =
+        field === 'address' || field === 'namespace' ? ` (${JSON.stringify(field === 'address' ? address : options.namespace)})` : '';
       return `${origin(field)}${value} ${issue.message}`;
     });
     throw new TemporalProfileError(`${issues.join('; ')}.`);
@@ -125,7 +140,10 @@ export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): Tem
 export function plaintextUnanswered(target: TemporalTarget, err: unknown): TemporalProfileError | null {
   if (target.secure || !/failed to connect before the deadline/i.test(messageOf(err))) return null;
   return new TemporalProfileError(
-    `the Temporal server at ${target.address} did not answer plaintext gRPC before the connect deadline: if it wants TLS or an API key, connect through a profile that has them (--profile <name>, or TEMPORAL_TLS=true, TEMPORAL_TLS_SERVER_CA_CERT_PATH, TEMPORAL_API_KEY); otherwise check that it is a Temporal frontend and not overloaded.`,
+    `the Temporal server at ${target.address} did not answer plaintext gRPC before the ` +
+      `connect deadline: if it wants TLS or an API key, connect through a profile that has ` +
+      `them (--profile <name>, or TEMPORAL_TLS=true, TEMPORAL_TLS_SERVER_CA_CERT_PATH, ` +
+      `TEMPORAL_API_KEY); otherwise check that it is a Temporal frontend and not overloaded.`,
   );
 }
 
@@ -145,7 +163,8 @@ function profileNames(file: string): string {
 }
 
 function tlsSettingOf(tls: ReturnType<typeof loadClientConfigProfile>['tls'], path: string): string {
-  const pathOf = (source: unknown) => (source && typeof source === 'object' && 'path' in source ? (source as { path: string }).path : undefined);
+  const pathOf = (source: unknown) =>
+    source && typeof source === 'object' && 'path' in source ? (source as { path: string }).path : undefined;
   if (pathOf(tls?.clientCert) === path) return 'client_cert_path / TEMPORAL_TLS_CLIENT_CERT_PATH';
   if (pathOf(tls?.clientKey) === path) return 'client_key_path / TEMPORAL_TLS_CLIENT_KEY_PATH';
   if (pathOf(tls?.serverCACert) === path) return 'server_ca_cert_path / TEMPORAL_TLS_SERVER_CA_CERT_PATH';
@@ -159,6 +178,22 @@ function grpcCode(err: unknown): unknown {
 
 const UNAUTHENTICATED = 16;
 const PERMISSION_DENIED = 7;
+/** What the transport's messages say when TLS or credentials are the trouble. */
+const CREDENTIAL_TROUBLE = new RegExp(
+  [
+    'tls',
+    'certificate',
+    'handshake',
+    'unauthenticated',
+    'valid authentication credentials',
+    'permission denied',
+    'does not have permission',
+    'invalid api key',
+    'unauthorized',
+    'failed to connect before the deadline',
+  ].join('|'),
+  'i',
+);
 
 /**
  * A refused connection to a server reached with credentials, told as what it is. The gRPC codes
@@ -170,14 +205,20 @@ export function credentialsRejected(target: TemporalTarget, err: unknown): Tempo
   const text = `${messageOf(err)} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
   // A failed TLS handshake reaches the Node client only as a connect deadline (the port itself answered: see ensureServer);
   // the worker's connection (the SDK core) names the gRPC code only by its description.
-  if (code !== UNAUTHENTICATED && code !== PERMISSION_DENIED && !/tls|certificate|handshake|unauthenticated|valid authentication credentials|permission denied|does not have permission|invalid api key|unauthorized|failed to connect before the deadline/i.test(text)) return null;
+  if (code !== UNAUTHENTICATED && code !== PERMISSION_DENIED && !CREDENTIAL_TROUBLE.test(text)) return null;
   const who = target.profile ? `profile "${target.profile}"` : 'the TEMPORAL_* settings';
   // The API key never appears here, even if the server echoed it back.
   const reason = withoutApiKey(target, text.trim().split('\n')[0]);
   if (code === PERMISSION_DENIED || /permission denied|does not have permission/i.test(text)) {
-    return new TemporalProfileError(`the Temporal server at ${target.address} accepted the credentials of ${who} but refused them access: give its API key or certificate a role on the namespace, or check the namespace name: ${reason}`);
+    return new TemporalProfileError(
+      `the Temporal server at ${target.address} accepted the credentials of ${who} but refused them access: ` +
+        `give its API key or certificate a role on the namespace, or check the namespace name: ${reason}`,
+    );
   }
-  return new TemporalProfileError(`the Temporal server at ${target.address} did not accept the TLS settings or credentials of ${who} (its CA, server name, client certificate and key, API key): ${reason}`);
+  return new TemporalProfileError(
+    `the Temporal server at ${target.address} did not accept the TLS settings or credentials ` +
+      `of ${who} (its CA, server name, client certificate and key, API key): ${reason}`,
+  );
 }
 
 /** Text a server sent back, with the target's API key (should the server echo it) masked. */

@@ -30,7 +30,8 @@ export interface MetricsSetting {
  */
 export function workerMetricsSetting(config: GrueConfig, metricsPort?: number): MetricsSetting | null {
   if (metricsPort !== undefined) return metricsPort === 0 ? null : { bindAddress: `127.0.0.1:${metricsPort}`, required: true };
-  if (config.GRUE_METRICS_ADDRESS !== undefined) return config.GRUE_METRICS_ADDRESS === null ? null : { bindAddress: config.GRUE_METRICS_ADDRESS, required: true };
+  if (config.GRUE_METRICS_ADDRESS !== undefined)
+    return config.GRUE_METRICS_ADDRESS === null ? null : { bindAddress: config.GRUE_METRICS_ADDRESS, required: true };
   return { bindAddress: `127.0.0.1:${DEFAULT_METRICS_PORT}`, required: false };
 }
 
@@ -59,9 +60,22 @@ export function installRuntime(options: { logLevel: LogLevel; metrics?: MetricsS
       return installed;
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      if (alreadyInstalled(err)) return (installed = { metricsUrl: null, warning: `metrics are not served: the Temporal runtime was set up before them (${reason})` });
-      if (metrics.required) throw new ConfigError(`cannot serve metrics on ${metrics.bindAddress}: ${reason}. Choose another port with --metrics-port or GRUE_METRICS_ADDRESS (each worker on a machine needs its own), or turn metrics off with --metrics-port 0.`);
-      installed = { metricsUrl: null, warning: `metrics are off: ${metrics.bindAddress} is taken (${reason}), probably by another grue worker; give each worker its own --metrics-port to scrape them all.` };
+      if (alreadyInstalled(err))
+        return (installed = {
+          metricsUrl: null,
+          warning: `metrics are not served: the Temporal runtime was set up before them (${reason})`,
+        });
+      if (metrics.required)
+        throw new ConfigError(
+          `cannot serve metrics on ${metrics.bindAddress}: ${reason}. Choose another port with --metrics-port or ` +
+            `GRUE_METRICS_ADDRESS (each worker on a machine needs its own), or turn metrics off with --metrics-port 0.`,
+        );
+      installed = {
+        metricsUrl: null,
+        warning:
+          `metrics are off: ${metrics.bindAddress} is taken (${reason}), probably by ` +
+          `another grue worker; give each worker its own --metrics-port to scrape them all.`,
+      };
     }
   }
   try {

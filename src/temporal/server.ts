@@ -46,7 +46,8 @@ export function ensureTemporalCli(log: (msg: string) => void = () => undefined):
   const go = onPath('go');
   if (!go) {
     throw new TemporalSetupError(
-      'The Temporal CLI is not installed and Go is not available to build it. Install Go, or put a `temporal` binary on PATH (or set TEMPORAL_CLI).',
+      'The Temporal CLI is not installed and Go is not available to build it. ' +
+        'Install Go, or put a `temporal` binary on PATH (or set TEMPORAL_CLI).',
     );
   }
   const bin = join(cacheDir(), 'bin');
@@ -115,7 +116,20 @@ export interface DevServer {
 }
 
 export function devServerArgs(opts: { dbFile: string; port: number; uiPort: number }): string[] {
-  const args = ['server', 'start-dev', '--db-filename', opts.dbFile, '--port', String(opts.port), '--ui-port', String(opts.uiPort), '--ip', '127.0.0.1', '--log-level', 'warn'];
+  const args = [
+    'server',
+    'start-dev',
+    '--db-filename',
+    opts.dbFile,
+    '--port',
+    String(opts.port),
+    '--ui-port',
+    String(opts.uiPort),
+    '--ip',
+    '127.0.0.1',
+    '--log-level',
+    'warn',
+  ];
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_DEFINITIONS)) args.push('--search-attribute', `${name}=${type}`);
   return args;
 }
@@ -182,9 +196,15 @@ export async function ensureServer(opts: {
 }): Promise<{ started: boolean }> {
   const { host, port } = parseAddress(opts.address);
   if (await isListening(host, port)) return { started: false };
-  if (opts.secure) throw new TemporalSetupError(`No Temporal server answers at ${opts.address}, which the profile reaches with TLS or an API key. Start it, or check the profile's address.`);
+  if (opts.secure)
+    throw new TemporalSetupError(
+      `No Temporal server answers at ${opts.address}, which the profile reaches ` +
+        `with TLS or an API key. Start it, or check the profile's address.`,
+    );
   if (!isLocal(host)) {
-    throw new TemporalSetupError(`No Temporal server answers at ${opts.address}. Start it, or unset TEMPORAL_ADDRESS to use a local dev server.`);
+    throw new TemporalSetupError(
+      `No Temporal server answers at ${opts.address}. Start it, or unset TEMPORAL_ADDRESS to use a local dev server.`,
+    );
   }
   const cli = ensureTemporalCli(opts.log);
   opts.log?.(`starting a Temporal dev server on ${opts.address} (data in ${opts.dataDir}, Web UI on port ${opts.uiPort})`);

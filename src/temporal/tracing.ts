@@ -21,14 +21,19 @@ import type { WorkerOptions } from '@temporalio/worker';
 import { log } from '../log';
 import type { GrueConfig } from '../config';
 
-/** The workflow interceptor modules: a workflow bundle built ahead (bundleWorkflowCode) needs them as `workflowInterceptorModules` to trace workflows. */
+/**
+ * The workflow interceptor modules: a workflow bundle built ahead (bundleWorkflowCode) needs them as
+ * `workflowInterceptorModules` to trace workflows.
+ */
 export const WORKFLOW_TRACING_MODULES = [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
 
 /** How long stopping may wait for the last spans to leave: an unreachable collector must not hold the process. */
 const FLUSH_TIMEOUT_MS = 5000;
 
 /** Where traces are sent: the traces endpoint as given, else the OTLP endpoint's /v1/traces; null: tracing is off. */
-export function tracesEndpoint(config: Pick<GrueConfig, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'>): string | null {
+export function tracesEndpoint(
+  config: Pick<GrueConfig, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'>,
+): string | null {
   if (config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (config.OTEL_EXPORTER_OTLP_ENDPOINT) return `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
   return null;
@@ -56,7 +61,12 @@ class AsyncLocalContextManager implements ContextManager {
   active(): Context {
     return this.storage.getStore() ?? this.root;
   }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(context: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    context: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
     return this.storage.run(context, () => fn.apply(thisArg, args));
   }
   bind<T>(context: Context, target: T): T {
@@ -118,7 +128,12 @@ export function tracingWorkerOptions(prebuiltBundle: boolean): Pick<WorkerOption
   return {
     interceptors: {
       ...(prebuiltBundle ? {} : { workflowModules: WORKFLOW_TRACING_MODULES }),
-      activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+      activity: [
+        (ctx) => ({
+          inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+          outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+        }),
+      ],
     },
     sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
   };

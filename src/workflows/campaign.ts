@@ -48,7 +48,13 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
 
   setHandler(progressQuery, () => {
     const inFlight = [...running].sort();
-    return { completed: done.length, total: config.episodes, currentEpisode: inFlight[0] ?? null, running: inFlight, scores: done.map((e) => e.score) };
+    return {
+      completed: done.length,
+      total: config.episodes,
+      currentEpisode: inFlight[0] ?? null,
+      running: inFlight,
+      scores: done.map((e) => e.score),
+    };
   });
 
   const playEpisode = async (index: number): Promise<void> => {
@@ -66,7 +72,13 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
       turns: result.turns,
       victory: result.victory,
       died: result.died,
-      ...(result.llm ? { llmCalls: result.llm.calls, tokens: result.llm.promptTokens + result.llm.completionTokens, fallbackTurns: result.llm.fallbackTurns } : {}),
+      ...(result.llm
+        ? {
+            llmCalls: result.llm.calls,
+            tokens: result.llm.promptTokens + result.llm.completionTokens,
+            fallbackTurns: result.llm.fallbackTurns,
+          }
+        : {}),
     });
     running.delete(workflowId);
   };
@@ -96,11 +108,12 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
     episodes: done,
     meanScore: scores.reduce((a, b) => a + b, 0) / scores.length,
     maxScore: Math.max(...scores),
-    ...(config.policy === 'full' ? { recommendationAccuracy: accuracy(learned.reliability, 'recommendation'), learnedGoal: learned.overallGoal } : {}),
+    ...(config.policy === 'full'
+      ? { recommendationAccuracy: accuracy(learned.reliability, 'recommendation'), learnedGoal: learned.overallGoal }
+      : {}),
     learned,
     config,
   };
   const resultsPath = await files.writeResults({ campaignId, results: summary });
   return { ...summary, resultsPath };
 }
-

@@ -130,7 +130,11 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
    * context and every earlier round; the pure reducer takes each answer in. Every finished
    * activity is in the history, so a worker lost mid-session resumes at the next thought.
    */
-  const thinkThrough = async (before: AgentState, deliberation: Extract<Deliberation, { kind: 'ask' }>, answers: OracleAnswers | 'unreachable'): Promise<ThoughtboxSession | null> => {
+  const thinkThrough = async (
+    before: AgentState,
+    deliberation: Extract<Deliberation, { kind: 'ask' }>,
+    answers: OracleAnswers | 'unreachable',
+  ): Promise<ThoughtboxSession | null> => {
     const offer = thoughtboxOffer(before, config, answers);
     if (!offer || answers === 'unreachable') return null;
     thinkingNow = openSession(before.turn, offer.trigger, offer.required, config.maxThinkingIterations);
@@ -143,7 +147,11 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
       (request) => unlessUnreachable('thoughtbox', () => thinker.think(withModel(request))),
       (round) => void (thinkingNow = round),
     );
-    if (session.outcome === 'limit') log.warn('thoughtbox reached maxThinkingIterations without a conclusion; the oracle and selector decide', { turn: session.turn, iterations: session.iterations });
+    if (session.outcome === 'limit')
+      log.warn('thoughtbox reached maxThinkingIterations without a conclusion; the oracle and selector decide', {
+        turn: session.turn,
+        iterations: session.iterations,
+      });
     await files.writeThoughts({ workflowId, session });
     sessions = [...sessions, session].slice(-RECENT_SESSIONS);
     thinkingNow = null;
@@ -159,7 +167,13 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     const answer = deliberation.kind === 'ask' ? await askOracle(deliberation, withModel) : null;
     const thinking = deliberation.kind === 'ask' && answer ? await thinkThrough(before, deliberation, answer) : null;
     const decision = decide(before, config, rng, deliberation, answer, thinking);
-    const step = await game.stepGame({ game: config.game, storyMd5: before.story.md5, snapshot: before.snapshot, command: decision.command, assist: config.assist });
+    const step = await game.stepGame({
+      game: config.game,
+      storyMd5: before.story.md5,
+      snapshot: before.snapshot,
+      command: decision.command,
+      assist: config.assist,
+    });
     const [after, failures] = await maintain(workflowId, learn(before, config, decision, step, rng), before, false, withModel);
     return [after, { ...turnRecord(after, decision, config, failures), elapsedMs: Date.now() - startedAt }];
   };
@@ -222,10 +236,15 @@ async function unlessUnreachable<T>(what: string, call: () => Promise<T>): Promi
 /** The oracle's answers, or 'unreachable' when the turn query failed (a failed failure analysis is just left out). */
 type WithModel = <T extends object>(request: T) => T;
 
-async function askOracle(deliberation: Extract<Deliberation, { kind: 'ask' }>, withModel: WithModel): Promise<OracleAnswers | 'unreachable'> {
+async function askOracle(
+  deliberation: Extract<Deliberation, { kind: 'ask' }>,
+  withModel: WithModel,
+): Promise<OracleAnswers | 'unreachable'> {
   const turn = await unlessUnreachable('oracle', () => oracle.analyseTurn(withModel(deliberation.request)));
   if (turn === 'unreachable') return turn;
-  const failure = deliberation.failure ? await unlessUnreachable('failure analysis', () => oracle.analyseFailure(withModel(deliberation.failure!))) : null;
+  const failure = deliberation.failure
+    ? await unlessUnreachable('failure analysis', () => oracle.analyseFailure(withModel(deliberation.failure!)))
+    : null;
   return { turn, failure: failure === 'unreachable' ? null : failure };
 }
 
@@ -236,7 +255,13 @@ async function askOracle(deliberation: Extract<Deliberation, { kind: 'ask' }>, w
  * with the state it had (DESIGN: memory never stops a game); a failed update does not cost the
  * episode its wisdom.
  */
-async function maintain(workflowId: string, state: AgentState, before: AgentState | null, ending: boolean, withModel: WithModel): Promise<[AgentState, string[]]> {
+async function maintain(
+  workflowId: string,
+  state: AgentState,
+  before: AgentState | null,
+  ending: boolean,
+  withModel: WithModel,
+): Promise<[AgentState, string[]]> {
   const view = turnView(state, before, ending);
   const failures: string[] = [];
   let memory = prepareMemory(state.memory, view);
@@ -273,7 +298,11 @@ function publishProgress(state: AgentState | null): void {
   ]);
 }
 
-function status(config: EpisodeInput['config'], state: AgentState | null, control: { paused: boolean; stopping: boolean; finished: boolean; runTurns: number }): EpisodeStatus {
+function status(
+  config: EpisodeInput['config'],
+  state: AgentState | null,
+  control: { paused: boolean; stopping: boolean; finished: boolean; runTurns: number },
+): EpisodeStatus {
   return {
     game: config.game,
     turn: state?.turn ?? 0,

@@ -1,6 +1,13 @@
 import { beliefsContext, freshBeliefs } from '../../src/agent/beliefs';
 import { freshLearned } from '../../src/agent/learned';
-import { expectedReward, freshDynamics, MAX_DYNAMICS_ENTRIES, nextStateDistribution, observe, observationCount } from '../../src/agent/dynamics';
+import {
+  expectedReward,
+  freshDynamics,
+  MAX_DYNAMICS_ENTRIES,
+  nextStateDistribution,
+  observe,
+  observationCount,
+} from '../../src/agent/dynamics';
 import { accuracy, freshReliability, recordOutcome } from '../../src/agent/reliability';
 import { createRng } from '../../src/agent/rng';
 import { addressesBlocker, matchAction, selectAction } from '../../src/agent/selector';
@@ -32,17 +39,34 @@ describe('oracle reliability (seed test 3)', () => {
 
   it('is scored by observable outcomes: the probe of each recommendation, the blocker acted on, progress claims', () => {
     let r = freshReliability();
-    r = updateReliability(r, { scoreDelta: 0, newState: true, worldChanged: true }, { recommendationProbe: true, conclusionProbe: null, actedOnBlocker: true, progressClaim: null });
-    r = updateReliability(r, { scoreDelta: 0, newState: false, worldChanged: false }, { recommendationProbe: false, conclusionProbe: null, actedOnBlocker: true, progressClaim: null });
+    r = updateReliability(
+      r,
+      { scoreDelta: 0, newState: true, worldChanged: true },
+      { recommendationProbe: true, conclusionProbe: null, actedOnBlocker: true, progressClaim: null },
+    );
+    r = updateReliability(
+      r,
+      { scoreDelta: 0, newState: false, worldChanged: false },
+      { recommendationProbe: false, conclusionProbe: null, actedOnBlocker: true, progressClaim: null },
+    );
     expect(r.recommendation).toEqual({ tried: 2, helped: 1 });
     expect(r.blocker).toEqual({ tried: 2, helped: 1 });
-    r = updateReliability(r, { scoreDelta: 0, newState: false, worldChanged: false }, { recommendationProbe: null, conclusionProbe: null, actedOnBlocker: false, progressClaim: { claimed: true, actual: { scoreDelta: 5, newState: false, worldChanged: false } } });
+    r = updateReliability(
+      r,
+      { scoreDelta: 0, newState: false, worldChanged: false },
+      {
+        recommendationProbe: null,
+        conclusionProbe: null,
+        actedOnBlocker: false,
+        progressClaim: { claimed: true, actual: { scoreDelta: 5, newState: false, worldChanged: false } },
+      },
+    );
     expect(r.progress).toEqual({ tried: 1, helped: 1 });
     expect(r.recommendation.tried).toBe(2);
   });
 });
 
-describe('dynamics model P(s\', r | s, a)', () => {
+describe("dynamics model P(s', r | s, a)", () => {
   it('counts transitions and rewards per state-action', () => {
     let d = freshDynamics();
     d = observe(d, 's0', 'open door', 's1', 0);
@@ -74,7 +98,12 @@ describe('informed action selection (deterministic under a seeded RNG)', () => {
   it('follows a recommendation from a reliable oracle when it matches a valid action', () => {
     const options = [opt('answer phone'), opt('stand up'), opt('take wallet')];
     const s = selectAction({ ...base, reliability: sure, analysis: analysis(), options, rng: createRng(1) });
-    expect(s).toEqual({ command: 'stand up', reason: 'recommended', why: 'you are in bed (changes the world in a way no episode has seen)', followedRecommendation: true });
+    expect(s).toEqual({
+      command: 'stand up',
+      reason: 'recommended',
+      why: 'you are in bed (changes the world in a way no episode has seen)',
+      followedRecommendation: true,
+    });
   });
 
   it('addresses the blocker when there is no usable recommendation', () => {
@@ -84,19 +113,36 @@ describe('informed action selection (deterministic under a seeded RNG)', () => {
   });
 
   it('takes a move the engine knows wins or scores, and avoids a known death', () => {
-    expect(selectAction({ ...base, analysis: null, options: [opt('jump', { outcome: 'died' }), opt('put lens in housing', { scoreDelta: 10, outcome: 'won' })], rng: createRng(3) }).command).toBe('put lens in housing');
-    const safe = selectAction({ ...base, reliability: sure, analysis: analysis({ recommended_action: 'jump' }), options: [opt('jump', { outcome: 'died' }), opt('look')], rng: createRng(3) });
+    expect(
+      selectAction({
+        ...base,
+        analysis: null,
+        options: [opt('jump', { outcome: 'died' }), opt('put lens in housing', { scoreDelta: 10, outcome: 'won' })],
+        rng: createRng(3),
+      }).command,
+    ).toBe('put lens in housing');
+    const safe = selectAction({
+      ...base,
+      reliability: sure,
+      analysis: analysis({ recommended_action: 'jump' }),
+      options: [opt('jump', { outcome: 'died' }), opt('look')],
+      rng: createRng(3),
+    });
     expect(safe.command).toBe('look');
   });
 
   it('explores novel states when the oracle has nothing usable', () => {
     const visited = new Set(['h-wait']);
-    expect(selectAction({ ...base, visited, analysis: null, options: [opt('wait'), opt('sing')], rng: createRng(5) })).toMatchObject({ command: 'sing', reason: 'novel' });
+    expect(selectAction({ ...base, visited, analysis: null, options: [opt('wait'), opt('sing')], rng: createRng(5) })).toMatchObject({
+      command: 'sing',
+      reason: 'novel',
+    });
   });
 
   it('is reproducible: the same seed makes the same choices', () => {
     const options = ['a', 'b', 'c', 'd', 'e'].map((c) => opt(c));
-    const run = () => Array.from({ length: 10 }, (_, i) => selectAction({ ...base, analysis: null, options, rng: createRng(100 + i) }).command);
+    const run = () =>
+      Array.from({ length: 10 }, (_, i) => selectAction({ ...base, analysis: null, options, rng: createRng(100 + i) }).command);
     expect(run()).toEqual(run());
   });
 
@@ -113,10 +159,18 @@ describe('informed action selection (deterministic under a seeded RNG)', () => {
 describe('belief updates', () => {
   it('takes goals, blockers and failures from the oracle, and shows them in the prompt context', () => {
     let b = freshBeliefs();
-    b = updateFromAnalysis(b, analysis({ failure_reason: 'you are in bed', prerequisite: 'get up first' }), freshReliability(), 'go east', { scoreDelta: 0, newState: false, worldChanged: false });
+    b = updateFromAnalysis(b, analysis({ failure_reason: 'you are in bed', prerequisite: 'get up first' }), freshReliability(), 'go east', {
+      scoreDelta: 0,
+      newState: false,
+      worldChanged: false,
+    });
     expect(b).toMatchObject({ overallGoal: 'get to work', currentSubgoal: 'get out of bed', blockingCondition: 'get up first' });
     expect(b.failedActions).toEqual([{ action: 'go east', reason: 'you are in bed' }]);
-    b = updateFromAnalysis(b, analysis({ last_action_made_progress: true, accomplishment: 'got up' }), freshReliability(), 'stand up', { scoreDelta: 0, newState: true, worldChanged: true });
+    b = updateFromAnalysis(b, analysis({ last_action_made_progress: true, accomplishment: 'got up' }), freshReliability(), 'stand up', {
+      scoreDelta: 0,
+      newState: true,
+      worldChanged: true,
+    });
     expect(b.blockingCondition).toBeNull();
     expect(b.accomplished).toEqual(['got up']);
     expect(beliefsContext(b)).toMatch(/OVERALL GOAL: get to work/);

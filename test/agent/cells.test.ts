@@ -17,11 +17,25 @@ import type { ActionOption } from '../../src/schemas/game';
 const HERE = '1/10/0';
 /** A valid action that, unless told otherwise, leaves the player where they are with what they carry. */
 const opt = (command: string, extra: Partial<ActionOption> = {}) => fixtureOption(command, { resultCell: HERE, ...extra });
-const memory = (over: Partial<CellMemory> = {}): CellMemory => ({ here: HERE, seen: new Set([HERE]), seenBefore: new Set(), deadly: new Set(), visited: new Set(['h-start']), ...over });
+const memory = (over: Partial<CellMemory> = {}): CellMemory => ({
+  here: HERE,
+  seen: new Set([HERE]),
+  seenBefore: new Set(),
+  deadly: new Set(),
+  visited: new Set(['h-start']),
+  ...over,
+});
 
 describe('cells', () => {
   it('are location, sorted inventory and score, and a place leaves the score out', () => {
-    const cell = cellOf({ location: { id: 4, name: 'Hall' }, inventory: [{ id: 9, name: 'key' }, { id: 3, name: 'lamp' }], score: 5 });
+    const cell = cellOf({
+      location: { id: 4, name: 'Hall' },
+      inventory: [
+        { id: 9, name: 'key' },
+        { id: 3, name: 'lamp' },
+      ],
+      score: 5,
+    });
     expect(cell).toBe('4/3,9/5');
     expect(parseCell(cell)).toEqual({ location: 4, inventory: [3, 9], score: 5 });
     expect(parseCell('4//0').inventory).toEqual([]);
@@ -66,7 +80,9 @@ describe('cells', () => {
     expect(tierOf(opt('take key', { resultCell: HERE }), memory({ here: '1//0', seen: new Set([HERE, '1//0']) }))).toBe('repeat');
     // ... and so does taking it back after something else was put down: the cell is new, the item is not.
     const putDown = memory({ here: '1/12/0', seen: new Set(['1/10,12/0', '1/12/0']) });
-    expect(tierOf(opt('take key', { resultCell: '1/10,12/0' }), memory({ here: '1//0', seen: new Set(['1/10,12/0', '1/12/0', '1//0']) }))).toBe('repeat');
+    expect(
+      tierOf(opt('take key', { resultCell: '1/10,12/0' }), memory({ here: '1//0', seen: new Set(['1/10,12/0', '1/12/0', '1//0']) })),
+    ).toBe('repeat');
     expect(tierOf(opt('take key', { resultCell: '1/10/0' }), { ...putDown, here: '1//0' })).toBe('repeat');
     // Carrying it somewhere known is still a new cell.
     expect(tierOf(opt('west', { resultCell: '3/10/0' }), memory({ seen: new Set([HERE, '3//0']) }))).toBe('new-cell');
@@ -89,7 +105,12 @@ describe('cells', () => {
   });
 
   it('make the frontier the best tier present, with all its options', () => {
-    const options = [opt('close door'), opt('north', { resultCell: '5/10/0' }), opt('take lamp', { resultCell: '1/10,11/0' }), opt('open box')];
+    const options = [
+      opt('close door'),
+      opt('north', { resultCell: '5/10/0' }),
+      opt('take lamp', { resultCell: '1/10,11/0' }),
+      opt('open box'),
+    ];
     expect(frontier(options, memory())).toEqual({ tier: 'new-ever', options: [options[1], options[2]] });
     expect(frontier([options[0]], memory())?.tier).toBe('undoing');
     expect(frontier([], memory())).toBeNull();
@@ -129,11 +150,20 @@ describe('policies under each assist level', () => {
     const putLamp = opt('put lamp in trophy case', { scoreDelta: 0, resultCell: '1/11,12/0' });
     for (let seed = 1; seed <= 20; seed++) {
       const options = seed % 2 ? [putAll, putCanary, putEgg, putLamp] : [putLamp, putEgg, putCanary, putAll];
-      expect(knownMove(context({ options, rng: createRng(seed), cells: memory({ here }) })).choice).toMatchObject({ command: 'put egg in trophy case', reason: 'reward', why: 'the probe shows +2 points' });
+      expect(knownMove(context({ options, rng: createRng(seed), cells: memory({ here }) })).choice).toMatchObject({
+        command: 'put egg in trophy case',
+        reason: 'reward',
+        why: 'the probe shows +2 points',
+      });
     }
     // Once the egg is in, the canary alone is worth more per thing than all the rest.
-    const afterEgg = [opt('put all in trophy case', { scoreDelta: 1, resultCell: '1//1' }), opt('put canary in trophy case', { scoreDelta: 1, resultCell: '1/10/1' })];
-    expect(knownMove(context({ options: afterEgg, cells: memory({ here: '1/10,12/0' }) })).choice?.command).toBe('put canary in trophy case');
+    const afterEgg = [
+      opt('put all in trophy case', { scoreDelta: 1, resultCell: '1//1' }),
+      opt('put canary in trophy case', { scoreDelta: 1, resultCell: '1/10/1' }),
+    ];
+    expect(knownMove(context({ options: afterEgg, cells: memory({ here: '1/10,12/0' }) })).choice?.command).toBe(
+      'put canary in trophy case',
+    );
     // A gain that gives nothing up comes first, the bigger such gain first.
     const down = opt('down', { scoreDelta: 25, resultCell: '2/10,11,12/25' });
     const listen = opt('listen', { scoreDelta: 1, resultCell: '1/10,11,12/1' });
@@ -144,7 +174,10 @@ describe('policies under each assist level', () => {
     const commands = ['north', 'open door', 'take lamp'];
     const tried = { [triedKey('h-start', 'north')]: 1, [triedKey('h-start', 'open door')]: 1 };
     for (let seed = 1; seed <= 10; seed++) {
-      expect(oracleFreePolicy(context({ assist: 'valid', commands, tried, rng: createRng(seed) }))).toMatchObject({ command: 'take lamp', reason: 'untried' });
+      expect(oracleFreePolicy(context({ assist: 'valid', commands, tried, rng: createRng(seed) }))).toMatchObject({
+        command: 'take lamp',
+        reason: 'untried',
+      });
     }
     const learned = { ...freshLearned(), dynamics: observe(freshDynamics(), 'h-start', 'open door', 'h-open', 5) };
     expect(oracleFreePolicy(context({ assist: 'valid', commands, learned }))).toMatchObject({ command: 'open door', reason: 'planned' });
@@ -155,17 +188,49 @@ describe('policies under each assist level', () => {
   it('valid: tries going and taking before undoing, and risky moves last; never a move that killed here before while another is left', () => {
     const commands = ['jump', 'drop lamp', 'north', 'take sword', 'smell'];
     const picked = new Set<string>();
-    for (let seed = 1; seed <= 20; seed++) picked.add(oracleFreePolicy(context({ assist: 'valid', commands, rng: createRng(seed), rooms: { here: 5, exits: {}, open: new Set() } })).command);
+    for (let seed = 1; seed <= 20; seed++)
+      picked.add(
+        oracleFreePolicy(context({ assist: 'valid', commands, rng: createRng(seed), rooms: { here: 5, exits: {}, open: new Set() } }))
+          .command,
+      );
     expect([...picked].sort()).toEqual(['north', 'take sword']);
-    const triedAllBut = (left: string[]) => Object.fromEntries(commands.filter((c) => !left.includes(c)).map((c) => [triedKey('h-start', c), 1]));
-    expect(oracleFreePolicy(context({ assist: 'valid', commands, tried: triedAllBut(['jump', 'drop lamp', 'smell']), rooms: { here: 5, exits: {}, open: new Set() } })).command).toBe('smell');
-    expect(oracleFreePolicy(context({ assist: 'valid', commands, tried: triedAllBut(['jump', 'drop lamp']), rooms: { here: 5, exits: {}, open: new Set() } })).command).toBe('drop lamp');
-    expect(oracleFreePolicy(context({ assist: 'valid', commands, tried: triedAllBut(['jump']), rooms: { here: 5, exits: {}, open: new Set() } }))).toMatchObject({ command: 'jump', why: 'not yet tried here (only risky moves are left)' });
+    const triedAllBut = (left: string[]) =>
+      Object.fromEntries(commands.filter((c) => !left.includes(c)).map((c) => [triedKey('h-start', c), 1]));
+    expect(
+      oracleFreePolicy(
+        context({
+          assist: 'valid',
+          commands,
+          tried: triedAllBut(['jump', 'drop lamp', 'smell']),
+          rooms: { here: 5, exits: {}, open: new Set() },
+        }),
+      ).command,
+    ).toBe('smell');
+    expect(
+      oracleFreePolicy(
+        context({ assist: 'valid', commands, tried: triedAllBut(['jump', 'drop lamp']), rooms: { here: 5, exits: {}, open: new Set() } }),
+      ).command,
+    ).toBe('drop lamp');
+    expect(
+      oracleFreePolicy(
+        context({ assist: 'valid', commands, tried: triedAllBut(['jump']), rooms: { here: 5, exits: {}, open: new Set() } }),
+      ),
+    ).toMatchObject({ command: 'jump', why: 'not yet tried here (only risky moves are left)' });
     // Jumping killed the player in room 5 in an earlier episode: here it is left out; elsewhere it is not.
     const learned = { ...freshLearned(), deadlyMoves: ['5|jump'] };
-    expect(oracleFreePolicy(context({ assist: 'valid', commands, learned, tried: triedAllBut(['jump']), rooms: { here: 5, exits: {}, open: new Set() } })).reason).toBe('random');
-    expect(oracleFreePolicy(context({ assist: 'valid', commands, learned, tried: triedAllBut(['jump']), rooms: { here: 6, exits: {}, open: new Set() } })).command).toBe('jump');
-    expect(oracleFreePolicy(context({ assist: 'valid', commands: ['jump'], learned, rooms: { here: 5, exits: {}, open: new Set() } })).command).toBe('jump'); // nothing else
+    expect(
+      oracleFreePolicy(
+        context({ assist: 'valid', commands, learned, tried: triedAllBut(['jump']), rooms: { here: 5, exits: {}, open: new Set() } }),
+      ).reason,
+    ).toBe('random');
+    expect(
+      oracleFreePolicy(
+        context({ assist: 'valid', commands, learned, tried: triedAllBut(['jump']), rooms: { here: 6, exits: {}, open: new Set() } }),
+      ).command,
+    ).toBe('jump');
+    expect(
+      oracleFreePolicy(context({ assist: 'valid', commands: ['jump'], learned, rooms: { here: 5, exits: {}, open: new Set() } })).command,
+    ).toBe('jump'); // nothing else
   });
 
   it("valid: the oracle's advice is taken only from the untried moves of the least risky kind left, never a move that killed here before", () => {
@@ -174,13 +239,18 @@ describe('policies under each assist level', () => {
     const commands = ['jump', 'drop lamp', 'north', 'take sword'];
     const rooms = { here: 5, exits: {}, open: new Set<number>() };
     const advised = (recommended: string, over: Partial<PolicyContext> = {}) =>
-      selectAction({ ...context({ assist: 'valid', commands, rooms, ...over }), reliability: sure, analysis: analysis({ recommended_action: recommended, alternative_actions: [] }) });
+      selectAction({
+        ...context({ assist: 'valid', commands, rooms, ...over }),
+        reliability: sure,
+        analysis: analysis({ recommended_action: recommended, alternative_actions: [] }),
+      });
     expect(advised('take sword')).toMatchObject({ command: 'take sword', reason: 'recommended', followedRecommendation: true });
     // Zork I's Canyon View: the model said "jump" while going on was untried, and the agent died.
     const jump = advised('jump');
     expect(jump.followedRecommendation).toBe(false);
     expect(['north', 'take sword']).toContain(jump.command);
-    const triedAllBut = (left: string[]) => Object.fromEntries(commands.filter((c) => !left.includes(c)).map((c) => [triedKey('h-start', c), 1]));
+    const triedAllBut = (left: string[]) =>
+      Object.fromEntries(commands.filter((c) => !left.includes(c)).map((c) => [triedKey('h-start', c), 1]));
     expect(advised('jump', { tried: triedAllBut(['jump']) })).toMatchObject({ command: 'jump', followedRecommendation: true });
     const learned = { ...freshLearned(), deadlyMoves: ['5|jump'] };
     expect(advised('jump', { tried: triedAllBut(['jump']), learned }).followedRecommendation).toBe(false);
@@ -194,17 +264,26 @@ describe('policies under each assist level', () => {
     const commands = ['north', 'east', 'take sword'];
     const advice = analysis({ recommended_action: 'fly', alternative_actions: ['east'] }); // names no listed move, then one
     const reasons = (reliability: typeof sure) =>
-      Array.from({ length: 40 }, (_, i) => selectAction({ ...context({ assist: 'valid', commands, rng: createRng(i + 1) }), reliability, analysis: advice }).reason);
+      Array.from(
+        { length: 40 },
+        (_, i) => selectAction({ ...context({ assist: 'valid', commands, rng: createRng(i + 1) }), reliability, analysis: advice }).reason,
+      );
     expect(reasons(sure).filter((reason) => reason === 'alternative').length).toBeGreaterThanOrEqual(36);
     expect(reasons(doubted).filter((reason) => reason === 'alternative').length).toBeLessThanOrEqual(4);
     // Under probe the alternatives come from the best novelty tier and are taken whatever the reliability.
-    const probed = selectAction({ ...context({ options: [opt('north', { resultCell: '2/10/0' }), opt('east', { resultCell: '3/10/0' })] }), reliability: doubted, analysis: advice });
+    const probed = selectAction({
+      ...context({ options: [opt('north', { resultCell: '2/10/0' }), opt('east', { resultCell: '3/10/0' })] }),
+      reliability: doubted,
+      analysis: advice,
+    });
     expect(probed).toMatchObject({ command: 'east', reason: 'alternative' });
   });
 
   it('none: what a player would type, from the compass and the things the reply names', () => {
     const typed = playerCommands('You are on a rocky shore. A wooden chest sits here, and the lighthouse door is to the north.');
-    expect(typed).toEqual(expect.arrayContaining(['north', 'up', 'take all', 'open chest', 'take chest', 'examine door', 'look', 'inventory']));
+    expect(typed).toEqual(
+      expect.arrayContaining(['north', 'up', 'take all', 'open chest', 'take chest', 'examine door', 'look', 'inventory']),
+    );
     expect(typed.some((c) => / (a|the)$/.test(c))).toBe(false);
     const ctx = context({ assist: 'none', observation: 'A wooden chest sits here.', options: [opt('open wooden chest')] });
     expect(candidates(ctx)).toContain('open chest');
@@ -222,7 +301,12 @@ describe('policies under each assist level', () => {
     const s = selectAction({ ...ctx, reliability: sure, analysis: analysis({ recommended_action: 'Unlock the chest with the key.' }) });
     expect(s).toMatchObject({ command: 'unlock the chest with the key', reason: 'recommended', followedRecommendation: true });
     // Tried too often from this state: the advice is given up and the player's own commands take over.
-    const worn = selectAction({ ...ctx, tried: { [triedKey('h-start', 'unlock the chest with the key')]: 2 }, reliability: sure, analysis: analysis({ recommended_action: 'Unlock the chest with the key.' }) });
+    const worn = selectAction({
+      ...ctx,
+      tried: { [triedKey('h-start', 'unlock the chest with the key')]: 2 },
+      reliability: sure,
+      analysis: analysis({ recommended_action: 'Unlock the chest with the key.' }),
+    });
     expect(worn.followedRecommendation).toBe(false);
     expect(candidates(ctx)).toContain(worn.command);
   });

@@ -3,7 +3,14 @@ import type { ActionOption } from '../../src/schemas/game';
 import type { TurnAnalysis } from '../../src/schemas/oracle';
 
 /** A valid action whose probe leads to `h-<command>` and changes nothing else. */
-export const opt = (command: string, extra: Partial<ActionOption> = {}): ActionOption => ({ command, resultHash: `h-${command}`, scoreDelta: 0, outcome: 'continue', resultCell: HERE, ...extra });
+export const opt = (command: string, extra: Partial<ActionOption> = {}): ActionOption => ({
+  command,
+  resultHash: `h-${command}`,
+  scoreDelta: 0,
+  outcome: 'continue',
+  resultCell: HERE,
+  ...extra,
+});
 
 /** The cell the fixtures' player is in: location 1, nothing carried, no score. */
 export const HERE = '1//0';

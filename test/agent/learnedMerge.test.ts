@@ -7,7 +7,10 @@ const STATE_A = 'aaaaaaaaaaaa0000';
 const STATE_B = 'bbbbbbbbbbbb0000';
 
 /** An episode's lessons: one more episode, a reward, a death, an observed move and an oracle outcome. */
-function learnedBy(start: LearnedState, lesson: { score: number; reward: string; cell: string; helped: boolean; memory?: unknown }): LearnedState {
+function learnedBy(
+  start: LearnedState,
+  lesson: { score: number; reward: string; cell: string; helped: boolean; memory?: unknown },
+): LearnedState {
   return {
     ...start,
     episodes: start.episodes + 1,

@@ -15,10 +15,28 @@ import { freshLearned } from '../../src/agent/learned';
 import type { GameState, GroundTruthData, StartGameResult } from '../../src/schemas/game';
 import { analysis, opt } from './fixtures';
 
-const truth = (location: string, score = 0): GroundTruthData => ({ score, moves: 0, location: { id: 1, name: location }, inventory: [], done: false, victory: false, died: false });
+const truth = (location: string, score = 0): GroundTruthData => ({
+  score,
+  moves: 0,
+  location: { id: 1, name: location },
+  inventory: [],
+  done: false,
+  victory: false,
+  died: false,
+});
 
 function startOf(options = [opt('north'), opt('open door'), opt('take lamp')]): StartGameResult {
-  return { observation: 'You are in a hall.', truth: truth('Hall'), worldHash: 'h-start', snapshot: 'snap0', options, commands: [], storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 };
+  return {
+    observation: 'You are in a hall.',
+    truth: truth('Hall'),
+    worldHash: 'h-start',
+    snapshot: 'snap0',
+    options,
+    commands: [],
+    storyMd5: '0'.repeat(32),
+    storyName: 'test',
+    maxScore: 10,
+  };
 }
 
 const stateOf = (start = startOf()) => initialState(start, freshLearned(), 1, initialMemory(freshLearned(), config('full')));
@@ -33,7 +51,10 @@ const step = (command: string, over: Partial<GameState> = {}): GameState & { com
   commands: [],
   ...over,
 });
-const answered = (over = {}) => ({ turn: { answer: analysis({ recommended_action: 'open door', ...over }), usage: { calls: 1, promptTokens: 100, completionTokens: 20 } }, failure: null });
+const answered = (over = {}) => ({
+  turn: { answer: analysis({ recommended_action: 'open door', ...over }), usage: { calls: 1, promptTokens: 100, completionTokens: 20 } },
+  failure: null,
+});
 
 describe('the turn pipeline', () => {
   it('oracle-free and random policies decide in deliberate, without asking the oracle', () => {
@@ -46,7 +67,13 @@ describe('the turn pipeline', () => {
   it('the full agent asks the oracle with the observation once and every memory module in the context', () => {
     let state = stateOf();
     const play = (command: string, over: Partial<GameState> = {}) =>
-      (state = learn(state, config('full'), decide(state, config('full'), createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null), step(command, over), createRng(1)));
+      (state = learn(
+        state,
+        config('full'),
+        decide(state, config('full'), createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null),
+        step(command, over),
+        createRng(1),
+      ));
     play('north');
     play('south', { truth: truth('Hall'), options: [opt('north'), opt('wait'), opt('sing')] });
     const d = deliberate(state, config('full'), createRng(2));
@@ -61,7 +88,19 @@ describe('the turn pipeline', () => {
 
   it('asks for a failure analysis when the last action changed nothing', () => {
     let state = stateOf();
-    state = learn(state, config('full'), decide(state, config('full'), createRng(1), { kind: 'decided', choice: { command: 'open door', reason: 'novel', why: 'test' } }, null), step('open door', { worldHash: 'h-start', truth: truth('Hall'), observation: 'It is locked.', options: [opt('south'), opt('wait')] }), createRng(1));
+    state = learn(
+      state,
+      config('full'),
+      decide(
+        state,
+        config('full'),
+        createRng(1),
+        { kind: 'decided', choice: { command: 'open door', reason: 'novel', why: 'test' } },
+        null,
+      ),
+      step('open door', { worldHash: 'h-start', truth: truth('Hall'), observation: 'It is locked.', options: [opt('south'), opt('wait')] }),
+      createRng(1),
+    );
     const d = deliberate(state, config('full'), createRng(2));
     expect(d.kind === 'ask' && d.failure).toMatchObject({ failedAction: 'open door', response: 'It is locked.' });
   });
@@ -71,7 +110,10 @@ describe('the turn pipeline', () => {
     const withCommands = (commands: string[]) => stateOf({ ...startOf(), options: [], commands });
     const d = deliberate(withCommands(['jump', 'close door', 'north', 'take lamp']), valid, createRng(1));
     expect(d.kind === 'ask' && d.request.validActions).toEqual(['north', 'take lamp']);
-    expect(deliberate(withCommands(['jump', 'close door', 'north']), valid, createRng(1))).toMatchObject({ kind: 'decided', choice: { command: 'north', reason: 'untried' } });
+    expect(deliberate(withCommands(['jump', 'close door', 'north']), valid, createRng(1))).toMatchObject({
+      kind: 'decided',
+      choice: { command: 'north', reason: 'untried' },
+    });
   });
 
   it('under valid, a followed recommendation counts as help only when it reaches a place or item no episode had reached', () => {
@@ -79,11 +121,20 @@ describe('the turn pipeline', () => {
     const start = { ...startOf(), options: [], commands: ['north', 'take lamp'] };
     const follow = (learned: ReturnType<typeof freshLearned>) => {
       const state = initialState(start, learned, 1, initialMemory(learned, valid));
-      const sure = { ...state, learned: { ...state.learned, reliability: { ...state.learned.reliability, recommendation: { tried: 1000, helped: 1000 } } } };
+      const sure = {
+        ...state,
+        learned: { ...state.learned, reliability: { ...state.learned.reliability, recommendation: { tried: 1000, helped: 1000 } } },
+      };
       const asked = deliberate(sure, valid, createRng(1));
       const decision = decide(sure, valid, createRng(1), asked, answered({ recommended_action: 'north' }));
       expect(decision.reason).toBe('recommended');
-      return learn(sure, valid, decision, step('north', { commands: ['south'], options: [], truth: { ...truth('Kitchen'), location: { id: 2, name: 'Kitchen' } } }), createRng(1)).learned.reliability.recommendation;
+      return learn(
+        sure,
+        valid,
+        decision,
+        step('north', { commands: ['south'], options: [], truth: { ...truth('Kitchen'), location: { id: 2, name: 'Kitchen' } } }),
+        createRng(1),
+      ).learned.reliability.recommendation;
     };
     expect(follow(freshLearned())).toEqual({ tried: 1001, helped: 1001 }); // the Kitchen, never reached before
     expect(follow({ ...freshLearned(), cells: ['2//0'] })).toEqual({ tried: 1001, helped: 1000 }); // an earlier episode stood there
@@ -98,7 +149,11 @@ describe('the turn pipeline', () => {
     const state = stateOf();
     const d = deliberate(state, config('full'), createRng(1));
     let sure = state;
-    for (let i = 0; i < 30; i++) sure = { ...sure, learned: { ...sure.learned, reliability: { ...sure.learned.reliability, recommendation: { tried: 30, helped: 30 } } } };
+    for (let i = 0; i < 30; i++)
+      sure = {
+        ...sure,
+        learned: { ...sure.learned, reliability: { ...sure.learned.reliability, recommendation: { tried: 30, helped: 30 } } },
+      };
     const decision = decide(sure, config('full'), createRng(1), d, answered());
     expect(decision).toMatchObject({ command: 'open door', reason: 'recommended', fallback: false, recommendationProbe: true });
     expect(decide(state, config('full'), createRng(1), d, 'unreachable')).toMatchObject({ fallback: true, analysis: null });
@@ -107,7 +162,13 @@ describe('the turn pipeline', () => {
 
   it('learns from the command the engine ran, not the one it was asked to run', () => {
     const state = stateOf();
-    const decision = decide(state, config('full'), createRng(1), { kind: 'decided', choice: { command: 'north', reason: 'novel', why: 'test' } }, null);
+    const decision = decide(
+      state,
+      config('full'),
+      createRng(1),
+      { kind: 'decided', choice: { command: 'north', reason: 'novel', why: 'test' } },
+      null,
+    );
     const next = learn(state, config('full'), decision, step('go north', { truth: truth('Kitchen', 5) }), createRng(1));
     expect(next.lastCommand).toBe('go north');
     expect(Object.keys(next.learned.dynamics.entries)).toEqual(['h-start|go north']);
@@ -142,7 +203,14 @@ describe('memory modules plug into the pipeline', () => {
     let state: AgentState = initialState(startOf(), freshLearned(), 1, initialMemory(freshLearned(), config('full'), modules));
     const play = (command: string) => {
       const before = state;
-      state = learn(before, config('full'), decide(before, config('full'), createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null), step(command), createRng(1), modules);
+      state = learn(
+        before,
+        config('full'),
+        decide(before, config('full'), createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null),
+        step(command),
+        createRng(1),
+        modules,
+      );
       return turnView(state, before);
     };
     expect(dueWork(state.memory, play('north'), modules)).toEqual([]);
@@ -168,8 +236,17 @@ describe('the carried state', () => {
   it('is trimmed to its byte budget, oldest first, and deterministically', () => {
     let state = stateOf();
     const entries: Record<string, { count: number; rewardSum: number; next: Record<string, number> }> = {};
-    for (let i = 0; i < 3000; i++) entries[`${String(i).padStart(12, '0')}|open the small wooden door ${i}`] = { count: 1, rewardSum: 0, next: { [String(i + 1).padStart(12, '0')]: 1 } };
-    state = { ...state, visited: Array.from({ length: 3000 }, (_, i) => String(i).padStart(12, '0')), learned: { ...state.learned, dynamics: { entries } } };
+    for (let i = 0; i < 3000; i++)
+      entries[`${String(i).padStart(12, '0')}|open the small wooden door ${i}`] = {
+        count: 1,
+        rewardSum: 0,
+        next: { [String(i + 1).padStart(12, '0')]: 1 },
+      };
+    state = {
+      ...state,
+      visited: Array.from({ length: 3000 }, (_, i) => String(i).padStart(12, '0')),
+      learned: { ...state.learned, dynamics: { entries } },
+    };
     expect(jsonBytes(state)).toBeGreaterThan(MAX_CARRY_BYTES);
     const fitted = fitCarry(state);
     expect(jsonBytes(fitted)).toBeLessThanOrEqual(MAX_CARRY_BYTES);

@@ -75,12 +75,19 @@ describe('planning on the dynamics model', () => {
     const learned = { ...freshLearned(), dynamics: walked, frontier: ['hall', 'window'] };
     const options = [opt('north'), opt('east')];
     const ctx = { ...probeContext(), options, worldHash: 'start', visited: new Set(['start']), learned, rng: createRng(1), tried: {} };
-    expect(knownMove(ctx).choice).toEqual({ command: 'north', reason: 'return', why: 'back to where an earlier episode found something new, 1 step away' });
+    expect(knownMove(ctx).choice).toEqual({
+      command: 'north',
+      reason: 'return',
+      why: 'back to where an earlier episode found something new, 1 step away',
+    });
     // Once this episode stood in the hall, the window is next.
     const inHall = { ...ctx, worldHash: 'hall', visited: new Set(['start', 'hall']), options: [opt('open window'), opt('south')] };
     expect(knownMove(inHall).choice).toMatchObject({ command: 'open window', reason: 'return' });
     // A learned reward comes first; with every goal behind it, nothing is left to return to.
-    expect(knownMove({ ...inHall, learned: { ...learned, dynamics: zorkLike() } }).choice).toMatchObject({ command: 'open window', reason: 'planned' });
+    expect(knownMove({ ...inHall, learned: { ...learned, dynamics: zorkLike() } }).choice).toMatchObject({
+      command: 'open window',
+      reason: 'planned',
+    });
     expect(knownMove({ ...inHall, visited: new Set(['start', 'hall', 'window']) }).choice).toBeNull();
   });
 
@@ -90,7 +97,10 @@ describe('planning on the dynamics model', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const context = probeContext();
       const cells = { ...context.cells, known: knownStates(learned.dynamics) };
-      expect(explore(options, { ...context, cells, options, worldHash: 'start', visited: new Set(), learned, rng: createRng(seed), tried: {} }).command).toBe('east');
+      expect(
+        explore(options, { ...context, cells, options, worldHash: 'start', visited: new Set(), learned, rng: createRng(seed), tried: {} })
+          .command,
+      ).toBe('east');
     }
   });
 });
@@ -102,7 +112,9 @@ describe('the informed selector: trust by learned reliability, advice vetted by 
 
   it('trusts a recommendation by learned reliability, not by the confidence the model reports', () => {
     const follow = (reliability: ReturnType<typeof freshReliability>) =>
-      Array.from({ length: 400 }, (_, i) => selectAction({ ...base, reliability, analysis: analysis(), options, rng: createRng(i + 1) })).filter((s) => s.followedRecommendation).length / 400;
+      Array.from({ length: 400 }, (_, i) =>
+        selectAction({ ...base, reliability, analysis: analysis(), options, rng: createRng(i + 1) }),
+      ).filter((s) => s.followedRecommendation).length / 400;
     let good = freshReliability();
     let bad = freshReliability();
     for (let i = 0; i < 40; i++) {
@@ -114,10 +126,11 @@ describe('the informed selector: trust by learned reliability, advice vetted by 
     expect(follow(bad)).toBeLessThan(0.2);
   });
 
-  it('does not follow advice the engine has ruled out (the oracle\'s own failure list does not veto)', () => {
+  it("does not follow advice the engine has ruled out (the oracle's own failure list does not veto)", () => {
     let sure = freshReliability();
     for (let i = 0; i < 50; i++) sure = recordOutcome(sure, 'recommendation', true);
-    const take = (over: Partial<Parameters<typeof selectAction>[0]>) => selectAction({ ...base, reliability: sure, analysis: analysis(), options, rng: createRng(7), ...over });
+    const take = (over: Partial<Parameters<typeof selectAction>[0]>) =>
+      selectAction({ ...base, reliability: sure, analysis: analysis(), options, rng: createRng(7), ...over });
     expect(take({}).command).toBe('stand up');
     expect(take({ visited: new Set(['h-stand up']) }).followedRecommendation).toBe(false);
     expect(take({ tried: { [triedKey('s', 'stand up')]: MAX_TRIES } }).followedRecommendation).toBe(false);
@@ -135,19 +148,37 @@ describe('the informed selector: trust by learned reliability, advice vetted by 
     expect(actionWouldHelp('fly', options, new Set())).toBe(false);
     const outcome = { scoreDelta: 0, newState: false, worldChanged: false };
     const flags = { actedOnBlocker: false, progressClaim: null, conclusionProbe: null };
-    expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: true }).recommendation).toEqual({ tried: 1, helped: 1 });
-    expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: null }).recommendation).toEqual({ tried: 0, helped: 0 });
+    expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: true }).recommendation).toEqual({
+      tried: 1,
+      helped: 1,
+    });
+    expect(updateReliability(freshReliability(), outcome, { ...flags, recommendationProbe: null }).recommendation).toEqual({
+      tried: 0,
+      helped: 0,
+    });
   });
 
   it('without the probe, judges advice acted on by what the move did: under valid, only a score or a place or item no episode had reached counts', () => {
-    const flags = { actedOnBlocker: false, progressClaim: null, conclusionProbe: null, recommendationProbe: null, actedOn: 'recommendation' as const };
+    const flags = {
+      actedOnBlocker: false,
+      progressClaim: null,
+      conclusionProbe: null,
+      recommendationProbe: null,
+      actedOn: 'recommendation' as const,
+    };
     const newRoom = { scoreDelta: 0, newState: true, worldChanged: true };
     expect(updateReliability(freshReliability(), newRoom, flags).recommendation).toEqual({ tried: 1, helped: 1 }); // none: a new state helped
     // valid: a forest room new to this episode, seen in an earlier one, is no help; a first ever is, and so is a score.
     expect(updateReliability(freshReliability(), newRoom, { ...flags, firstEver: false }).recommendation).toEqual({ tried: 1, helped: 0 });
     expect(updateReliability(freshReliability(), newRoom, { ...flags, firstEver: true }).recommendation).toEqual({ tried: 1, helped: 1 });
-    expect(updateReliability(freshReliability(), { scoreDelta: 10, newState: true, worldChanged: true }, { ...flags, firstEver: false }).recommendation).toEqual({ tried: 1, helped: 1 });
-    expect(updateReliability(freshReliability(), newRoom, { ...flags, actedOn: 'thought', firstEver: false }).thought).toEqual({ tried: 1, helped: 0 });
+    expect(
+      updateReliability(freshReliability(), { scoreDelta: 10, newState: true, worldChanged: true }, { ...flags, firstEver: false })
+        .recommendation,
+    ).toEqual({ tried: 1, helped: 1 });
+    expect(updateReliability(freshReliability(), newRoom, { ...flags, actedOn: 'thought', firstEver: false }).thought).toEqual({
+      tried: 1,
+      helped: 0,
+    });
   });
 });
 
@@ -156,8 +187,12 @@ describe('failure memory', () => {
 
   it('lets the engine overrule the oracle: a move that reached a new state did not fail', () => {
     const b = freshBeliefs();
-    expect(updateFromAnalysis(b, failed, freshReliability(), 'north', { scoreDelta: 0, newState: true, worldChanged: true }).failedActions).toEqual([]);
-    expect(updateFromAnalysis(b, failed, freshReliability(), 'open door', { scoreDelta: 0, newState: false, worldChanged: false }).failedActions).toEqual([{ action: 'open door', reason: 'the door is locked' }]);
+    expect(
+      updateFromAnalysis(b, failed, freshReliability(), 'north', { scoreDelta: 0, newState: true, worldChanged: true }).failedActions,
+    ).toEqual([]);
+    expect(
+      updateFromAnalysis(b, failed, freshReliability(), 'open door', { scoreDelta: 0, newState: false, worldChanged: false }).failedActions,
+    ).toEqual([{ action: 'open door', reason: 'the door is locked' }]);
   });
 
   it('does not record placeholder reasons', () => {

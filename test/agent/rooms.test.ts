@@ -56,7 +56,11 @@ const context = (over: Partial<PolicyContext>): PolicyContext => ({
 describe('returning', () => {
   it('walks back toward an open room when every move here is spent', () => {
     const spent = [opt('west', { resultCell: '2//0' }), opt('take jar', { resultCell: '3/7/0' })];
-    expect(knownMove(context({ options: spent })).choice).toEqual({ command: 'west', reason: 'return', why: 'back to a room with untried moves, 2 steps away' });
+    expect(knownMove(context({ options: spent })).choice).toEqual({
+      command: 'west',
+      reason: 'return',
+      why: 'back to a room with untried moves, 2 steps away',
+    });
   });
 
   it('does not return while something here is still new, or with no open room', () => {
@@ -74,12 +78,25 @@ describe('returning', () => {
       opt('roll out', { resultCell: '3//0', resultHash: 'h-rolled' }),
       opt('put jar on bed', { resultCell: '3@8//0' }),
     ];
-    const cells = { ...context({}).cells, here: '3@8/7/0', seen: new Set(['3@8/7/0', '3@8//0', '3/7/0', '3//0']), doneHere: new Set(['put jar on bed']) };
+    const cells = {
+      ...context({}).cells,
+      here: '3@8/7/0',
+      seen: new Set(['3@8/7/0', '3@8//0', '3/7/0', '3//0']),
+      doneHere: new Set(['put jar on bed']),
+    };
     const out = { command: 'get up', reason: 'return', why: "out of here, back to where the room's exits are" };
     expect(knownMove(context({ options: inBed, cells })).choice).toEqual(out);
     expect(knownMove(context({ options: inBed, cells, rooms: { here: 3, exits: EXITS, open: new Set() } })).choice).toEqual(out);
     // Standing in the room, the same spent moves are no reason to "get out" of anything.
-    expect(knownMove(context({ options: [opt('put jar on bed', { resultCell: '3@8//0' })], cells: { ...cells, here: '3/7/0' }, rooms: { here: 3, exits: EXITS, open: new Set() } })).choice).toBeNull();
+    expect(
+      knownMove(
+        context({
+          options: [opt('put jar on bed', { resultCell: '3@8//0' })],
+          cells: { ...cells, here: '3/7/0' },
+          rooms: { here: 3, exits: EXITS, open: new Set() },
+        }),
+      ).choice,
+    ).toBeNull();
   });
 
   it('gives a return up after a move was retried too often from the same state', () => {
@@ -89,20 +106,53 @@ describe('returning', () => {
 });
 
 describe('the turn pipeline keeps the map', () => {
-  const truth = (id: number, name: string): GroundTruthData => ({ score: 0, moves: 0, location: { id, name }, inventory: [], done: false, victory: false, died: false });
+  const truth = (id: number, name: string): GroundTruthData => ({
+    score: 0,
+    moves: 0,
+    location: { id, name },
+    inventory: [],
+    done: false,
+    victory: false,
+    died: false,
+  });
   const config = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free' });
 
   it('maps each room it stands in, keeps rooms left with untried moves open, and returns to them', () => {
     const hall = [opt('north', { resultCell: '2//0' }), opt('open door', { resultCell: '1//0' })];
     let state = initialState(
-      { observation: 'A hall.', truth: truth(1, 'Hall'), worldHash: 'h-start', snapshot: 's0', options: hall, commands: [], storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 },
+      {
+        observation: 'A hall.',
+        truth: truth(1, 'Hall'),
+        worldHash: 'h-start',
+        snapshot: 's0',
+        options: hall,
+        commands: [],
+        storyMd5: '0'.repeat(32),
+        storyName: 'test',
+        maxScore: 10,
+      },
       freshLearned(),
       1,
       initialMemory(freshLearned(), config),
     );
     const play = (command: string, next: Partial<GameState>) => {
       const decision = decide(state, config, createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null);
-      state = learn(state, config, decision, { command, observation: `You ${command}.`, snapshot: 's', commands: [], truth: truth(1, 'Hall'), worldHash: `h-${command}`, options: [], ...next }, createRng(1));
+      state = learn(
+        state,
+        config,
+        decision,
+        {
+          command,
+          observation: `You ${command}.`,
+          snapshot: 's',
+          commands: [],
+          truth: truth(1, 'Hall'),
+          worldHash: `h-${command}`,
+          options: [],
+          ...next,
+        },
+        createRng(1),
+      );
     };
     // North into the Kitchen, whose only move leads back: the Hall still has its door to open.
     play('north', { truth: truth(2, 'Kitchen'), options: [opt('south', { resultCell: '1//0', resultHash: 'h-start' })] });
@@ -111,7 +161,11 @@ describe('the turn pipeline keeps the map', () => {
     const d = deliberate(state, config, createRng(1));
     expect(d).toMatchObject({ kind: 'decided', choice: { command: 'south', reason: 'return' } });
     // Back in the Hall the door gets opened; with it the Hall has nothing new left.
-    play('south', { truth: truth(1, 'Hall'), worldHash: 'h-start', options: hall.map((o) => (o.command === 'north' ? { ...o, resultHash: 'h-north' } : o)) });
+    play('south', {
+      truth: truth(1, 'Hall'),
+      worldHash: 'h-start',
+      options: hall.map((o) => (o.command === 'north' ? { ...o, resultHash: 'h-north' } : o)),
+    });
     expect(state.open).toEqual([1]);
     play('open door', { truth: truth(1, 'Hall'), options: [opt('north', { resultCell: '2//0', resultHash: 'h-north' })] });
     expect(state.open).toEqual([]);
@@ -119,18 +173,55 @@ describe('the turn pipeline keeps the map', () => {
   });
 
   const start = (options: GameState['options'], learned = freshLearned()) =>
-    initialState({ observation: 'A hall.', truth: truth(1, 'Hall'), worldHash: 'h-start', snapshot: 's0', options, commands: [], storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 }, learned, 1, initialMemory(learned, config));
+    initialState(
+      {
+        observation: 'A hall.',
+        truth: truth(1, 'Hall'),
+        worldHash: 'h-start',
+        snapshot: 's0',
+        options,
+        commands: [],
+        storyMd5: '0'.repeat(32),
+        storyName: 'test',
+        maxScore: 10,
+      },
+      learned,
+      1,
+      initialMemory(learned, config),
+    );
   const step = (state: ReturnType<typeof start>, command: string, next: Partial<GameState>) => {
     const decision = decide(state, config, createRng(1), { kind: 'decided', choice: { command, reason: 'novel', why: 'test' } }, null);
-    return learn(state, config, decision, { command, observation: `You ${command}.`, snapshot: 's', commands: [], truth: truth(1, 'Hall'), worldHash: `h-${command}`, options: [], ...next }, createRng(1));
+    return learn(
+      state,
+      config,
+      decision,
+      {
+        command,
+        observation: `You ${command}.`,
+        snapshot: 's',
+        commands: [],
+        truth: truth(1, 'Hall'),
+        worldHash: `h-${command}`,
+        options: [],
+        ...next,
+      },
+      createRng(1),
+    );
   };
 
   it('reopens every room after a breakthrough: a change new to the episode in a room it had left spent', () => {
     // Hall and Kitchen lead only to each other; both are left with nothing new to do.
     let state = start([opt('north', { resultCell: '2//0', resultHash: 'h-kitchen' })]);
-    state = step(state, 'north', { truth: truth(2, 'Kitchen'), worldHash: 'h-kitchen', options: [opt('south', { resultCell: '1//0', resultHash: 'h-start' })] });
+    state = step(state, 'north', {
+      truth: truth(2, 'Kitchen'),
+      worldHash: 'h-kitchen',
+      options: [opt('south', { resultCell: '1//0', resultHash: 'h-start' })],
+    });
     expect(state.spent).toEqual([1]);
-    state = step(state, 'south', { worldHash: 'h-start', options: [opt('north', { resultCell: '2//0', resultHash: 'h-kitchen' }), opt('pull lever', { resultCell: '1//0' })] });
+    state = step(state, 'south', {
+      worldHash: 'h-start',
+      options: [opt('north', { resultCell: '2//0', resultHash: 'h-kitchen' }), opt('pull lever', { resultCell: '1//0' })],
+    });
     expect(state.spent).toEqual([1, 2]);
     expect(state.open).toEqual([1]); // the lever, seen only now
     expect(state.cells).toEqual(['1//0', '2//0']);
@@ -146,14 +237,39 @@ describe('the turn pipeline keeps the map', () => {
   it('without the probe (valid), maps the rooms by the moves made and returns to one with going or taking left untried', () => {
     const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
     let state = initialState(
-      { observation: 'A hall.', truth: truth(1, 'Hall'), worldHash: 'h-hall', snapshot: 's0', options: [], commands: ['north', 'open door'], storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 },
+      {
+        observation: 'A hall.',
+        truth: truth(1, 'Hall'),
+        worldHash: 'h-hall',
+        snapshot: 's0',
+        options: [],
+        commands: ['north', 'open door'],
+        storyMd5: '0'.repeat(32),
+        storyName: 'test',
+        maxScore: 10,
+      },
       freshLearned(),
       1,
       initialMemory(freshLearned(), valid),
     );
     const play = (command: string, next: Partial<GameState>) => {
       const decision = decide(state, valid, createRng(1), { kind: 'decided', choice: { command, reason: 'untried', why: 'test' } }, null);
-      state = learn(state, valid, decision, { command, observation: `You ${command}.`, snapshot: 's', commands: [], truth: truth(1, 'Hall'), worldHash: `h-${command}`, options: [], ...next }, createRng(1));
+      state = learn(
+        state,
+        valid,
+        decision,
+        {
+          command,
+          observation: `You ${command}.`,
+          snapshot: 's',
+          commands: [],
+          truth: truth(1, 'Hall'),
+          worldHash: `h-${command}`,
+          options: [],
+          ...next,
+        },
+        createRng(1),
+      );
     };
     play('north', { truth: truth(2, 'Kitchen'), worldHash: 'h-kitchen', commands: ['south', 'east'] });
     expect(state.exits).toEqual({ 1: { north: 2 } });
@@ -168,17 +284,31 @@ describe('the turn pipeline keeps the map', () => {
     expect(state.open).toEqual([1]);
     // Back in the Pantry with only jumping and dropping left: walk to the Hall's door first.
     state = { ...state, truth: truth(3, 'Pantry'), worldHash: 'h-pantry', commands: ['west', 'jump', 'drop lamp'] };
-    expect(deliberate(state, valid, createRng(1))).toMatchObject({ kind: 'decided', choice: { command: 'west', reason: 'return', why: 'back to a room with untried moves, 2 steps away' } });
+    expect(deliberate(state, valid, createRng(1))).toMatchObject({
+      kind: 'decided',
+      choice: { command: 'west', reason: 'return', why: 'back to a room with untried moves, 2 steps away' },
+    });
     // With nowhere open, the explorer's order holds here: undoing, and jumping last.
-    expect(deliberate({ ...state, open: [] }, valid, createRng(1))).toMatchObject({ kind: 'decided', choice: { command: 'drop lamp', reason: 'untried' } });
+    expect(deliberate({ ...state, open: [] }, valid, createRng(1))).toMatchObject({
+      kind: 'decided',
+      choice: { command: 'drop lamp', reason: 'untried' },
+    });
   });
 
   it('passes firsts on as the frontier, and drops the earlier ones this episode stood in again', () => {
     const learned = { ...freshLearned(), frontier: ['h-start', 'h-elsewhere'] };
     let state = start([opt('north', { resultCell: '2//0', resultHash: 'h-kitchen' })], learned);
     // The Kitchen is a first: the Hall's state it was found from joins the frontier.
-    state = step(state, 'north', { truth: truth(2, 'Kitchen'), worldHash: 'h-kitchen', options: [opt('take knife', { resultCell: '2/7/0' })] });
-    state = step(state, 'take knife', { truth: { ...truth(2, 'Kitchen'), inventory: [{ id: 7, name: 'knife' }] }, worldHash: 'h-knife', options: [] });
+    state = step(state, 'north', {
+      truth: truth(2, 'Kitchen'),
+      worldHash: 'h-kitchen',
+      options: [opt('take knife', { resultCell: '2/7/0' })],
+    });
+    state = step(state, 'take knife', {
+      truth: { ...truth(2, 'Kitchen'), inventory: [{ id: 7, name: 'knife' }] },
+      worldHash: 'h-knife',
+      options: [],
+    });
     expect(state.discovered).toEqual(['h-start', 'h-kitchen']);
     expect(learnedAfter(state).frontier).toEqual(['h-elsewhere', 'h-start', 'h-kitchen']);
   });
@@ -189,7 +319,7 @@ describe('the turn pipeline keeps the map', () => {
     expect(learnedAfter(state).deadlyMoves).toEqual(['1|jump']);
   });
 
-  it('learns a scene move by the probe\'s hash: the object tree stays put while a question is answered', () => {
+  it("learns a scene move by the probe's hash: the object tree stays put while a question is answered", () => {
     const question = [opt('no', { resultHash: 'h-no-1', scene: true }), opt('yes', { resultHash: 'h-yes-1', scene: true })];
     let state = start(question);
     state = step(state, 'no', { worldHash: 'h-start', options: [opt('no', { resultHash: 'h-no-2', scene: true })] });

@@ -5,7 +5,18 @@
  */
 import { createRng } from '../../src/agent/rng';
 import { initialState } from '../../src/agent/state';
-import { applyAnswer, isOpen, openSession, thinkRequest, ThinkAnswer, ThinkingStep, ThinkingStepSchema, thoughtboxOffer, ThoughtboxSession, AUTO } from '../../src/agent/thoughtbox';
+import {
+  applyAnswer,
+  isOpen,
+  openSession,
+  thinkRequest,
+  ThinkAnswer,
+  ThinkingStep,
+  ThinkingStepSchema,
+  thoughtboxOffer,
+  ThoughtboxSession,
+  AUTO,
+} from '../../src/agent/thoughtbox';
 import { constrainedThoughtboxTool, resultText, thinkingMessages, thoughtboxTool } from '../../src/agent/thoughtbox/prompt';
 import { decide, deliberate, learn } from '../../src/agent/turn';
 import { turnRecord } from '../../src/agent/records';
@@ -28,19 +39,47 @@ const lastError = (s: ThoughtboxSession) => s.exchanges[s.exchanges.length - 1].
 
 describe('ThinkingStep schema', () => {
   it('takes the seed fields, with the optional ones absent or null', () => {
-    expect(ThinkingStepSchema.safeParse({ thought: 'go north', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true }).success).toBe(true);
-    expect(ThinkingStepSchema.safeParse({ thought: 'x', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false, isRevision: null, revisesThought: null, branchFromThought: null, branchId: null, needsMoreThoughts: null, includePatternsCookbook: true, action: 'open door' }).success).toBe(true);
+    expect(ThinkingStepSchema.safeParse({ thought: 'go north', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true }).success).toBe(
+      true,
+    );
+    expect(
+      ThinkingStepSchema.safeParse({
+        thought: 'x',
+        thoughtNumber: 2,
+        totalThoughts: 2,
+        nextThoughtNeeded: false,
+        isRevision: null,
+        revisesThought: null,
+        branchFromThought: null,
+        branchId: null,
+        needsMoreThoughts: null,
+        includePatternsCookbook: true,
+        action: 'open door',
+      }).success,
+    ).toBe(true);
   });
 
   it('refuses a missing thought, a thought number below 1 and a wrong type', () => {
     expect(ThinkingStepSchema.safeParse({ thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true }).success).toBe(false);
     expect(ThinkingStepSchema.safeParse({ thought: 'x', thoughtNumber: 0, totalThoughts: 1, nextThoughtNeeded: true }).success).toBe(false);
-    expect(ThinkingStepSchema.safeParse({ thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: 'yes' }).success).toBe(false);
+    expect(ThinkingStepSchema.safeParse({ thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: 'yes' }).success).toBe(
+      false,
+    );
   });
 
-  it('the embedded model\'s grammar allows only steps valid as the next thought', () => {
+  it("the embedded model's grammar allows only steps valid as the next thought", () => {
     const first = constrainedThoughtboxTool(['open door', 'north'], 1).schema;
-    const base = { thought: 'x', thoughtNumber: 1, totalThoughts: 2, needsMoreThoughts: false, includePatternsCookbook: false, isRevision: false, revisesThought: null, branchFromThought: null, branchId: null };
+    const base = {
+      thought: 'x',
+      thoughtNumber: 1,
+      totalThoughts: 2,
+      needsMoreThoughts: false,
+      includePatternsCookbook: false,
+      isRevision: false,
+      revisesThought: null,
+      branchFromThought: null,
+      branchId: null,
+    };
     expect(first.safeParse({ ...base, nextThoughtNeeded: true, action: null }).success).toBe(true);
     expect(first.safeParse({ ...base, nextThoughtNeeded: false, action: 'open door' }).success).toBe(true);
     expect(first.safeParse({ ...base, nextThoughtNeeded: false, action: null }).success).toBe(false);
@@ -59,8 +98,12 @@ describe('ThinkingStep schema', () => {
 
   it('the tool narrows the action to the valid actions', () => {
     const tool = thoughtboxTool(['open door', 'north']);
-    expect(tool.schema.safeParse({ thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false, action: 'open door' }).success).toBe(true);
-    expect(tool.schema.safeParse({ thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false, action: 'fly' }).success).toBe(false);
+    expect(
+      tool.schema.safeParse({ thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false, action: 'open door' }).success,
+    ).toBe(true);
+    expect(
+      tool.schema.safeParse({ thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false, action: 'fly' }).success,
+    ).toBe(false);
   });
 });
 
@@ -101,7 +144,9 @@ describe('a thoughtbox session', () => {
     ]);
     expect(s.exchanges[3].result.branches).toEqual(['b']);
     expect(lastError(run([step(5, { branchFromThought: 2, branchId: 'b' })], s))).toMatch(/started from thought 1/);
-    expect(lastError(run([step(1), step(2, { branchFromThought: 1, branchId: 'c', isRevision: true, revisesThought: 1 })]))).toMatch(/not both/);
+    expect(lastError(run([step(1), step(2, { branchFromThought: 1, branchId: 'c', isRevision: true, revisesThought: 1 })]))).toMatch(
+      /not both/,
+    );
   });
 
   it('ends when a thought says no more is needed and names a valid action, which becomes the conclusion', () => {
@@ -140,8 +185,26 @@ describe('a thoughtbox session', () => {
   });
 });
 
-const truth = (location: string): GroundTruthData => ({ score: 0, moves: 0, location: { id: 1, name: location }, inventory: [], done: false, victory: false, died: false });
-const start: StartGameResult = { observation: 'A locked door.', truth: truth('Hall'), worldHash: 'h-start', snapshot: 's', options: OPTIONS, commands: [], storyMd5: '0'.repeat(32), storyName: 't', maxScore: 1 };
+const truth = (location: string): GroundTruthData => ({
+  score: 0,
+  moves: 0,
+  location: { id: 1, name: location },
+  inventory: [],
+  done: false,
+  victory: false,
+  died: false,
+});
+const start: StartGameResult = {
+  observation: 'A locked door.',
+  truth: truth('Hall'),
+  worldHash: 'h-start',
+  snapshot: 's',
+  options: OPTIONS,
+  commands: [],
+  storyMd5: '0'.repeat(32),
+  storyName: 't',
+  maxScore: 1,
+};
 const config = (thoughtbox: 'off' | 'auto' | 'always') => resolveEpisodeConfig({ game: 't', thoughtbox });
 const stateOf = () => initialState(start, freshLearned(), 1, initialMemory(freshLearned(), config('auto')));
 const answers = (over = {}) => ({ turn: { answer: analysis({ recommended_action: 'north', ...over }), usage: NO_USAGE }, failure: null });
@@ -151,12 +214,18 @@ describe('when a turn thinks', () => {
     expect(thoughtboxOffer(stateOf(), config('off'), answers({ blocking_condition: 'door locked' }))).toBeNull();
     expect(thoughtboxOffer(stateOf(), config('always'), answers())).toEqual({ trigger: 'always', required: true });
     expect(thoughtboxOffer(stateOf(), config('auto'), answers())).toBeNull();
-    expect(thoughtboxOffer(stateOf(), config('auto'), answers({ blocking_condition: 'the door is locked' }))).toEqual({ trigger: 'blocker: the door is locked', required: false });
+    expect(thoughtboxOffer(stateOf(), config('auto'), answers({ blocking_condition: 'the door is locked' }))).toEqual({
+      trigger: 'blocker: the door is locked',
+      required: false,
+    });
     expect(thoughtboxOffer(stateOf(), config('always'), 'unreachable')).toBeNull();
   });
 
   it('auto: a named failure, a long stall, or a state an earlier episode died from', () => {
-    const failure = { ...answers(), failure: { answer: { prerequisite: 'a key', failure_reason: 'locked', suggested_action: '', lesson: '' }, usage: NO_USAGE } };
+    const failure = {
+      ...answers(),
+      failure: { answer: { prerequisite: 'a key', failure_reason: 'locked', suggested_action: '', lesson: '' }, usage: NO_USAGE },
+    };
     expect(thoughtboxOffer(stateOf(), config('auto'), failure)?.trigger).toBe('failure: a key');
     expect(thoughtboxOffer({ ...stateOf(), stalledTurns: AUTO.stalledTurns }, config('auto'), answers())?.trigger).toMatch(/no progress/);
     const died = { ...stateOf(), learned: { ...freshLearned(), deaths: ['h-start'] } };
@@ -172,14 +241,21 @@ describe('when a turn thinks', () => {
 });
 
 describe('the message list every think call carries', () => {
-  const turn = { observation: 'The door is locked.', lastAction: 'open door', validActions: OPTIONS.map((o) => o.command), context: [{ title: 'MAP', text: 'Hall: north (locked door)' }], seed: 7 };
+  const turn = {
+    observation: 'The door is locked.',
+    lastAction: 'open door',
+    validActions: OPTIONS.map((o) => o.command),
+    context: [{ title: 'MAP', text: 'Hall: north (locked door)' }],
+    seed: 7,
+  };
 
   it('keeps the system prompt and the whole turn context, then each round as a call and its result', () => {
     const s = run([step(1), step(2)]);
     const messages = thinkingMessages(thinkRequest(s, turn, analysis({ blocking_condition: 'door locked' })), 'COOKBOOK TEXT', 10_000);
     expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
     const context = messages[1].content;
-    for (const part of ['The door is locked.', 'Hall: north (locked door)', 'unlock door with key', 'door locked', 'blocker: locked door']) expect(context).toContain(part);
+    for (const part of ['The door is locked.', 'Hall: north (locked door)', 'unlock door with key', 'door locked', 'blocker: locked door'])
+      expect(context).toContain(part);
     expect(messages[2]).toMatchObject({ toolCalls: [{ id: 'thought-1', tool: 'thoughtbox', arguments: { thought: 'thought 1' } }] });
     expect(messages[3]).toMatchObject({ role: 'tool', toolCallId: 'thought-1' });
     expect(messages[3].content).toContain('COOKBOOK TEXT');
@@ -208,11 +284,28 @@ describe('a conclusion in the decide stage', () => {
     const state = stateOf();
     const deliberation = deliberate(state, config('auto'), createRng(1));
     expect(deliberation.kind).toBe('ask');
-    const trusted = { ...state, learned: { ...state.learned, reliability: { ...state.learned.reliability, thought: { tried: 50, helped: 50 } } } };
+    const trusted = {
+      ...state,
+      learned: { ...state.learned, reliability: { ...state.learned.reliability, thought: { tried: 50, helped: 50 } } },
+    };
     const decision = decide(trusted, config('auto'), createRng(1), deliberation, answers(), concluded('take lamp'));
     expect(decision).toMatchObject({ command: 'take lamp', reason: 'thought', conclusionProbe: true });
     expect(decision.usage.calls).toBe(2);
-    const after = learn(trusted, config('auto'), decision, { command: 'take lamp', observation: 'Taken.', truth: truth('Hall'), worldHash: 'h-take lamp', snapshot: 's2', options: OPTIONS, commands: [] }, createRng(1));
+    const after = learn(
+      trusted,
+      config('auto'),
+      decision,
+      {
+        command: 'take lamp',
+        observation: 'Taken.',
+        truth: truth('Hall'),
+        worldHash: 'h-take lamp',
+        snapshot: 's2',
+        options: OPTIONS,
+        commands: [],
+      },
+      createRng(1),
+    );
     expect(after.lastThoughtboxTurn).toBe(0);
     expect(after.learned.reliability.thought).toEqual({ tried: 51, helped: 51 });
     expect(turnRecord(after, decision, config('auto'), [])).toMatchObject({ usedThoughtbox: true, thinkingSteps: 1, reason: 'thought' });

@@ -8,17 +8,30 @@ type Step = Thought | { refused: string };
 
 const forward = (number: number, text: string): Thought => ({ number, kind: 'forward', text });
 const revision = (number: number, revises: number, text: string): Thought => ({ number, kind: 'revision', revises, text });
-const onBranch = (number: number, branchId: string, branchFromThought: number, text: string): Thought => ({ number, kind: 'branch', branchId, branchFromThought, text });
+const onBranch = (number: number, branchId: string, branchFromThought: number, text: string): Thought => ({
+  number,
+  kind: 'branch',
+  branchId,
+  branchFromThought,
+  text,
+});
 
 /** A session as the reducer would record it: one exchange per step, refused ones with their error. */
 function session(steps: Step[], over: Partial<ThoughtboxSession> = {}): ThoughtboxSession {
   const thoughts = steps.filter((step): step is Thought => !('refused' in step));
   const branches: Record<string, number> = {};
-  for (const thought of thoughts) if (thought.branchId && branches[thought.branchId] === undefined) branches[thought.branchId] = thought.branchFromThought!;
+  for (const thought of thoughts)
+    if (thought.branchId && branches[thought.branchId] === undefined) branches[thought.branchId] = thought.branchFromThought!;
   let accepted = 0;
   const exchanges: Exchange[] = steps.map((step) => {
     if (!('refused' in step)) accepted += 1;
-    const echo = { thoughtNumber: accepted, totalThoughts: thoughts.length, nextThoughtNeeded: true, branches: Object.keys(branches), thoughtHistoryLength: accepted };
+    const echo = {
+      thoughtNumber: accepted,
+      totalThoughts: thoughts.length,
+      nextThoughtNeeded: true,
+      branches: Object.keys(branches),
+      thoughtHistoryLength: accepted,
+    };
     return 'refused' in step ? { call: {}, result: { ...echo, error: step.refused } } : { call: {}, result: echo };
   });
   return {
@@ -43,7 +56,11 @@ const linesOf = (rendered: string) => rendered.split('\n');
 
 describe('renderSession', () => {
   it('a forward chain: the header says turn, trigger, conclusion and cost; each thought on its own numbered line', () => {
-    const lines = linesOf(renderSession(session([forward(1, 'Goal: get through the door'), forward(2, 'The door is locked; I carry a brass key'), forward(3, 'Unlock it')])));
+    const lines = linesOf(
+      renderSession(
+        session([forward(1, 'Goal: get through the door'), forward(2, 'The door is locked; I carry a brass key'), forward(3, 'Unlock it')]),
+      ),
+    );
     expect(lines).toEqual([
       'turn 12 · thoughtbox (blocker: the door is locked) · concluded → "unlock door with key" · 3 thoughts, 3 calls, 812 tokens',
       '  1  Goal: get through the door',
@@ -53,7 +70,15 @@ describe('renderSession', () => {
   });
 
   it('a revision names the thought it corrects', () => {
-    const lines = linesOf(renderSession(session([forward(1, 'Goal: get through the door'), forward(2, 'It is locked'), revision(3, 1, 'the goal is the lighthouse top, the door is on the way')])));
+    const lines = linesOf(
+      renderSession(
+        session([
+          forward(1, 'Goal: get through the door'),
+          forward(2, 'It is locked'),
+          revision(3, 1, 'the goal is the lighthouse top, the door is on the way'),
+        ]),
+      ),
+    );
     expect(lines[3]).toBe('  3  ↺ revises 1: the goal is the lighthouse top, the door is on the way');
   });
 
@@ -105,9 +130,22 @@ describe('renderSession', () => {
   });
 
   it('a revision on a branch stays in the branch', () => {
-    const onBranchRevision: Thought = { number: 3, kind: 'revision', revises: 2, branchId: 'window', branchFromThought: 1, text: 'The window is nailed shut' };
-    const lines = linesOf(renderSession(session([forward(1, 'Door locked'), onBranch(2, 'window', 1, 'Try the window'), onBranchRevision])));
-    expect(lines.slice(2)).toEqual(['  ├─ branch "window" from 1', '  │  2  Try the window', '  │  3  ↺ revises 2: The window is nailed shut']);
+    const onBranchRevision: Thought = {
+      number: 3,
+      kind: 'revision',
+      revises: 2,
+      branchId: 'window',
+      branchFromThought: 1,
+      text: 'The window is nailed shut',
+    };
+    const lines = linesOf(
+      renderSession(session([forward(1, 'Door locked'), onBranch(2, 'window', 1, 'Try the window'), onBranchRevision])),
+    );
+    expect(lines.slice(2)).toEqual([
+      '  ├─ branch "window" from 1',
+      '  │  2  Try the window',
+      '  │  3  ↺ revises 2: The window is nailed shut',
+    ]);
   });
 
   it('refused steps show where they happened, at the depth of the line they interrupted, and are counted in the header', () => {
@@ -138,7 +176,9 @@ describe('renderSession', () => {
   });
 
   it('a refusal too long for a line is cut short, and line breaks never break the columns', () => {
-    const lines = linesOf(renderSession(session([forward(1, 'First line\nsecond line'), { refused: `invalid JSON: ${'x'.repeat(1000)}` }])));
+    const lines = linesOf(
+      renderSession(session([forward(1, 'First line\nsecond line'), { refused: `invalid JSON: ${'x'.repeat(1000)}` }])),
+    );
     expect(lines[1]).toBe('  1  First line second line');
     expect(lines[2].length).toBeLessThan(320);
     expect(lines[2]).toMatch(/^ {2}✗ refused: invalid JSON: x+…$/);
@@ -151,15 +191,26 @@ describe('renderSession', () => {
   });
 
   it('limit: stopped at the iteration limit without a conclusion', () => {
-    const limited = session([forward(1, 'Hmm'), { refused: 'thoughtNumber must be 2' }], { outcome: 'limit', action: null, maxIterations: 2 });
+    const limited = session([forward(1, 'Hmm'), { refused: 'thoughtNumber must be 2' }], {
+      outcome: 'limit',
+      action: null,
+      maxIterations: 2,
+    });
     expect(sessionHeader(limited)).toBe(
       'turn 12 · thoughtbox (blocker: the door is locked) · stopped at the iteration limit (maxThinkingIterations 2) without a conclusion · 1 thought, 1 refused, 2 calls, 812 tokens',
     );
   });
 
   it('declined: the header says so and there is no chain', () => {
-    const declined = session([], { outcome: 'declined', action: null, iterations: 1, usage: { calls: 1, promptTokens: 300, completionTokens: 5 } });
-    expect(linesOf(renderSession(declined))).toEqual(['turn 12 · thoughtbox (blocker: the door is locked) · declined (the model chose not to think) · 0 thoughts, 1 call, 305 tokens']);
+    const declined = session([], {
+      outcome: 'declined',
+      action: null,
+      iterations: 1,
+      usage: { calls: 1, promptTokens: 300, completionTokens: 5 },
+    });
+    expect(linesOf(renderSession(declined))).toEqual([
+      'turn 12 · thoughtbox (blocker: the door is locked) · declined (the model chose not to think) · 0 thoughts, 1 call, 305 tokens',
+    ]);
   });
 
   it.each([
@@ -173,7 +224,10 @@ describe('renderSession', () => {
   it('renders what the reducer records (a refused step, a branch, a conclusion)', () => {
     const options = [opt('north'), opt('unlock door with key')];
     const usage = { calls: 1, promptTokens: 100, completionTokens: 10 };
-    const step = (over: object) => ({ kind: 'step' as const, step: { thought: 'x', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, ...over } });
+    const step = (over: object) => ({
+      kind: 'step' as const,
+      step: { thought: 'x', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, ...over },
+    });
     let recorded = openSession(7, 'always', true, 20);
     for (const answer of [
       step({ thought: 'Goal: the door' }),

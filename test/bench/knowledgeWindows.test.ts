@@ -3,7 +3,19 @@
  * the snapshot an IMPL item is replayed from, the specificity test, and the three-stage
  * baseline's prompts (stage 3 must not see the turns).
  */
-import { checksFor, isSpecific, KNOWLEDGE_ROUTE, namesIn, recordWindows, Recording, snapshotFor, specificity, StoryNames, storyNames, WINDOW_TURNS } from '../../eval/knowledgeWindows';
+import {
+  checksFor,
+  isSpecific,
+  KNOWLEDGE_ROUTE,
+  namesIn,
+  recordWindows,
+  Recording,
+  snapshotFor,
+  specificity,
+  StoryNames,
+  storyNames,
+  WINDOW_TURNS,
+} from '../../eval/knowledgeWindows';
 import { assessPrompt, createBasePrompt, insightsPrompt } from '../../eval/threeStage';
 import { createKnowledgeActivities } from '../../src/activities/knowledge';
 import { StorySessions } from '../../src/activities/stories';
@@ -38,7 +50,11 @@ describeWithGame('zork1.z3', 'eval:knowledge recorded windows', (story) => {
     expect(recording.windows.length).toBe(Math.ceil(KNOWLEDGE_ROUTE.length / WINDOW_TURNS));
     expect(recording.windows.length).toBeGreaterThanOrEqual(4);
     recording.windows.forEach((w, i) => {
-      expect({ start: w.window.startTurn, end: w.window.endTurn, actions: w.window.actions.length }).toEqual({ start: i * WINDOW_TURNS + 1, end: (i + 1) * WINDOW_TURNS, actions: WINDOW_TURNS });
+      expect({ start: w.window.startTurn, end: w.window.endTurn, actions: w.window.actions.length }).toEqual({
+        start: i * WINDOW_TURNS + 1,
+        end: (i + 1) * WINDOW_TURNS,
+        actions: WINDOW_TURNS,
+      });
       expect(w.states.map((s) => s.turn)).toEqual(Array.from({ length: WINDOW_TURNS + 1 }, (_, k) => i * WINDOW_TURNS + k));
     });
     expect(recording.windows.map((w) => w.final)).toEqual(recording.windows.map((_, i) => i === recording.windows.length - 1));
@@ -73,7 +89,11 @@ describeWithGame('zork1.z3', 'eval:knowledge recorded windows', (story) => {
     const activities = createKnowledgeActivities(() => {
       throw new Error('no LLM in this test');
     }, new StorySessions());
-    const items = [impl('k1', 'Living Room', ['move rug'], 'trap door'), impl('k2', 'Living Room', ['move rug'], 'a sleeping unicorn'), { ...impl('k3', null, ['look'], 'x'), verification: null }];
+    const items = [
+      impl('k1', 'Living Room', ['move rug'], 'trap door'),
+      impl('k2', 'Living Room', ['move rug'], 'a sleeping unicorn'),
+      { ...impl('k3', null, ['look'], 'x'), verification: null },
+    ];
     const checks = checksFor(items, recording.windows[0]);
     expect(checks.map((c) => c.id)).toEqual(['k1', 'k2']);
     const { results } = await activities.verifyKnowledge({ game: story, storyMd5: recording.storyMd5, checks });
@@ -120,7 +140,9 @@ describe('eval/threeStage prompts', () => {
   });
 
   it('stage 3 sees only the insights and the existing base, never the turns', () => {
-    const prompt = text(createBasePrompt('zork1', ['Reading things gives information'], [impl('k1', 'Living Room', ['move rug'], 'trap door')], 1250));
+    const prompt = text(
+      createBasePrompt('zork1', ['Reading things gives information'], [impl('k1', 'Living Room', ['move rug'], 'trap door')], 1250),
+    );
     expect(prompt).toContain('- Reading things gives information');
     expect(prompt).toContain('k1 [IMPL 0.8] fact k1 (Living Room)');
     expect(prompt).not.toContain('GAMEPLAY LOG');

@@ -1,5 +1,14 @@
 import { basename } from 'node:path';
-import { actionEffect, effect, loadPuzzleStates, NO_EFFECT, preparePuzzle, PreparedPuzzle, PuzzleState, storyFor } from '../../bench/puzzles';
+import {
+  actionEffect,
+  effect,
+  loadPuzzleStates,
+  NO_EFFECT,
+  preparePuzzle,
+  PreparedPuzzle,
+  PuzzleState,
+  storyFor,
+} from '../../bench/puzzles';
 import { GameSession } from '../../src/engine';
 import { describeWithGame } from '../helpers';
 

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeWithGame, GRUE, ROOT } from '../helpers';
 
-
 function grue(args: string[], input?: string) {
   const r = spawnSync(process.execPath, [GRUE, ...args], { cwd: ROOT, input, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -16,10 +15,18 @@ describe('grue game', () => {
   it('runs scripted commands and prints one JSON line per step with the documented keys', () => {
     const r = grue(['game', 'lighthouse', '--commands', 'open chest/take key', '--json']);
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(Object.keys(line)).toEqual(KEYS);
-    expect(lines[1]).toMatchObject({ command: 'take key', observation: 'Taken.', inventory: [{ name: 'iron key' }], location: { name: 'Rocky Shore' } });
+    expect(lines[1]).toMatchObject({
+      command: 'take key',
+      observation: 'Taken.',
+      inventory: [{ name: 'iron key' }],
+      location: { name: 'Rocky Shore' },
+    });
   });
 
   it('adds validActions with --valid', () => {

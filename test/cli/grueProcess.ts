@@ -20,9 +20,17 @@ export interface GrueRun {
  * reported as lingering: how long the work takes (a slow model on a busy machine) is then kept
  * apart from whether the process ends once it is done.
  */
-export function grueProcess(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000, options: { until?: RegExp; graceMs?: number } = {}): Promise<GrueRun> {
+export function grueProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 120_000,
+  options: { until?: RegExp; graceMs?: number } = {},
+): Promise<GrueRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GRUE, ...args], { cwd: ROOT, env: { ...process.env, TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: undefined, TEMPORAL_PROFILE: undefined, ...env } });
+    const child = spawn(process.execPath, [GRUE, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: undefined, TEMPORAL_PROFILE: undefined, ...env },
+    });
     let stdout = '';
     let stderr = '';
     let lingered = false;

@@ -9,9 +9,13 @@ import { tempDataDir } from '../platform/env';
 import { ownServer } from '../platform/server';
 import { GrueRun, grueProcess } from './grueProcess';
 
-
 function grue(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [GRUE, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, [GRUE, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 240_000,
+    env: { ...process.env, ...env },
+  });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -71,7 +75,12 @@ describe('grue play, status, transcript, list against a dev server', () => {
   beforeAll(async () => {
     const dir = tempDataDir();
     server = await ownServer(dir);
-    env = { TEMPORAL_ADDRESS: `127.0.0.1:${server.port}`, TEMPORAL_UI_PORT: String(server.uiPort), GRUE_DATA_DIR: dir, GRUE_TASK_QUEUE: `cli-${process.pid}` };
+    env = {
+      TEMPORAL_ADDRESS: `127.0.0.1:${server.port}`,
+      TEMPORAL_UI_PORT: String(server.uiPort),
+      GRUE_DATA_DIR: dir,
+      GRUE_TASK_QUEUE: `cli-${process.pid}`,
+    };
   }, 120_000);
 
   afterAll(async () => {
@@ -79,10 +88,15 @@ describe('grue play, status, transcript, list against a dev server', () => {
   });
 
   it('plays an episode and inspects it', async () => {
-    const play = grue(['play', 'ferry', '--policy', 'oracle-free', '--max-turns', '4', '--seed', '3', '--id', `cli-episode-${process.pid}`], env);
+    const play = grue(
+      ['play', 'ferry', '--policy', 'oracle-free', '--max-turns', '4', '--seed', '3', '--id', `cli-episode-${process.pid}`],
+      env,
+    );
     expect(play.code).toBe(0);
     expect(play.stdout).toMatch(/result: .*score \d+\/15 in 4 turns/);
-    expect(play.stdout).toMatch(new RegExp(`Web UI: http://127.0.0.1:${server.uiPort}/namespaces/default/workflows/cli-episode-${process.pid}`));
+    expect(play.stdout).toMatch(
+      new RegExp(`Web UI: http://127.0.0.1:${server.uiPort}/namespaces/default/workflows/cli-episode-${process.pid}`),
+    );
 
     const status = grue(['status', `cli-episode-${process.pid}`, '--json'], env);
     expect(status.code).toBe(0);
@@ -92,7 +106,12 @@ describe('grue play, status, transcript, list against a dev server', () => {
 
     const transcript = grue(['transcript', `cli-episode-${process.pid}`, '--json'], env);
     expect(transcript.code).toBe(0);
-    expect(transcript.stdout.trim().split('\n').map((l) => JSON.parse(l).turn)).toEqual([1, 2, 3, 4]);
+    expect(
+      transcript.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).turn),
+    ).toEqual([1, 2, 3, 4]);
 
     // An oracle-free episode never thinks (the chains a thinking episode records are printed in test/platform/thoughtbox.test.ts).
     const none = grue(['transcript', `cli-episode-${process.pid}`, '--thoughts'], env);
@@ -103,15 +122,27 @@ describe('grue play, status, transcript, list against a dev server', () => {
     // The id is taken: a second run under it would write over this run's transcript.
     const again = grue(['play', 'ferry', '--policy', 'oracle-free', '--max-turns', '2', '--id', `cli-episode-${process.pid}`], env);
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(new RegExp(`^grue: workflow id "cli-episode-${process.pid}" was used by an earlier run \\(completed\\), whose files are in .*choose another --id`, 'm'));
-    expect(grue(['transcript', `cli-episode-${process.pid}`, '--json'], env).stdout.trim().split('\n').map((l) => JSON.parse(l).turn)).toEqual([1, 2, 3, 4]);
+    expect(again.stderr).toMatch(
+      new RegExp(
+        `^grue: workflow id "cli-episode-${process.pid}" was used by an earlier run \\(completed\\), whose files are in .*choose another --id`,
+        'm',
+      ),
+    );
+    expect(
+      grue(['transcript', `cli-episode-${process.pid}`, '--json'], env)
+        .stdout.trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).turn),
+    ).toEqual([1, 2, 3, 4]);
 
     // ... and so is the id of a running workflow (started here on a queue no worker serves).
     const idle = { ...env, GRUE_TASK_QUEUE: `cli-idle-${process.pid}` };
     expect(grue(['play', 'ferry', '--policy', 'oracle-free', '--no-wait', '--id', `cli-running-${process.pid}`], idle).code).toBe(0);
     const busy = grue(['play', 'ferry', '--policy', 'oracle-free', '--id', `cli-running-${process.pid}`], idle);
     expect(busy.code).toBe(2);
-    expect(busy.stderr).toMatch(new RegExp(`^grue: workflow id "cli-running-${process.pid}" is in use by a running workflow: follow it with`, 'm'));
+    expect(busy.stderr).toMatch(
+      new RegExp(`^grue: workflow id "cli-running-${process.pid}" is in use by a running workflow: follow it with`, 'm'),
+    );
 
     const memory = grue(['memory', `cli-episode-${process.pid}`], env);
     expect(memory.code).toBe(0);
@@ -124,7 +155,9 @@ describe('grue play, status, transcript, list against a dev server', () => {
     const knowledge = grue(['knowledge', `cli-episode-${process.pid}`], env);
     expect(knowledge.code).toBe(0);
     expect(knowledge.stderr).toMatch(new RegExp(`knowledge is off for cli-episode-${process.pid}`));
-    expect(knowledge.stdout).toMatch(/^<!-- grue knowledge base: episode 1, update 0, 0 items -->\n# Knowledge base: ferry\n\n## WORLD KNOWLEDGE\nNothing yet\./);
+    expect(knowledge.stdout).toMatch(
+      /^<!-- grue knowledge base: episode 1, update 0, 0 items -->\n# Knowledge base: ferry\n\n## WORLD KNOWLEDGE\nNothing yet\./,
+    );
     expect(grue(['knowledge', `cli-episode-${process.pid}`, '--updates'], env).stdout).toBe('No update decisions yet.\n');
 
     const list = grue(['list'], env);
@@ -138,7 +171,26 @@ describe('grue play, status, transcript, list against a dev server', () => {
   const ZORK = sharedGame('zork1.z3');
   (ZORK ? it : it.skip)('a campaign with --no-stop-on-death plays on after a death (Zork I, random policy, seed 6 dies at turn 21)', () => {
     const id = `cli-campaign-${process.pid}`;
-    const run = grue(['campaign', ZORK!, '--episodes', '1', '--policy', 'random', '--seed', '6', '--max-turns', '30', '--no-stop-on-death', '--turn-timeout', '120', '--id', id], env);
+    const run = grue(
+      [
+        'campaign',
+        ZORK!,
+        '--episodes',
+        '1',
+        '--policy',
+        'random',
+        '--seed',
+        '6',
+        '--max-turns',
+        '30',
+        '--no-stop-on-death',
+        '--turn-timeout',
+        '120',
+        '--id',
+        id,
+      ],
+      env,
+    );
     expect(run.code).toBe(0);
     const status = JSON.parse(grue(['status', id, '--json'], env).stdout);
     const [episode] = status.result.episodes;
@@ -149,26 +201,79 @@ describe('grue play, status, transcript, list against a dev server', () => {
     expect(episode.turns).toBe(30);
 
     // The same death ends the episode with the default (stop on death): the option reached the child.
-    const stopping = grue(['campaign', ZORK!, '--episodes', '1', '--policy', 'random', '--seed', '6', '--max-turns', '30', '--id', `${id}-stop`], env);
+    const stopping = grue(
+      ['campaign', ZORK!, '--episodes', '1', '--policy', 'random', '--seed', '6', '--max-turns', '30', '--id', `${id}-stop`],
+      env,
+    );
     expect(stopping.code).toBe(0);
     const stopped = JSON.parse(grue(['status', `${id}-stop`, '--json'], env).stdout).result.episodes[0];
     expect(stopped).toMatchObject({ died: true, turns: death + 1 });
   });
 
-  it('play and campaign with the embedded model end their process by themselves once the result is printed', async () => {
-    // A process still alive 30 s after printing its result is killed and reported as lingering
-    // (the model's host kept it alive before). Reaching the result may take minutes when the
-    // embedded model shares two busy cores (a call may time out and be retried), so that part has
-    // a budget of its own and, when exceeded, says so. The knowledge base's wisdom and the
-    // thoughtbox are off: their calls are not what this checks, and on a loaded CI machine one
-    // wisdom call alone timed out at 120 s (twice that with its retry) while another suite ran the model too.
-    const finished = (run: GrueRun) => ({ code: run.code, signal: run.signal, lingered: run.lingered, timedOut: run.timedOut, stderr: run.code === 0 ? '' : run.stderr });
-    const done = { code: 0, signal: null, lingered: false, timedOut: false, stderr: '' };
-    const play = await grueProcess(['play', 'lighthouse', '--max-turns', '2', '--compact-every', '0', '--knowledge-every', '0', '--thoughtbox', 'off', '--seed', '1', '--id', `cli-exit-play-${process.pid}`], env, 4 * 60_000, { until: /^result: /m });
-    expect(finished(play)).toEqual(done);
-    expect(play.stdout).toMatch(/result: .* in 2 turns/);
-    const campaign = await grueProcess(['campaign', 'lighthouse', '--episodes', '1', '--max-turns', '1', '--compact-every', '0', '--knowledge-every', '0', '--thoughtbox', 'off', '--id', `cli-exit-campaign-${process.pid}`], env, 5 * 60_000, { until: /1 episodes, mean score/ });
-    expect(finished(campaign)).toEqual(done);
-    expect(campaign.stdout).toMatch(/1 episodes, mean score/);
-  }, 10 * 60_000);
+  it(
+    'play and campaign with the embedded model end their process by themselves once the result is printed',
+    async () => {
+      // A process still alive 30 s after printing its result is killed and reported as lingering
+      // (the model's host kept it alive before). Reaching the result may take minutes when the
+      // embedded model shares two busy cores (a call may time out and be retried), so that part has
+      // a budget of its own and, when exceeded, says so. The knowledge base's wisdom and the
+      // thoughtbox are off: their calls are not what this checks, and on a loaded CI machine one
+      // wisdom call alone timed out at 120 s (twice that with its retry) while another suite ran the model too.
+      const finished = (run: GrueRun) => ({
+        code: run.code,
+        signal: run.signal,
+        lingered: run.lingered,
+        timedOut: run.timedOut,
+        stderr: run.code === 0 ? '' : run.stderr,
+      });
+      const done = { code: 0, signal: null, lingered: false, timedOut: false, stderr: '' };
+      const play = await grueProcess(
+        [
+          'play',
+          'lighthouse',
+          '--max-turns',
+          '2',
+          '--compact-every',
+          '0',
+          '--knowledge-every',
+          '0',
+          '--thoughtbox',
+          'off',
+          '--seed',
+          '1',
+          '--id',
+          `cli-exit-play-${process.pid}`,
+        ],
+        env,
+        4 * 60_000,
+        { until: /^result: /m },
+      );
+      expect(finished(play)).toEqual(done);
+      expect(play.stdout).toMatch(/result: .* in 2 turns/);
+      const campaign = await grueProcess(
+        [
+          'campaign',
+          'lighthouse',
+          '--episodes',
+          '1',
+          '--max-turns',
+          '1',
+          '--compact-every',
+          '0',
+          '--knowledge-every',
+          '0',
+          '--thoughtbox',
+          'off',
+          '--id',
+          `cli-exit-campaign-${process.pid}`,
+        ],
+        env,
+        5 * 60_000,
+        { until: /1 episodes, mean score/ },
+      );
+      expect(finished(campaign)).toEqual(done);
+      expect(campaign.stdout).toMatch(/1 episodes, mean score/);
+    },
+    10 * 60_000,
+  );
 });

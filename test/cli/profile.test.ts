@@ -44,7 +44,10 @@ async function standInFrontend(answers: () => Answers): Promise<{ server: Http2S
       return;
     }
     const message = `refused ${method} for ${String(headers.authorization ?? 'no key')}`;
-    stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': String(status), 'grpc-message': encodeURIComponent(message) }, { endStream: true });
+    stream.respond(
+      { ':status': 200, 'content-type': 'application/grpc', 'grpc-status': String(status), 'grpc-message': encodeURIComponent(message) },
+      { endStream: true },
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, address: `127.0.0.1:${(server.address() as AddressInfo).port}`, calls };
@@ -74,14 +77,44 @@ describe('grue --profile: profiles that cannot work', () => {
   const env = { TEMPORAL_CONFIG_FILE: file, GRUE_DATA_DIR: tempDataDir() };
 
   it.each([
-    ['an unknown profile after the subcommand', ['play', 'lighthouse', '--profile', 'staging'], {}, /^grue: profile "staging" is not in .*temporal\.toml; it has profiles "default", "cloud", "mtls", "badaddress"\./],
+    [
+      'an unknown profile after the subcommand',
+      ['play', 'lighthouse', '--profile', 'staging'],
+      {},
+      /^grue: profile "staging" is not in .*temporal\.toml; it has profiles "default", "cloud", "mtls", "badaddress"\./,
+    ],
     ['an unknown profile before the subcommand', ['--profile', 'staging', 'status', 'some-id'], {}, /^grue: profile "staging" is not in /],
     ['an unknown profile from TEMPORAL_PROFILE', ['list'], { TEMPORAL_PROFILE: 'staging' }, /^grue: profile "staging" is not in /],
-    ['a missing CA file', ['campaign', 'lighthouse', '--profile', 'mtls'], {}, /^grue: the TLS file .*missing-ca\.pem \(server_ca_cert_path \/ TEMPORAL_TLS_SERVER_CA_CERT_PATH of profile "mtls"\) does not exist\./],
-    ['a CA file set by the variable', ['worker', '--profile', 'cloud'], { TEMPORAL_TLS_SERVER_CA_CERT_PATH: '/no/such/ca.pem' }, /^grue: the TLS file \/no\/such\/ca\.pem \(server_ca_cert_path \/ TEMPORAL_TLS_SERVER_CA_CERT_PATH of profile "cloud"\)/],
-    ['an address without a port', ['list', '--profile', 'badaddress'], {}, /^grue: address of profile "badaddress" in .*temporal\.toml \("temporal\.example\.com"\) must be host:port/],
-    ['an address variable without a port', ['list'], { TEMPORAL_ADDRESS: 'localhost' }, /^grue: TEMPORAL_ADDRESS \("localhost"\) must be host:port/],
-    ['a config file that is not there', ['play', 'lighthouse'], { TEMPORAL_CONFIG_FILE: join(dir, 'nowhere.toml') }, /^grue: TEMPORAL_CONFIG_FILE is .*nowhere\.toml, which does not exist\./],
+    [
+      'a missing CA file',
+      ['campaign', 'lighthouse', '--profile', 'mtls'],
+      {},
+      /^grue: the TLS file .*missing-ca\.pem \(server_ca_cert_path \/ TEMPORAL_TLS_SERVER_CA_CERT_PATH of profile "mtls"\) does not exist\./,
+    ],
+    [
+      'a CA file set by the variable',
+      ['worker', '--profile', 'cloud'],
+      { TEMPORAL_TLS_SERVER_CA_CERT_PATH: '/no/such/ca.pem' },
+      /^grue: the TLS file \/no\/such\/ca\.pem \(server_ca_cert_path \/ TEMPORAL_TLS_SERVER_CA_CERT_PATH of profile "cloud"\)/,
+    ],
+    [
+      'an address without a port',
+      ['list', '--profile', 'badaddress'],
+      {},
+      /^grue: address of profile "badaddress" in .*temporal\.toml \("temporal\.example\.com"\) must be host:port/,
+    ],
+    [
+      'an address variable without a port',
+      ['list'],
+      { TEMPORAL_ADDRESS: 'localhost' },
+      /^grue: TEMPORAL_ADDRESS \("localhost"\) must be host:port/,
+    ],
+    [
+      'a config file that is not there',
+      ['play', 'lighthouse'],
+      { TEMPORAL_CONFIG_FILE: join(dir, 'nowhere.toml') },
+      /^grue: TEMPORAL_CONFIG_FILE is .*nowhere\.toml, which does not exist\./,
+    ],
     ['an empty --profile', ['play', 'lighthouse', '--profile', ''], {}, /^grue: --profile must name a profile/],
   ])('%s', async (_name, args, extraEnv, message) => {
     const result = await grue(args as string[], { ...env, ...(extraEnv as NodeJS.ProcessEnv) });
@@ -117,7 +150,10 @@ describe('grue --profile against a server that checks credentials', () => {
     frontend = await standInFrontend(() => answers);
     const file = join(dir, 'temporal.toml');
     // TLS off: the stand-in speaks plaintext; what is tested is what a refusal becomes.
-    writeFileSync(file, `[profile.cloud]\naddress = "${frontend.address}"\nnamespace = "my-ns.a1b2c"\napi_key = "${API_KEY}"\n[profile.cloud.tls]\ndisabled = true\n`);
+    writeFileSync(
+      file,
+      `[profile.cloud]\naddress = "${frontend.address}"\nnamespace = "my-ns.a1b2c"\napi_key = "${API_KEY}"\n[profile.cloud.tls]\ndisabled = true\n`,
+    );
     env = { TEMPORAL_CONFIG_FILE: file, GRUE_DATA_DIR: tempDataDir() };
   });
 
@@ -129,7 +165,11 @@ describe('grue --profile against a server that checks credentials', () => {
     answers = { GetSystemInfo: 16 };
     const result = await grue(['play', 'lighthouse', '--policy', 'random', '--profile', 'cloud'], env);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`^grue: the Temporal server at ${frontend.address} did not accept the TLS settings or credentials of profile "cloud" .*UNAUTHENTICATED`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^grue: the Temporal server at ${frontend.address} did not accept the TLS settings or credentials of profile "cloud" .*UNAUTHENTICATED`,
+      ),
+    );
     // The stand-in echoed the key back: it is masked.
     expect(result.stderr).toContain('Bearer ***');
     expectOneGrueLine(result.stderr);
@@ -137,7 +177,13 @@ describe('grue --profile against a server that checks credentials', () => {
 
   it('a rejected API key on the worker side (the SDK core’s connection)', async () => {
     answers = { GetSystemInfo: 16 };
-    const config = loadConfig({ ...process.env, TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: undefined, ...env, TEMPORAL_PROFILE: 'cloud' });
+    const config = loadConfig({
+      ...process.env,
+      TEMPORAL_ADDRESS: undefined,
+      TEMPORAL_NAMESPACE: undefined,
+      ...env,
+      TEMPORAL_PROFILE: 'cloud',
+    });
     const refused = await connectWorkerConnection(config).then(
       (connection) => connection.close().then(() => null),
       (err: unknown) => err,
@@ -149,7 +195,13 @@ describe('grue --profile against a server that checks credentials', () => {
 
   it('a key the worker side may not use (PERMISSION_DENIED from the SDK core’s connection)', async () => {
     answers = { GetSystemInfo: 7 };
-    const config = loadConfig({ ...process.env, TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: undefined, ...env, TEMPORAL_PROFILE: 'cloud' });
+    const config = loadConfig({
+      ...process.env,
+      TEMPORAL_ADDRESS: undefined,
+      TEMPORAL_NAMESPACE: undefined,
+      ...env,
+      TEMPORAL_PROFILE: 'cloud',
+    });
     await expect(connectWorkerConnection(config)).rejects.toThrow(/accepted the credentials of profile "cloud" but refused them access/);
   });
 
@@ -157,7 +209,9 @@ describe('grue --profile against a server that checks credentials', () => {
     answers = { GetSystemInfo: 0, ListSearchAttributes: 7, ListWorkflowExecutions: 7 };
     const result = await grue(['list', '--profile', 'cloud'], env);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^grue: the Temporal server at .* accepted the credentials of profile "cloud" but refused them access: give its API key or certificate a role on the namespace/);
+    expect(result.stderr).toMatch(
+      /^grue: the Temporal server at .* accepted the credentials of profile "cloud" but refused them access: give its API key or certificate a role on the namespace/,
+    );
     expectOneGrueLine(result.stderr);
   });
 
@@ -165,8 +219,12 @@ describe('grue --profile against a server that checks credentials', () => {
     answers = { GetSystemInfo: 0, ListSearchAttributes: 0, AddSearchAttributes: 7 };
     const result = await grue(['list', '--profile', 'cloud'], env);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^grue: grue's search attributes GrueGame \(Keyword\), GrueScore \(Int\), GrueTurn \(Int\) are not registered on namespace "my-ns\.a1b2c"/);
-    expect(result.stderr).toContain('tcld namespace search-attributes add -n my-ns.a1b2c --sa "GrueGame=Keyword" --sa "GrueScore=Int" --sa "GrueTurn=Int"');
+    expect(result.stderr).toMatch(
+      /^grue: grue's search attributes GrueGame \(Keyword\), GrueScore \(Int\), GrueTurn \(Int\) are not registered on namespace "my-ns\.a1b2c"/,
+    );
+    expect(result.stderr).toContain(
+      'tcld namespace search-attributes add -n my-ns.a1b2c --sa "GrueGame=Keyword" --sa "GrueScore=Int" --sa "GrueTurn=Int"',
+    );
     expectOneGrueLine(result.stderr);
   });
 });

@@ -31,21 +31,32 @@ describe('grue transcript --thoughts: recorded and live sessions', () => {
 
 /** Thoughtbox sessions as the reducer records them, for `transcript --thoughts` to print. */
 const usage = { calls: 1, promptTokens: 100, completionTokens: 10 };
-const step = (over: object) => ({ kind: 'step' as const, step: { thought: 'x', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true, ...over } });
+const step = (over: object) => ({
+  kind: 'step' as const,
+  step: { thought: 'x', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true, ...over },
+});
 
 function concludedSession(turn: number) {
   let session = openSession(turn, 'always', true, 20);
   for (const answer of [
     step({ thought: 'Goal: cross the river' }),
     step({ thought: 'A skipped number', thoughtNumber: 3 }),
-    step({ thought: 'The ferry leaves from the north', thoughtNumber: 2, nextThoughtNeeded: false, branchFromThought: 1, branchId: 'ferry', action: 'north' }),
+    step({
+      thought: 'The ferry leaves from the north',
+      thoughtNumber: 2,
+      nextThoughtNeeded: false,
+      branchFromThought: 1,
+      branchId: 'ferry',
+      action: 'north',
+    }),
   ]) {
     session = applyAnswer(session, answer, usage, [opt('north'), opt('south')]);
   }
   return session;
 }
 
-const declinedSession = (turn: number) => applyAnswer(openSession(turn, 'no progress for 8 turns', false, 20), { kind: 'none', text: 'no need' }, usage, [opt('north')]);
+const declinedSession = (turn: number) =>
+  applyAnswer(openSession(turn, 'no progress for 8 turns', false, 20), { kind: 'none', text: 'no need' }, usage, [opt('north')]);
 
 /** What printThoughts writes to stdout and stderr. */
 function printed(recorded: Parameters<typeof printThoughts>[1], live: unknown, options: Parameters<typeof printThoughts>[3]) {
@@ -76,7 +87,12 @@ describe('grue transcript --thoughts: what it prints', () => {
       '',
     ]);
     const lastJson = printed(recorded, null, { json: true, last: 1 });
-    expect(lastJson.stdout.trim().split('\n').map((line) => JSON.parse(line))).toMatchObject([{ turn: 4, outcome: 'declined' }]);
+    expect(
+      lastJson.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toMatchObject([{ turn: 4, outcome: 'declined' }]);
   });
 
   it('says so when there is nothing to print', () => {

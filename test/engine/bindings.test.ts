@@ -17,13 +17,17 @@ describe('game bindings', () => {
 
   it('has bindings for Zork I r119, 9:05 and Adventure, keyed by md5', () => {
     const names = knownBindings().map((b) => b.name);
-    expect(names).toEqual(expect.arrayContaining([expect.stringMatching(/Zork I/), expect.stringMatching(/9:05/), expect.stringMatching(/Adventure/)]));
+    expect(names).toEqual(
+      expect.arrayContaining([expect.stringMatching(/Zork I/), expect.stringMatching(/9:05/), expect.stringMatching(/Adventure/)]),
+    );
     expect(bindingFor('1d4606016ea58ee038da53d994392323')?.playerObject).toBe(44);
     expect(bindingFor('4c5067169b834d247a30bb08d1039896')?.maxScore).toBe(1);
   });
 
   it.each(['lighthouse.z5', 'ferry.z8'])('the generated binding of %s matches the committed story file', (file) => {
-    const md5 = createHash('md5').update(readFileSync(join(GAME_FILES, file))).digest('hex');
+    const md5 = createHash('md5')
+      .update(readFileSync(join(GAME_FILES, file)))
+      .digest('hex');
     const binding = bindingFor(md5);
     expect(binding).toBeDefined();
     const fromDisk = JSON.parse(readFileSync(join(GAME_FILES, file.replace(/\.z\d$/, '.binding.json')), 'utf8'));
@@ -53,7 +57,19 @@ describe('binding files (game_files/bindings)', () => {
       if (story) expect({ story, md5: md5Of(story) }).toEqual({ story, md5: binding.md5 });
       else missing.push(binding.storyFile!);
     }
-    const heldOut = ['hollywood', 'library', 'lurking', 'murdac', 'pentari', 'sherbet', 'sorcerer', 'spellbrkr', 'yomomma', 'zork2', 'zork3'];
+    const heldOut = [
+      'hollywood',
+      'library',
+      'lurking',
+      'murdac',
+      'pentari',
+      'sherbet',
+      'sorcerer',
+      'spellbrkr',
+      'yomomma',
+      'zork2',
+      'zork3',
+    ];
     expect(missing.map((file) => file.replace(/\.z\d$/, '')).sort()).toEqual(heldOut);
   });
 });

@@ -12,17 +12,17 @@ import { SuiteFileSchema, type SuiteGame } from '../../src/schemas/jerichoSuite'
 import { describeWithSuite } from '../helpers';
 
 describe('FrotzRandom', () => {
-  it('draws from frotz\'s generator: A = 0x015a4e35 * A + 1, bits 16-30', () => {
+  it("draws from frotz's generator: A = 0x015a4e35 * A + 1, bits 16-30", () => {
     const random = new FrotzRandom(12);
     let a = 12n;
     for (let i = 0; i < 1000; i++) {
       a = (0x015a4e35n * a + 1n) & 0xffffffffffffffffn;
-      const expected = Number((a >> 16n) & 0x7fffn) % 100 + 1;
+      const expected = (Number((a >> 16n) & 0x7fffn) % 100) + 1;
       expect(random.random(100)).toBe(expected);
     }
   });
 
-  it('counts 1..n in the standard\'s predictable mode, and reseeds from the interpreter seed on @random 0 and restart', () => {
+  it("counts 1..n in the standard's predictable mode, and reseeds from the interpreter seed on @random 0 and restart", () => {
     const random = new FrotzRandom(7);
     const first = [random.random(1000), random.random(1000)];
     expect(random.random(-3)).toBe(0);
@@ -59,7 +59,7 @@ describeWithSuite('stories of the Jericho suite, played as frotz plays them', (s
     return session;
   }
 
-  it('draws the random numbers Jericho draws: Zork I\'s thief and troll go the same way, to 350 points', () => {
+  it("draws the random numbers Jericho draws: Zork I's thief and troll go the same way, to 350 points", () => {
     const g = entry('zork1');
     const session = playedTo('zork1', g.walkthrough!.length);
     expect(session.score).toBe(g.walkthroughScore);
@@ -84,7 +84,9 @@ describeWithSuite('stories of the Jericho suite, played as frotz plays them', (s
   it('shows a quotation box (Trinity: examine sundial) and upper-case text as the game prints it', () => {
     const g = entry('trinity');
     const session = playedTo('trinity', g.walkthrough!.indexOf('examine sundial'));
-    expect(session.step('examine sundial').observation).toMatch(/"And 'the wabe' is the grass-plot round\s+a sun-dial, I suppose\?" said Alice/);
+    expect(session.step('examine sundial').observation).toMatch(
+      /"And 'the wabe' is the grass-plot round\s+a sun-dial, I suppose\?" said Alice/,
+    );
     const notice = playedTo('trinity', g.walkthrough!.indexOf('examine notice'));
     expect(notice.step('examine notice').observation).toMatch(/The words DO NOT WALK ON THE GRASS are sternly printed/);
   });

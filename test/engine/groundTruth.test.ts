@@ -6,7 +6,7 @@ import { describeWithJerichoStory, jerichoStory } from '../helpers';
  * Ground truth on games of the Jericho suite, against the facts of Jericho's own bindings (data in
  * game_files/bindings/, read from its C source) and its recorded walkthrough readings.
  */
-describeWithJerichoStory('cutthroat.z3', "Cutthroats: a v3 game whose status line shows the time, not the score", (path) => {
+describeWithJerichoStory('cutthroat.z3', 'Cutthroats: a v3 game whose status line shows the time, not the score', (path) => {
   // Jericho's walkthrough, to the first points (traces/cutthroat.json: score 10 after the sixth command).
   const WALK = ['look out window', 'wind watch', 'get out of bed', 'read note', 'open dresser', 'get passbook and room key'];
 

@@ -9,7 +9,19 @@ import { describeWithGame } from '../helpers';
  */
 describeWithGame('zork1.z3', 'Zork I with its binding disabled: ground truth found by probing', (ZORK) => {
   // West of House → Living Room, then the trap door and the dark cellar with the lamp lit.
-  const WALK = ['north', 'east', 'open window', 'enter house', 'west', 'take sword', 'take lantern', 'move rug', 'open trap door', 'turn on lantern', 'down'];
+  const WALK = [
+    'north',
+    'east',
+    'open window',
+    'enter house',
+    'west',
+    'take sword',
+    'take lantern',
+    'move rug',
+    'open trap door',
+    'turn on lantern',
+    'down',
+  ];
 
   it('finds the player, the wandering thief and the scratch flag the binding names', () => {
     const bound = GameSession.fromFile(ZORK);

@@ -44,7 +44,16 @@ describe('GameSession on the project test game', () => {
 
   it('detects victory and the maximum score', () => {
     const s = GameSession.fromFile(FERRY);
-    const steps = transcript(s, ['west', 'take purse', 'take bread', 'open purse', 'take coin', 'east', 'give coin to ferryman', 'put bread on altar']);
+    const steps = transcript(s, [
+      'west',
+      'take purse',
+      'take bread',
+      'open purse',
+      'take coin',
+      'east',
+      'give coin to ferryman',
+      'put bread on altar',
+    ]);
     const last = steps[steps.length - 1];
     expect(last).toMatchObject({ victory: true, done: true, died: false, score: 15, location: { name: 'Island' } });
     expect(s.maxScore).toBe(15);
@@ -177,7 +186,12 @@ describeWithGame('zork1.z3', 'Zork I (version 3: status-line ground truth, rando
     const fights = new Set<string>();
     for (const seed of [1, 2, 3, 4, 5, 6]) {
       const steps = transcript(GameSession.fromFile(ZORK, { seed }), ZORK_ROUTE);
-      fights.add(steps.slice(-2).map((r) => r.observation).join('|'));
+      fights.add(
+        steps
+          .slice(-2)
+          .map((r) => r.observation)
+          .join('|'),
+      );
     }
     expect(fights.size).toBeGreaterThan(1);
   });

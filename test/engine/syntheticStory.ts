@@ -208,7 +208,10 @@ export function syntheticStory(options: { cutOffDictionaryWord?: boolean } = {})
   setWord(0x0a, OBJECTS);
   setWord(0x0c, GLOBALS);
   setWord(0x0e, DICTIONARY);
-  mem.set([...'000001'].map((c) => c.charCodeAt(0)), 0x12);
+  mem.set(
+    [...'000001'].map((c) => c.charCodeAt(0)),
+    0x12,
+  );
   setWord(0x18, ABBREVIATIONS);
   setWord(0x1a, SIZE / 2);
 

@@ -5,12 +5,28 @@ import type { LlmProvider } from '../../src/llm/types';
 import { variantQuery } from '../../eval/oracleVariants';
 
 const local = { name: 'local', model: 'test' } as LlmProvider;
-const request = { observation: 'West of House. There is a small mailbox here.', lastAction: null, validActions: ['north', 'south', 'open small mailbox'], context: [], seed: 0 };
+const request = {
+  observation: 'West of House. There is a small mailbox here.',
+  lastAction: null,
+  validActions: ['north', 'south', 'open small mailbox'],
+  context: [],
+  seed: 0,
+};
 const answer = (fields: Record<string, unknown>) => ({
-  last_action_made_progress: false, accomplishment: '', failure_reason: '', prerequisite: '', overall_goal: '', immediate_goal: '', blocking_condition: '',
-  action_reasoning: '', alternative_actions: [], confidence: 'low', ...fields,
+  last_action_made_progress: false,
+  accomplishment: '',
+  failure_reason: '',
+  prerequisite: '',
+  overall_goal: '',
+  immediate_goal: '',
+  blocking_condition: '',
+  action_reasoning: '',
+  alternative_actions: [],
+  confidence: 'low',
+  ...fields,
 });
-const propertyOrder = (schema: Parameters<typeof jsonSchemaFor>[0]) => Object.keys((jsonSchemaFor(schema) as { properties: object }).properties);
+const propertyOrder = (schema: Parameters<typeof jsonSchemaFor>[0]) =>
+  Object.keys((jsonSchemaFor(schema) as { properties: object }).properties);
 
 describe('variantQuery', () => {
   it('enum/full is exactly the production query', () => {

@@ -12,7 +12,12 @@ describe('wilsonInterval (95%)', () => {
   });
 
   it('contains the observed rate, stays inside [0, 1] and narrows as trials grow', () => {
-    for (const [k, n] of [[1, 3], [7, 68], [30, 68], [67, 68]]) {
+    for (const [k, n] of [
+      [1, 3],
+      [7, 68],
+      [30, 68],
+      [67, 68],
+    ]) {
       const [lo, hi] = wilsonInterval(k, n);
       expect(lo).toBeGreaterThanOrEqual(0);
       expect(hi).toBeLessThanOrEqual(1);

@@ -86,7 +86,14 @@ describe('designArms, factorial', () => {
     expect(arms).toHaveLength(6);
     expect(arms[0]).toMatchObject({ name: 'assist=probe,compaction=5', diff: {} });
     expect(arms.map((a) => a.name).sort()).toEqual(
-      ['assist=none,compaction=5', 'assist=none,compaction=off', 'assist=probe,compaction=5', 'assist=probe,compaction=off', 'assist=valid,compaction=5', 'assist=valid,compaction=off'].sort(),
+      [
+        'assist=none,compaction=5',
+        'assist=none,compaction=off',
+        'assist=probe,compaction=5',
+        'assist=probe,compaction=off',
+        'assist=valid,compaction=5',
+        'assist=valid,compaction=off',
+      ].sort(),
     );
     expect(arms.find((a) => a.name === 'assist=none,compaction=off')!.diff).toEqual({ assist: 'none', compactEvery: 0 });
     expect(new Set(arms.map((a) => JSON.stringify(a.config))).size).toBe(6);
@@ -94,7 +101,9 @@ describe('designArms, factorial', () => {
 
   it('refuses a design with more than MAX_ARMS arms', () => {
     const models = Array.from({ length: 20 }, (_, i) => `m${i}`);
-    expect(() => designArms(options, { factors: ['model', 'thoughtbox'], models, factorial: true })).toThrow(new RegExp(`63 arms; at most ${MAX_ARMS}`));
+    expect(() => designArms(options, { factors: ['model', 'thoughtbox'], models, factorial: true })).toThrow(
+      new RegExp(`63 arms; at most ${MAX_ARMS}`),
+    );
   });
 });
 

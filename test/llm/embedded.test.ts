@@ -18,7 +18,7 @@ const oracle = createOracleActivities(() => provider);
 afterAll(() => provider.close());
 
 const OPENINGS = [
-  "The phone rings. Oh, no - how long have you been asleep? This is bad.\n\nBedroom (in bed)\nThis bedroom is extremely spare, with dirty laundry scattered haphazardly all over the floor. A bathroom lies to the south, while a door to the east leads to the living room.\n\nOn the end table are a telephone, a wallet and some keys.",
+  'The phone rings. Oh, no - how long have you been asleep? This is bad.\n\nBedroom (in bed)\nThis bedroom is extremely spare, with dirty laundry scattered haphazardly all over the floor. A bathroom lies to the south, while a door to the east leads to the living room.\n\nOn the end table are a telephone, a wallet and some keys.',
   "The phone is ringing loudly. You are lying in bed, still groggy. The alarm clock shows 9:05 AM. You're going to be late for work!",
   'Bedroom (in bed)\nThe phone rings. You are still in bed and you are late. A door to the east leads out.',
   'You wake up in bed. The telephone on the end table is ringing. You should have left for work an hour ago.',
@@ -45,7 +45,7 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) as the oracle`, () => {
       picks.push(r.answer.recommended_action);
       if (USEFUL.has(r.answer.recommended_action)) good++;
     }
-     
+
     console.log(`seed test 1: useful recommendation ${good}/${OPENINGS.length}: ${JSON.stringify(picks)}`);
     expect(good).toBeGreaterThanOrEqual(3);
   });
@@ -61,13 +61,19 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) as the oracle`, () => {
       answers.push(r.answer.prerequisite);
       if (/get up|stand|out of bed|leave the bed|up first/.test(text)) good++;
     }
-     
+
     console.log(`seed test 2: prerequisite about getting up ${good}/${FAILURES.length}: ${JSON.stringify(answers)}`);
     expect(good).toBeGreaterThanOrEqual(3);
   });
 
   it('always answers in the schema, with token usage', async () => {
-    const r = await oracle.analyseTurn({ observation: 'You get out of bed.', lastAction: 'stand up', validActions: ACTIONS, context: beliefs('Bedroom'), seed: 0 });
+    const r = await oracle.analyseTurn({
+      observation: 'You get out of bed.',
+      lastAction: 'stand up',
+      validActions: ACTIONS,
+      context: beliefs('Bedroom'),
+      seed: 0,
+    });
     expect(typeof r.answer.last_action_made_progress).toBe('boolean');
     expect(ACTIONS).toContain(r.answer.recommended_action);
     expect(r.usage.calls).toBe(1);
@@ -75,8 +81,16 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) as the oracle`, () => {
     expect(r.usage.completionTokens).toBeGreaterThan(3);
   });
 
-  it('says where a generation\'s time went: reading the prompt (chat template included), then writing the answer', async () => {
-    const r = await provider.complete({ messages: [{ role: 'system', content: 'Answer as JSON.' }, { role: 'user', content: 'Is a lamp a light source?' }], schema: z.object({ yes: z.boolean() }), schemaName: 'yes_no', maxTokens: 20 });
+  it("says where a generation's time went: reading the prompt (chat template included), then writing the answer", async () => {
+    const r = await provider.complete({
+      messages: [
+        { role: 'system', content: 'Answer as JSON.' },
+        { role: 'user', content: 'Is a lamp a light source?' },
+      ],
+      schema: z.object({ yes: z.boolean() }),
+      schemaName: 'yes_no',
+      maxTokens: 20,
+    });
     expect(r.timing).toBeDefined();
     // The template's turn markers are evaluated too, so more tokens are read than the messages' text holds.
     expect(r.timing!.promptTokensEvaluated).toBeGreaterThan(r.usage.promptTokens);

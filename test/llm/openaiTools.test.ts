@@ -10,8 +10,16 @@ import type { ToolSpec } from '../../src/llm/types';
 import { FakeOpenAi, startFakeOpenAi } from './fakeOpenAi';
 
 const TOOLS: ToolSpec[] = [
-  { name: 'update_location', description: 'Record what a location is like.', schema: z.object({ name: z.string().min(1), summary: z.string() }) },
-  { name: 'update_item', description: 'Record where an item is.', schema: z.object({ name: z.string().min(1), location: z.string(), count: z.number().int().default(1) }) },
+  {
+    name: 'update_location',
+    description: 'Record what a location is like.',
+    schema: z.object({ name: z.string().min(1), summary: z.string() }),
+  },
+  {
+    name: 'update_item',
+    description: 'Record where an item is.',
+    schema: z.object({ name: z.string().min(1), location: z.string(), count: z.number().int().default(1) }),
+  },
 ];
 const MESSAGES = [{ role: 'user' as const, content: 'West of House. There is a small mailbox here.' }];
 
@@ -28,12 +36,16 @@ const ask = (p = provider(), maxCalls?: number) => p.callTools({ messages: MESSA
 const call = (name: string, args: unknown) => ({ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
 
 describe('OpenAiProvider.callTools', () => {
-  it('replays earlier rounds in the API\'s own shape (assistant tool_calls, tool messages) and passes tool_choice', async () => {
+  it("replays earlier rounds in the API's own shape (assistant tool_calls, tool messages) and passes tool_choice", async () => {
     fake.toolCalls = [call('update_location', { name: 'Kitchen', summary: 'a table' })];
     await provider().callTools({
       messages: [
         ...MESSAGES,
-        { role: 'assistant', content: '', toolCalls: [{ id: 'thought-1', tool: 'update_location', arguments: { name: 'West of House', summary: 'a mailbox' } }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'thought-1', tool: 'update_location', arguments: { name: 'West of House', summary: 'a mailbox' } }],
+        },
         { role: 'tool', toolCallId: 'thought-1', content: '{"ok":true}' },
       ],
       tools: TOOLS,
@@ -43,14 +55,26 @@ describe('OpenAiProvider.callTools', () => {
     expect(body.tool_choice).toBe('required');
     expect(body.messages).toEqual([
       MESSAGES[0],
-      { role: 'assistant', content: null, tool_calls: [{ id: 'thought-1', type: 'function', function: { name: 'update_location', arguments: '{"name":"West of House","summary":"a mailbox"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'thought-1',
+            type: 'function',
+            function: { name: 'update_location', arguments: '{"name":"West of House","summary":"a mailbox"}' },
+          },
+        ],
+      },
       { role: 'tool', tool_call_id: 'thought-1', content: '{"ok":true}' },
     ]);
   });
 
-
   it('offers each tool as a function with its JSON schema, and returns the calls parsed by their schemas', async () => {
-    fake.toolCalls = [call('update_location', { name: 'West of House', summary: 'a white house, a mailbox' }), call('update_item', { name: 'mailbox', location: 'West of House' })];
+    fake.toolCalls = [
+      call('update_location', { name: 'West of House', summary: 'a white house, a mailbox' }),
+      call('update_item', { name: 'mailbox', location: 'West of House' }),
+    ];
     const r = await ask();
     expect(r.calls).toEqual([
       { tool: 'update_location', arguments: { name: 'West of House', summary: 'a white house, a mailbox' } },
@@ -63,7 +87,10 @@ describe('OpenAiProvider.callTools', () => {
     const body = fake.requests[0].body!;
     expect(body.tool_choice).toBe('auto');
     expect(body.response_format).toBeUndefined();
-    const tools = body.tools as Array<{ type: string; function: { name: string; description: string; parameters: { type: string; required: string[] } } }>;
+    const tools = body.tools as Array<{
+      type: string;
+      function: { name: string; description: string; parameters: { type: string; required: string[] } };
+    }>;
     expect(tools.map((t) => [t.type, t.function.name, t.function.description])).toEqual([
       ['function', 'update_location', 'Record what a location is like.'],
       ['function', 'update_item', 'Record where an item is.'],
@@ -82,8 +109,16 @@ describe('OpenAiProvider.callTools', () => {
     expect(r.calls.map((c) => c.tool)).toEqual(['update_location', 'update_item']);
     expect(r.calls[1].arguments).toEqual({ name: 'sword', location: 'Living Room', count: 1 });
     expect(r.invalid).toEqual([
-      { tool: 'delete_everything', error: expect.stringMatching(/unknown tool "delete_everything"; the tools are update_location, update_item/), raw: {} },
-      { tool: 'update_item', error: expect.stringMatching(/^arguments do not match the schema of update_item: location: /), raw: { name: 'lamp', location: 42 } },
+      {
+        tool: 'delete_everything',
+        error: expect.stringMatching(/unknown tool "delete_everything"; the tools are update_location, update_item/),
+        raw: {},
+      },
+      {
+        tool: 'update_item',
+        error: expect.stringMatching(/^arguments do not match the schema of update_item: location: /),
+        raw: { name: 'lamp', location: 42 },
+      },
     ]);
   });
 
@@ -91,7 +126,9 @@ describe('OpenAiProvider.callTools', () => {
     fake.toolCalls = [call('update_item', '{"name": "lamp", "location": '), call('update_location', { name: 'Attic', summary: 'dark' })];
     const r = await ask();
     expect(r.calls).toEqual([{ tool: 'update_location', arguments: { name: 'Attic', summary: 'dark' } }]);
-    expect(r.invalid).toEqual([{ tool: 'update_item', error: expect.stringMatching(/^the arguments are not JSON/), raw: '{"name": "lamp", "location": ' }]);
+    expect(r.invalid).toEqual([
+      { tool: 'update_item', error: expect.stringMatching(/^the arguments are not JSON/), raw: '{"name": "lamp", "location": ' },
+    ]);
   });
 
   it('takes an answer in words with no tool calls as zero calls', async () => {
@@ -105,7 +142,9 @@ describe('OpenAiProvider.callTools', () => {
     fake.toolCalls = ['a', 'b', 'c'].map((name) => call('update_item', { name, location: 'here' }));
     const r = await ask(provider(), 2);
     expect(r.calls.map((c) => (c.arguments as { name: string }).name)).toEqual(['a', 'b']);
-    expect(r.invalid).toEqual([{ tool: 'update_item', error: 'call 3 is over the limit of 2 calls per answer', raw: { name: 'c', location: 'here' } }]);
+    expect(r.invalid).toEqual([
+      { tool: 'update_item', error: 'call 3 is over the limit of 2 calls per answer', raw: { name: 'c', location: 'here' } },
+    ]);
   });
 
   it.each([

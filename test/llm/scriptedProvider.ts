@@ -87,13 +87,37 @@ export class ScriptedProvider implements LlmProvider {
     if (this.options.compactionFault === 'timeout') throw new LlmError('timeout', 'scripted: the model did not answer in time');
     const rooms = [...new Set(turns.map((t) => t.room).filter(Boolean))];
     const calls = [
-      ...rooms.map((name) => ({ tool: 'update_location', arguments: { name, description: `seen by turn ${last}`, exits: [], features: [] } })),
-      { tool: 'record_scene', arguments: { from_turn: turns[0]?.turn ?? 0, to_turn: last, summary: turns.map((t) => t.command).join(', ').slice(0, 100), outcome: '', narrative: `played to turn ${last}` } },
+      ...rooms.map((name) => ({
+        tool: 'update_location',
+        arguments: { name, description: `seen by turn ${last}`, exits: [], features: [] },
+      })),
+      {
+        tool: 'record_scene',
+        arguments: {
+          from_turn: turns[0]?.turn ?? 0,
+          to_turn: last,
+          summary: turns
+            .map((t) => t.command)
+            .join(', ')
+            .slice(0, 100),
+          outcome: '',
+          narrative: `played to turn ${last}`,
+        },
+      },
     ];
     const parsed = calls.map((call) => ({ call, schema: request.tools.find((t) => t.name === call.tool)?.schema }));
     const valid = parsed.filter((p) => p.schema).map((p) => ({ tool: p.call.tool, arguments: p.schema!.parse(p.call.arguments) }));
-    const invalid = this.options.compactionFault === 'invalid' ? [{ tool: 'update_item', error: 'where_kind: Invalid option', raw: { name: 'lamp', where_kind: 'pocket' } }] : [];
-    return { calls: this.options.compactionFault === 'invalid' ? [] : valid, invalid, usage: USAGE, model: this.model, raw: JSON.stringify(calls) };
+    const invalid =
+      this.options.compactionFault === 'invalid'
+        ? [{ tool: 'update_item', error: 'where_kind: Invalid option', raw: { name: 'lamp', where_kind: 'pocket' } }]
+        : [];
+    return {
+      calls: this.options.compactionFault === 'invalid' ? [] : valid,
+      invalid,
+      usage: USAGE,
+      model: this.model,
+      raw: JSON.stringify(calls),
+    };
   }
 
   /**
@@ -103,7 +127,11 @@ export class ScriptedProvider implements LlmProvider {
    */
   private async knowledge<S extends z.ZodTypeAny>(request: CompletionRequest<S>, user: string): Promise<Completion<z.infer<S>>> {
     this.knowledgeRequests.push(request);
-    const log = [...user.matchAll(/^Turn (\d+): (.*)\nResponse: (.*)$/gm)].map((m) => ({ turn: Number(m[1]), action: m[2], response: m[3] }));
+    const log = [...user.matchAll(/^Turn (\d+): (.*)\nResponse: (.*)$/gm)].map((m) => ({
+      turn: Number(m[1]),
+      action: m[2],
+      response: m[3],
+    }));
     const last = log[log.length - 1];
     if (this.options.markerDir && request.schemaName === 'knowledge_update') {
       mkdirSync(this.options.markerDir, { recursive: true });
@@ -112,14 +140,31 @@ export class ScriptedProvider implements LlmProvider {
     if (this.options.knowledgeDelayMs) await new Promise((r) => setTimeout(r, this.options.knowledgeDelayMs));
     const episode = /^EPISODE \d+|#(\d+)/m.exec(user)?.[1] ?? '?';
     const words = (last?.response ?? '').toLowerCase().match(/[a-z]{4,}/g) ?? [];
-    const item = (layer: string, text: string, extra = {}) => ({ layer, text, confidence: 0.6, keywords: words.slice(0, 2), room: '', verify_commands: [], verify_expect: '', replaces: '', ...extra });
+    const item = (layer: string, text: string, extra = {}) => ({
+      layer,
+      text,
+      confidence: 0.6,
+      keywords: words.slice(0, 2),
+      room: '',
+      verify_commands: [],
+      verify_expect: '',
+      replaces: '',
+      ...extra,
+    });
     const answer =
       request.schemaName === 'wisdom'
-        ? { insights: [{ layer: 'META', text: `lesson written after episode ${/EPISODE (\d+)/.exec(user)?.[1] ?? '?'}`, keywords: ['lesson'] }] }
+        ? {
+            insights: [
+              { layer: 'META', text: `lesson written after episode ${/EPISODE (\d+)/.exec(user)?.[1] ?? '?'}`, keywords: ['lesson'] },
+            ],
+          }
         : {
             items: last
               ? [
-                  item('IMPL', `"${last.action}" at turn ${last.turn} answers: ${last.response.slice(0, 60)}`, { verify_commands: [last.action], verify_expect: words.slice(0, 3).join(' ') || 'ok' }),
+                  item('IMPL', `"${last.action}" at turn ${last.turn} answers: ${last.response.slice(0, 60)}`, {
+                    verify_commands: [last.action],
+                    verify_expect: words.slice(0, 3).join(' ') || 'ok',
+                  }),
                   item('PRINCIPLE', `rule seen in turns up to ${last.turn} of episode ${episode}`, { confidence: 0.8 }),
                   item('META', 'read every response for new nouns', { confidence: 0.9, keywords: ['nouns'] }),
                 ]
@@ -148,7 +193,13 @@ export class ScriptedProvider implements LlmProvider {
       { ...base, thought: 'thought 4 decides', nextThoughtNeeded: false, action: actions[1] ?? actions[0] ?? 'look' },
     ];
     const args = mode === 'endless' ? base : (chain[n - 1] ?? base);
-    return { calls: [{ tool: 'thoughtbox', arguments: request.tools[0].schema.parse(args) }], invalid: [], usage: USAGE, model: this.model, raw: JSON.stringify(args) };
+    return {
+      calls: [{ tool: 'thoughtbox', arguments: request.tools[0].schema.parse(args) }],
+      invalid: [],
+      usage: USAGE,
+      model: this.model,
+      raw: JSON.stringify(args),
+    };
   }
 
   async preflight(): Promise<void> {}

@@ -9,14 +9,27 @@ import { messagesAsText, readCallsAnswer, toolCallsAnswerSchema, toolListPrompt,
 import type { ToolSpec } from '../../src/llm/types';
 
 const TOOLS: ToolSpec[] = [
-  { name: 'update_location', description: 'Record what a location is like.', schema: z.object({ name: z.string().max(40).describe('the room name'), summary: z.string() }) },
-  { name: 'update_item', description: 'Record where an item is.', schema: z.object({ name: z.string(), location: z.string().nullable(), state: z.enum(['open', 'closed']) }) },
+  {
+    name: 'update_location',
+    description: 'Record what a location is like.',
+    schema: z.object({ name: z.string().max(40).describe('the room name'), summary: z.string() }),
+  },
+  {
+    name: 'update_item',
+    description: 'Record where an item is.',
+    schema: z.object({ name: z.string(), location: z.string().nullable(), state: z.enum(['open', 'closed']) }),
+  },
 ];
 
 describe('tool calls as a constrained JSON answer', () => {
   it('is an array of at most maxCalls items, each one tool (const name) with its own arguments, with oneOf and no anyOf', () => {
     const schema = llamaGrammarSchema(jsonSchemaFor(toolCallsAnswerSchema(TOOLS, 3))) as {
-      properties: { calls: { maxItems: number; items: { oneOf: Array<{ properties: { tool: { const: string }; arguments: { required: string[] } } }> } } };
+      properties: {
+        calls: {
+          maxItems: number;
+          items: { oneOf: Array<{ properties: { tool: { const: string }; arguments: { required: string[] } } }> };
+        };
+      };
     };
     // node-llama-cpp turns anyOf into a null-only grammar: none may be left anywhere.
     expect(JSON.stringify(schema)).not.toContain('anyOf');
@@ -30,7 +43,9 @@ describe('tool calls as a constrained JSON answer', () => {
   });
 
   it('keeps a field that happens to be called anyOf', () => {
-    const js = llamaGrammarSchema(jsonSchemaFor(z.object({ anyOf: z.union([z.string(), z.object({ a: z.string() })]) }))) as { properties: Record<string, { oneOf?: unknown }> };
+    const js = llamaGrammarSchema(jsonSchemaFor(z.object({ anyOf: z.union([z.string(), z.object({ a: z.string() })]) }))) as {
+      properties: Record<string, { oneOf?: unknown }>;
+    };
     expect(Object.keys(js.properties)).toEqual(['anyOf']);
     expect(js.properties.anyOf.oneOf).toHaveLength(2);
   });
@@ -38,7 +53,9 @@ describe('tool calls as a constrained JSON answer', () => {
   it('tells the model each tool, what it is for and its argument fields', () => {
     const prompt = toolListPrompt(TOOLS, 3);
     expect(prompt).toContain('at most 3 calls');
-    expect(prompt).toContain('- update_location: Record what a location is like.\n  arguments: name (string, at most 40 characters): the room name; summary (string)');
+    expect(prompt).toContain(
+      '- update_location: Record what a location is like.\n  arguments: name (string, at most 40 characters): the room name; summary (string)',
+    );
     expect(prompt).toContain('location (string or null); state (one of "open", "closed")');
   });
 });
@@ -53,11 +70,16 @@ describe('reading a {"calls": [...]} answer', () => {
   });
 
   it('keeps the complete calls of an answer cut off at maxTokens and reports the cut one', () => {
-    const text = '{"calls": [{"tool": "update_item", "arguments": {"name": "a \\"}\\" b", "location": "x"}}, {"tool": "update_location", "arguments": {"name": "Hal';
+    const text =
+      '{"calls": [{"tool": "update_item", "arguments": {"name": "a \\"}\\" b", "location": "x"}}, {"tool": "update_location", "arguments": {"name": "Hal';
     const candidates = readCallsAnswer(text, 300);
     expect(candidates).toEqual([
       { tool: 'update_item', arguments: { name: 'a "}" b', location: 'x' } },
-      { tool: 'update_location', unreadable: expect.stringMatching(/cut off inside this call \(maxTokens 300\)/), raw: '{"tool": "update_location", "arguments": {"name": "Hal' },
+      {
+        tool: 'update_location',
+        unreadable: expect.stringMatching(/cut off inside this call \(maxTokens 300\)/),
+        raw: '{"tool": "update_location", "arguments": {"name": "Hal',
+      },
     ]);
     const { calls, invalid } = validateCalls(TOOLS, candidates, 8);
     expect(calls).toHaveLength(0); // update_item's schema needs a state

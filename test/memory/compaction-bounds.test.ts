@@ -37,14 +37,27 @@ function randomCall(rng: Rng, engine: EngineFacts): ToolCall {
     case 0:
       return location(rng.next() < 0.9 ? rng.pick(visited) : rng.pick(ROOMS), {
         description: noisy(rng, rng.int(LIMITS.description + 1)),
-        exits: Array.from({ length: rng.int(LIMITS.exitsPerRoom + 1) }, () => ({ direction: rng.pick(DIRECTIONS), leads_to: rng.next() < 0.2 ? '' : rng.pick(ROOMS) })),
+        exits: Array.from({ length: rng.int(LIMITS.exitsPerRoom + 1) }, () => ({
+          direction: rng.pick(DIRECTIONS),
+          leads_to: rng.next() < 0.2 ? '' : rng.pick(ROOMS),
+        })),
         features: Array.from({ length: rng.int(LIMITS.featuresPerRoom + 1) }, () => noisy(rng, rng.int(LIMITS.feature + 1))),
       });
     case 1: {
       const kind = rng.pick(['carried', 'room', 'inside', 'unknown'] as const);
-      const name = kind === 'carried' && engine.inventory.length && rng.next() < 0.7 ? rng.pick(engine.inventory) : nameOrNoise(rng, THINGS, LIMITS.itemName);
+      const name =
+        kind === 'carried' && engine.inventory.length && rng.next() < 0.7
+          ? rng.pick(engine.inventory)
+          : nameOrNoise(rng, THINGS, LIMITS.itemName);
       const where = kind === 'room' ? rng.pick(visited) : kind === 'inside' ? rng.pick(THINGS) : '';
-      return item(name, kind, where, Array.from({ length: rng.int(LIMITS.stateWordsPerItem + 1) }, () => rng.pick(['open', 'closed', 'lit', 'unlit', 'locked', 'unlocked', 'wet', 'broken', noisy(rng, LIMITS.stateWord)])));
+      return item(
+        name,
+        kind,
+        where,
+        Array.from({ length: rng.int(LIMITS.stateWordsPerItem + 1) }, () =>
+          rng.pick(['open', 'closed', 'lit', 'unlit', 'locked', 'unlocked', 'wet', 'broken', noisy(rng, LIMITS.stateWord)]),
+        ),
+      );
     }
     case 2:
       return character(rng.next() < 0.1 ? 'you' : nameOrNoise(rng, PEOPLE, LIMITS.characterName), {
@@ -54,11 +67,18 @@ function randomCall(rng: Rng, engine: EngineFacts): ToolCall {
         wants: noisy(rng, rng.int(LIMITS.wants + 1)),
       });
     case 3:
-      return quest(nameOrNoise(rng, GOALS, LIMITS.questTitle), rng.pick(['open', 'done', 'blocked'] as const), noisy(rng, rng.int(LIMITS.blockedBy + 1)));
+      return quest(
+        nameOrNoise(rng, GOALS, LIMITS.questTitle),
+        rng.pick(['open', 'done', 'blocked'] as const),
+        noisy(rng, rng.int(LIMITS.blockedBy + 1)),
+      );
     default: {
       const to = Math.max(0, engine.turn - rng.int(3));
       const from = Math.max(0, to - rng.int(6));
-      return scene(from, to, noisy(rng, 1 + rng.int(LIMITS.sceneSummary)), { outcome: noisy(rng, rng.int(LIMITS.sceneOutcome + 1)), narrative: noisy(rng, rng.int(LIMITS.narrative + 1)) });
+      return scene(from, to, noisy(rng, 1 + rng.int(LIMITS.sceneSummary)), {
+        outcome: noisy(rng, rng.int(LIMITS.sceneOutcome + 1)),
+        narrative: noisy(rng, rng.int(LIMITS.narrative + 1)),
+      });
     }
   }
 }
@@ -90,7 +110,10 @@ describe('bounds', () => {
         inventory: rng.next() < 0.3 ? THINGS.filter(() => rng.next() < 0.1) : engine.inventory,
         score: engine.score + rng.int(2),
         visitedRooms: engine.visitedRooms.includes(next) ? engine.visitedRooms : [...engine.visitedRooms, next],
-        exits: next === engine.location ? engine.exits : [...engine.exits, { from: engine.location, command: rng.pick(DIRECTIONS), to: next }].slice(-150),
+        exits:
+          next === engine.location
+            ? engine.exits
+            : [...engine.exits, { from: engine.location, command: rng.pick(DIRECTIONS), to: next }].slice(-150),
       };
       const calls = Array.from({ length: 1 + rng.int(12) }, () => randomCall(rng, engine));
       updates += calls.length;
@@ -118,7 +141,9 @@ describe('bounds', () => {
       locations: Array.from({ length: LIMITS.locations + 10 }, (_, i) => ({
         name: full(LIMITS.roomName - 3, 'r') + String(i).padStart(3, '0'),
         description: full(LIMITS.description, 'd'),
-        exits: Object.fromEntries(Array.from({ length: LIMITS.exitsPerRoom }, (_, exit) => [full(LIMITS.command - 1, 'c') + exit, full(LIMITS.roomName, 't')])),
+        exits: Object.fromEntries(
+          Array.from({ length: LIMITS.exitsPerRoom }, (_, exit) => [full(LIMITS.command - 1, 'c') + exit, full(LIMITS.roomName, 't')]),
+        ),
         features: Array.from({ length: LIMITS.featuresPerRoom }, () => full(LIMITS.feature, 'f')),
         lastVisitedTurn: 999_999 - i,
       })),
@@ -142,7 +167,12 @@ describe('bounds', () => {
         blockedBy: full(LIMITS.blockedBy, 'b'),
         updatedTurn: 999_999,
       })),
-      scenes: Array.from({ length: LIMITS.scenes + 3 }, (_, i) => ({ from: 999_000 + i * 10, to: 999_000 + i * 10 + 9, summary: full(LIMITS.sceneSummary, 's'), outcome: full(LIMITS.sceneOutcome, 'o') })),
+      scenes: Array.from({ length: LIMITS.scenes + 3 }, (_, i) => ({
+        from: 999_000 + i * 10,
+        to: 999_000 + i * 10 + 9,
+        summary: full(LIMITS.sceneSummary, 's'),
+        outcome: full(LIMITS.sceneOutcome, 'o'),
+      })),
       sceneFloor: 998_999,
     };
     const bounded = boundWorldModel(overfull, overfull.locations[0].name);

@@ -52,7 +52,13 @@ describe('names', () => {
 
 describe('tools', () => {
   test('five updaters, each a flat object schema a grammar can be built from', () => {
-    expect(COMPACTION_TOOLS.map((tool) => tool.name)).toEqual(['update_location', 'update_item', 'update_character', 'update_quest', 'record_scene']);
+    expect(COMPACTION_TOOLS.map((tool) => tool.name)).toEqual([
+      'update_location',
+      'update_item',
+      'update_character',
+      'update_quest',
+      'record_scene',
+    ]);
     for (const tool of COMPACTION_TOOLS) {
       expect(tool.description.length).toBeLessThan(160);
       const schema = jsonSchemaFor(tool.schema) as { type: string; required: string[]; properties: Record<string, unknown> };
@@ -104,7 +110,11 @@ describe('updaters', () => {
       item('bottle', 'inside', 'kitchen', ['full']),
     ]);
     expect(rejected).toEqual([]);
-    expect(findItem(model, 'small mailbox')).toMatchObject({ where: { kind: 'room', name: 'West of House' }, state: ['open'], lastSeenTurn: 10 });
+    expect(findItem(model, 'small mailbox')).toMatchObject({
+      where: { kind: 'room', name: 'West of House' },
+      state: ['open'],
+      lastSeenTurn: 10,
+    });
     expect(findItem(model, 'leaflet')!.where).toEqual({ kind: 'inside', name: 'small mailbox' });
     // "inside" a room is in that room.
     expect(findItem(model, 'bottle')!.where).toEqual({ kind: 'room', name: 'Kitchen' });
@@ -119,8 +129,18 @@ describe('updaters', () => {
 
   test("update_character: NPCs keep what an update leaves ''; every name for the player is the player", () => {
     const first = merge([character('troll', { where: 'kitchen', status: 'awake', attitude: 'hostile', wants: 'to eat you' })]).model;
-    const second = merge([character('Troll', { status: 'wounded' }), character('yourself', { status: 'hungry', where: 'Kitchen' })], facts(), first).model;
-    expect(findCharacter(second, 'troll')).toMatchObject({ name: 'troll', where: 'Kitchen', status: 'wounded', attitude: 'hostile', wants: 'to eat you' });
+    const second = merge(
+      [character('Troll', { status: 'wounded' }), character('yourself', { status: 'hungry', where: 'Kitchen' })],
+      facts(),
+      first,
+    ).model;
+    expect(findCharacter(second, 'troll')).toMatchObject({
+      name: 'troll',
+      where: 'Kitchen',
+      status: 'wounded',
+      attitude: 'hostile',
+      wants: 'to eat you',
+    });
     expect(findCharacter(second, 'player')).toMatchObject({ where: 'Kitchen', status: 'hungry' });
     expect(second.characters.filter((entry) => entry.name === 'player')).toHaveLength(1);
   });
@@ -136,7 +156,11 @@ describe('updaters', () => {
     const first = merge([scene(1, 5, 'Explored around the house.', { outcome: 'found a window', narrative: 'You circled the house.' })]);
     expect(first.model.scenes).toEqual([{ from: 1, to: 5, summary: 'Explored around the house.', outcome: 'found a window' }]);
     expect(first.model.narrative).toBe('You circled the house.');
-    const second = merge([scene(6, 10, 'Entered the kitchen.'), scene(0, 0, '', { narrative: 'You got into the house.' })], facts(), first.model);
+    const second = merge(
+      [scene(6, 10, 'Entered the kitchen.'), scene(0, 0, '', { narrative: 'You got into the house.' })],
+      facts(),
+      first.model,
+    );
     expect(second.rejected).toEqual([]);
     expect(second.model.scenes.map((entry) => [entry.from, entry.to])).toEqual([
       [1, 5],
@@ -147,7 +171,11 @@ describe('updaters', () => {
 
   test('record_scene refuses a span already told differently, an overlapping span and turns not yet played', () => {
     const base = merge([scene(1, 5, 'Explored around the house.')]).model;
-    const { model, rejected } = merge([scene(1, 5, 'Something else.'), scene(4, 8, 'Overlaps.'), scene(9, 12, 'The future.'), scene(1, 1, '', { narrative: '' })], facts(), base);
+    const { model, rejected } = merge(
+      [scene(1, 5, 'Something else.'), scene(4, 8, 'Overlaps.'), scene(9, 12, 'The future.'), scene(1, 1, '', { narrative: '' })],
+      facts(),
+      base,
+    );
     expect(rejected.map((entry) => entry.reason)).toEqual([
       'a scene for turns 1-5 is already recorded',
       'turns 4-8 overlap the scene for turns 1-5',
@@ -198,7 +226,10 @@ describe('merge: the engine wins', () => {
   });
 
   test('ground truth: visited rooms, observed exits, carried items, the player and the score', () => {
-    const before = merge([item('garlic', 'carried'), item('sword', 'room', 'Kitchen')], facts({ inventory: ['garlic', 'elvish sword'] })).model;
+    const before = merge(
+      [item('garlic', 'carried'), item('sword', 'room', 'Kitchen')],
+      facts({ inventory: ['garlic', 'elvish sword'] }),
+    ).model;
     expect(findItem(before, 'garlic')!.where.kind).toBe('carried');
     // The garlic was eaten, the sword picked up, the lantern taken: the engine says so.
     const after = withGroundTruth(before, facts({ turn: 12, score: 15, location: 'Behind House', inventory: ['sword', 'brass lantern'] }));
@@ -214,7 +245,10 @@ describe('merge: the engine wins', () => {
   });
 
   test('a carried entry kept under a shorter name folds into the engine name', () => {
-    const model: WorldModel = { ...emptyWorldModel(), items: [{ name: 'sword', where: { kind: 'carried' }, state: ['glowing'], lastSeenTurn: 3 }] };
+    const model: WorldModel = {
+      ...emptyWorldModel(),
+      items: [{ name: 'sword', where: { kind: 'carried' }, state: ['glowing'], lastSeenTurn: 3 }],
+    };
     const after = withGroundTruth(model, facts());
     expect(after.items.map((entry) => entry.name).sort()).toEqual(['brass lantern', 'elvish sword']);
     expect(findItem(after, 'elvish sword')!.state).toEqual(['glowing']);
@@ -223,7 +257,14 @@ describe('merge: the engine wins', () => {
 
 describe('merge is idempotent', () => {
   const batch = [
-    location('Kitchen', { description: 'A kitchen with a table.', exits: [{ direction: 'up', leads_to: 'Attic' }, { direction: 'west', leads_to: 'Living Room' }], features: ['table'] }),
+    location('Kitchen', {
+      description: 'A kitchen with a table.',
+      exits: [
+        { direction: 'up', leads_to: 'Attic' },
+        { direction: 'west', leads_to: 'Living Room' },
+      ],
+      features: ['table'],
+    }),
     item('brown sack', 'room', 'Kitchen', ['closed']),
     item('brown sack', 'unknown', '', ['open']),
     item('garlic', 'inside', 'brown sack'),
@@ -327,7 +368,10 @@ describe('metrics', () => {
       'brown sack': 'Kitchen',
       garlic: 'brown sack',
     });
-    expect(itemLocationsFromTree(tree, { ...options, seen: ['Leaflet', 'the brass lantern'] })).toEqual({ leaflet: 'small mailbox', 'brass lantern': 'carried' });
+    expect(itemLocationsFromTree(tree, { ...options, seen: ['Leaflet', 'the brass lantern'] })).toEqual({
+      leaflet: 'small mailbox',
+      'brass lantern': 'carried',
+    });
   });
 });
 

@@ -19,10 +19,32 @@ const config = (over = {}) => resolveEpisodeConfig({ game: 'test', policy: 'full
 /** Plays `rooms` as consecutive turns, one room per turn, from a start room 'Hall'. */
 function play(state: CompactionState, rooms: string[], first = 1, score = 0): { state: CompactionState; view: TurnView } {
   let previous = truth('Hall', score);
-  let view: TurnView = { turn: 0, command: null, before: null, truth: previous, observation: '', worldHash: 'h', snapshot: 's', storyMd5: '0'.repeat(32), goal: 'unknown', ending: false };
+  let view: TurnView = {
+    turn: 0,
+    command: null,
+    before: null,
+    truth: previous,
+    observation: '',
+    worldHash: 'h',
+    snapshot: 's',
+    storyMd5: '0'.repeat(32),
+    goal: 'unknown',
+    ending: false,
+  };
   rooms.forEach((room, i) => {
     const now = truth(room, score);
-    view = { turn: first + i, command: `go ${room}`, before: previous, truth: now, observation: `You are in ${room}.`, worldHash: `h${i}`, snapshot: 's', storyMd5: '0'.repeat(32), goal: 'unknown', ending: false };
+    view = {
+      turn: first + i,
+      command: `go ${room}`,
+      before: previous,
+      truth: now,
+      observation: `You are in ${room}.`,
+      worldHash: `h${i}`,
+      snapshot: 's',
+      storyMd5: '0'.repeat(32),
+      goal: 'unknown',
+      ending: false,
+    };
     state = compactionModule.observe(state, view);
     previous = now;
   });
@@ -85,11 +107,19 @@ describe('the compaction module', () => {
     ({ state, view } = play(state, ['Hall', 'Hall', 'Hall', 'Hall'], 7));
     expect(compactionModule.due(state, view)?.request.turns).toHaveLength(10);
     // The episode's end is always a last chance.
-    expect(compactionModule.due(compactionModule.failed!(state, view, compactionModule.due(state, { ...view, ending: true })!), { ...view, ending: true })).not.toBeNull();
+    expect(
+      compactionModule.due(compactionModule.failed!(state, view, compactionModule.due(state, { ...view, ending: true })!), {
+        ...view,
+        ending: true,
+      }),
+    ).not.toBeNull();
   });
 
   it('keeps a bounded number of raw turns when compactions keep failing', () => {
-    const { state } = play(compactionModule.initial(undefined, config()), Array.from({ length: 50 }, () => 'Hall'));
+    const { state } = play(
+      compactionModule.initial(undefined, config()),
+      Array.from({ length: 50 }, () => 'Hall'),
+    );
     expect(state.pending).toHaveLength(20);
     expect(state.stats.droppedTurns).toBe(30);
   });

@@ -18,14 +18,17 @@ export const facts = (over: Partial<EngineFacts> = {}): EngineFacts => ({
 
 export const call = (tool: string, args: unknown): ToolCall => ({ tool, arguments: args });
 
-export const location = (name: string, over: Record<string, unknown> = {}) => call('update_location', { name, description: '', exits: [], features: [], ...over });
+export const location = (name: string, over: Record<string, unknown> = {}) =>
+  call('update_location', { name, description: '', exits: [], features: [], ...over });
 
 export const item = (name: string, whereKind: 'carried' | 'room' | 'inside' | 'unknown', where = '', state: string[] = []) =>
   call('update_item', { name, where_kind: whereKind, where, state });
 
-export const character = (name: string, over: Record<string, unknown> = {}) => call('update_character', { name, where: '', status: '', attitude: '', wants: '', ...over });
+export const character = (name: string, over: Record<string, unknown> = {}) =>
+  call('update_character', { name, where: '', status: '', attitude: '', wants: '', ...over });
 
-export const quest = (title: string, status: 'open' | 'done' | 'blocked', blockedBy = '') => call('update_quest', { title, status, blocked_by: blockedBy });
+export const quest = (title: string, status: 'open' | 'done' | 'blocked', blockedBy = '') =>
+  call('update_quest', { title, status, blocked_by: blockedBy });
 
 export const scene = (from: number, to: number, summary: string, over: Record<string, unknown> = {}) =>
   call('record_scene', { from_turn: from, to_turn: to, summary, outcome: '', narrative: '', ...over });

@@ -1,7 +1,16 @@
 /** Seed 002's layered items: merging an answer into the base, priority compression under the size limit, retrieval for the situation. */
 import type { ItemAnswer, KnowledgeItem, TurnWindow } from '../../src/memory/knowledge';
 import { screenFor } from '../../src/memory/knowledge/prompt';
-import { CompressionStep, compress, itemBlock, knowledgeBytes, MergeContext, mergeItems, retrieve, Situation } from '../../src/memory/knowledge/layers';
+import {
+  CompressionStep,
+  compress,
+  itemBlock,
+  knowledgeBytes,
+  MergeContext,
+  mergeItems,
+  retrieve,
+  Situation,
+} from '../../src/memory/knowledge/layers';
 
 const answer = (over: Partial<ItemAnswer> = {}): ItemAnswer => ({
   layer: 'IMPL',
@@ -59,7 +68,15 @@ const context = (over: Partial<MergeContext> = {}): MergeContext => ({
 
 describe('mergeItems', () => {
   it('adds new items with fresh ids from nextId', () => {
-    const first = mergeItems([], [answer({ text: 'The brass lantern lies on the trophy case' }), answer({ layer: 'META', text: 'Examining objects reveals hidden details' })], 1, context());
+    const first = mergeItems(
+      [],
+      [
+        answer({ text: 'The brass lantern lies on the trophy case' }),
+        answer({ layer: 'META', text: 'Examining objects reveals hidden details' }),
+      ],
+      1,
+      context(),
+    );
     expect(first.items.map((i) => [i.id, i.layer])).toEqual([
       ['k1', 'IMPL'],
       ['k2', 'META'],
@@ -73,29 +90,71 @@ describe('mergeItems', () => {
   });
 
   it('updates the item an answer names in replaces, whatever its text says', () => {
-    const base = [item('k1', 'IMPL', 'The leaflet is in the mailbox', { confidence: 0.9 }), item('k2', 'IMPL', 'The sword hangs above the trophy case')];
-    const out = mergeItems(base, [answer({ text: 'A small window behind the house can be opened', confidence: 0.4, replaces: ' k1 ' })], 3, context());
+    const base = [
+      item('k1', 'IMPL', 'The leaflet is in the mailbox', { confidence: 0.9 }),
+      item('k2', 'IMPL', 'The sword hangs above the trophy case'),
+    ];
+    const out = mergeItems(
+      base,
+      [answer({ text: 'A small window behind the house can be opened', confidence: 0.4, replaces: ' k1 ' })],
+      3,
+      context(),
+    );
     expect(out).toMatchObject({ added: 0, merged: 1, nextId: 3 });
     expect(out.items.map((i) => [i.id, i.text, i.confidence])).toEqual([
       ['k1', 'A small window behind the house can be opened', 0.4],
       ['k2', 'The sword hangs above the trophy case', 0.9],
     ]);
     // An id that does not exist is no target: the item is new.
-    expect(mergeItems(base, [answer({ text: 'A small window behind the house can be opened', replaces: 'k9' })], 3, context()).items.map((i) => i.id)).toEqual(['k1', 'k2', 'k3']);
+    expect(
+      mergeItems(base, [answer({ text: 'A small window behind the house can be opened', replaces: 'k9' })], 3, context()).items.map(
+        (i) => i.id,
+      ),
+    ).toEqual(['k1', 'k2', 'k3']);
   });
 
   it('merges a near-duplicate of the same layer instead of adding it, and keeps a verified fact verified while it is restated', () => {
-    const base = [item('k1', 'IMPL', 'The brass lantern lies on the trophy case in the Living Room', { confidence: 0.9, source: 'engine-verified', keywords: ['lantern'] })];
-    const restated = mergeItems(base, [answer({ text: 'A brass lantern lies on the trophy case, Living Room', confidence: 0.5, keywords: ['trophy case'] })], 2, context());
+    const base = [
+      item('k1', 'IMPL', 'The brass lantern lies on the trophy case in the Living Room', {
+        confidence: 0.9,
+        source: 'engine-verified',
+        keywords: ['lantern'],
+      }),
+    ];
+    const restated = mergeItems(
+      base,
+      [answer({ text: 'A brass lantern lies on the trophy case, Living Room', confidence: 0.5, keywords: ['trophy case'] })],
+      2,
+      context(),
+    );
     expect(restated).toMatchObject({ added: 0, merged: 1, nextId: 2 });
     // Saying the same thing: the higher confidence and the engine's word stand; keywords are pooled.
-    expect(restated.items[0]).toMatchObject({ id: 'k1', confidence: 0.9, source: 'engine-verified', keywords: ['trophy case', 'lantern'], lastSeenTrue: 6 });
-    const reworded = mergeItems(base, [answer({ text: 'The brass lantern rests on the trophy case in the Living Room', confidence: 0.5 })], 2, context());
+    expect(restated.items[0]).toMatchObject({
+      id: 'k1',
+      confidence: 0.9,
+      source: 'engine-verified',
+      keywords: ['trophy case', 'lantern'],
+      lastSeenTrue: 6,
+    });
+    const reworded = mergeItems(
+      base,
+      [answer({ text: 'The brass lantern rests on the trophy case in the Living Room', confidence: 0.5 })],
+      2,
+      context(),
+    );
     expect(reworded.items).toHaveLength(1);
     // A reworded fact is the model's new claim: its confidence and source replace the old ones.
-    expect(reworded.items[0]).toMatchObject({ id: 'k1', text: 'The brass lantern rests on the trophy case in the Living Room', confidence: 0.5, source: 'observation' });
+    expect(reworded.items[0]).toMatchObject({
+      id: 'k1',
+      text: 'The brass lantern rests on the trophy case in the Living Room',
+      confidence: 0.5,
+      source: 'observation',
+    });
     // The same words in another layer are another item.
-    expect(mergeItems(base, [answer({ layer: 'PRINCIPLE', text: 'The brass lantern lies on the trophy case in the Living Room' })], 2, context()).items).toHaveLength(2);
+    expect(
+      mergeItems(base, [answer({ layer: 'PRINCIPLE', text: 'The brass lantern lies on the trophy case in the Living Room' })], 2, context())
+        .items,
+    ).toHaveLength(2);
   });
 
   it('adds nothing when the same answer is applied a second time', () => {
@@ -128,7 +187,9 @@ describe('mergeItems', () => {
     });
 
     it('else a room its text names, else none', () => {
-      expect(roomOf({ text: 'A small window at Behind House can be opened', verify_commands: ['xyzzy'], verify_expect: 'window' })).toBe('Behind House');
+      expect(roomOf({ text: 'A small window at Behind House can be opened', verify_commands: ['xyzzy'], verify_expect: 'window' })).toBe(
+        'Behind House',
+      );
       expect(roomOf({ text: 'Something happens somewhere' })).toBeNull();
       expect(roomOf({ room: 'Narnia', text: 'Something happens somewhere' })).toBeNull();
       // Only IMPL facts are tied to a room by these fallbacks.
@@ -138,34 +199,65 @@ describe('mergeItems', () => {
 
   it('keeps a verification only for IMPL items with both commands and an expected effect', () => {
     const one = (over: Partial<ItemAnswer>) => mergeItems([], [answer(over)], 1, context()).items[0].verification;
-    expect(one({ verify_commands: [' move   rug '], verify_expect: ' trap  door ' })).toEqual({ commands: ['move rug'], expect: 'trap door' });
+    expect(one({ verify_commands: [' move   rug '], verify_expect: ' trap  door ' })).toEqual({
+      commands: ['move rug'],
+      expect: 'trap door',
+    });
     expect(one({ verify_commands: ['move rug'], verify_expect: '' })).toBeNull();
     expect(one({ verify_commands: ['move rug'], verify_expect: 'none' })).toBeNull();
     expect(one({ verify_commands: [], verify_expect: 'trap door' })).toBeNull();
     expect(one({ verify_commands: [' '], verify_expect: 'trap door' })).toBeNull();
-    expect(one({ layer: 'INTERFACE', text: 'Move X shifts furniture', verify_commands: ['move rug'], verify_expect: 'trap door' })).toBeNull();
+    expect(
+      one({ layer: 'INTERFACE', text: 'Move X shifts furniture', verify_commands: ['move rug'], verify_expect: 'trap door' }),
+    ).toBeNull();
   });
 
   it('clamps confidence to 0..1', () => {
-    const out = mergeItems([], [answer({ text: 'The rug is heavy', confidence: 1.7 }), answer({ text: 'The mailbox is empty', confidence: -0.2 })], 1, context());
+    const out = mergeItems(
+      [],
+      [answer({ text: 'The rug is heavy', confidence: 1.7 }), answer({ text: 'The mailbox is empty', confidence: -0.2 })],
+      1,
+      context(),
+    );
     expect(out.items.map((i) => i.confidence)).toEqual([1, 0]);
   });
 
   it('ignores placeholder text and placeholder keywords', () => {
-    const out = mergeItems([], ['none', 'N/A', '...', '  ---  ', 'unknown', 'a'].map((text) => answer({ text })), 1, context());
+    const out = mergeItems(
+      [],
+      ['none', 'N/A', '...', '  ---  ', 'unknown', 'a'].map((text) => answer({ text })),
+      1,
+      context(),
+    );
     expect(out).toMatchObject({ items: [], added: 0, ignored: 6, nextId: 1 });
-    const kept = mergeItems([], [answer({ text: 'The trophy case holds treasures', keywords: ['none', ' Trophy Case ', 'n/a'] })], 1, context()).items[0];
+    const kept = mergeItems(
+      [],
+      [answer({ text: 'The trophy case holds treasures', keywords: ['none', ' Trophy Case ', 'n/a'] })],
+      1,
+      context(),
+    ).items[0];
     expect(kept.keywords).toEqual(['trophy case']);
     // No keywords given: the text's content words stand in.
-    expect(mergeItems([], [answer({ text: 'The trophy case holds treasures', keywords: ['none'] })], 1, context()).items[0].keywords).toEqual(['trophy', 'case', 'holds', 'treasures']);
+    expect(
+      mergeItems([], [answer({ text: 'The trophy case holds treasures', keywords: ['none'] })], 1, context()).items[0].keywords,
+    ).toEqual(['trophy', 'case', 'holds', 'treasures']);
   });
 });
 
 // ── compression ──────────────────────────────────────────────────────────────────────────
 
-const STEPS: CompressionStep[] = ['drop-low-confidence-impl', 'merge-similar', 'simplify-metadata', 'compress-impl', 'drop-impl', 'drop-interface', 'drop-principle'];
+const STEPS: CompressionStep[] = [
+  'drop-low-confidence-impl',
+  'merge-similar',
+  'simplify-metadata',
+  'compress-impl',
+  'drop-impl',
+  'drop-interface',
+  'drop-principle',
+];
 
-const LONG_IMPL = 'The trap door under the oriental rug in the Living Room opens onto a rickety staircase that descends into the dark Cellar below';
+const LONG_IMPL =
+  'The trap door under the oriental rug in the Living Room opens onto a rickety staircase that descends into the dark Cellar below';
 
 /** A base where every step of the seed's compression has something to do. */
 const BASE: KnowledgeItem[] = [
@@ -174,7 +266,10 @@ const BASE: KnowledgeItem[] = [
   // A near twin of k2, less confident: merged into it.
   item('k3', 'PRINCIPLE', 'Dark places kill the adventurer lacking a light source', { confidence: 0.6, keywords: ['dark', 'light'] }),
   // Heavy metadata: simplified to three keywords and no dependencies.
-  item('k4', 'INTERFACE', 'Put X in Y stores treasures inside a container', { keywords: ['put', 'container', 'treasure', 'store', 'verb', 'syntax'], dependencies: ['k2'] }),
+  item('k4', 'INTERFACE', 'Put X in Y stores treasures inside a container', {
+    keywords: ['put', 'container', 'treasure', 'store', 'verb', 'syntax'],
+    dependencies: ['k2'],
+  }),
   // Low-confidence IMPL: the first to go (a PRINCIPLE as unsure is not).
   item('k5', 'IMPL', 'The leaflet in the mailbox welcomes players to Zork', { confidence: 0.5 }),
   item('k6', 'IMPL', LONG_IMPL, { verification: { commands: ['move rug', 'open trap door'], expect: 'staircase' }, room: 'Living Room' }),
@@ -254,7 +349,8 @@ describe('retrieve', () => {
   });
 
   it('matches by keyword, by text, or by room alone', () => {
-    const only = (i: KnowledgeItem, s: Partial<Situation> = {}) => retrieve([i], { room: 'Attic', inventory: [], observation: '', goal: '', ...s }).length;
+    const only = (i: KnowledgeItem, s: Partial<Situation> = {}) =>
+      retrieve([i], { room: 'Attic', inventory: [], observation: '', goal: '', ...s }).length;
     const rug = item('k1', 'IMPL', 'The trap door is under it', { keywords: ['rug'], room: 'Living Room' });
     expect(only(rug)).toBe(0);
     expect(only(rug, { observation: 'A rug.' })).toBe(1);
@@ -272,14 +368,26 @@ describe('retrieve', () => {
 
 describe('knowledgeBytes', () => {
   it('is the UTF-8 size of each item block as the knowledge base writes it, plus its separator', () => {
-    const a = item('k1', 'IMPL', 'North → North of House, café', { keywords: ['north'], room: 'West of House', verification: { commands: ['north'], expect: 'North of House' } });
+    const a = item('k1', 'IMPL', 'North → North of House, café', {
+      keywords: ['north'],
+      room: 'West of House',
+      verification: { commands: ['north'], expect: 'North of House' },
+    });
     const b = item('k2', 'META', 'Read everything');
     expect(knowledgeBytes([])).toBe(0);
     expect(knowledgeBytes([a])).toBe(Buffer.byteLength(itemBlock(a), 'utf8') + 2);
     expect(knowledgeBytes([a])).toBeGreaterThan(itemBlock(a).length + 2);
     expect(knowledgeBytes([a, b])).toBe(knowledgeBytes([a]) + knowledgeBytes([b]));
     expect(itemBlock(a)).toBe(
-      ['[IMPL] North → North of House, café', 'metadata:', '  confidence: 0.90', '  source: observation', '  verification: north → "North of House"', '  keywords: [north]', '  room: West of House'].join('\n'),
+      [
+        '[IMPL] North → North of House, café',
+        'metadata:',
+        '  confidence: 0.90',
+        '  source: observation',
+        '  verification: north → "North of House"',
+        '  keywords: [north]',
+        '  room: West of House',
+      ].join('\n'),
     );
   });
 });
@@ -297,7 +405,17 @@ describe('the screen an answered item must pass (screenFor)', () => {
     locationChanges: [],
   };
   const accept = screenFor(window);
-  const item = (over: Partial<ItemAnswer>): ItemAnswer => ({ layer: 'IMPL', text: 'x', confidence: 0.5, keywords: [], room: '', verify_commands: [], verify_expect: '', replaces: '', ...over });
+  const item = (over: Partial<ItemAnswer>): ItemAnswer => ({
+    layer: 'IMPL',
+    text: 'x',
+    confidence: 0.5,
+    keywords: [],
+    room: '',
+    verify_commands: [],
+    verify_expect: '',
+    replaces: '',
+    ...over,
+  });
 
   it('keeps an item that names what the turns showed, in its text or its keywords', () => {
     expect(accept(item({ text: 'The mailbox at West of House holds a leaflet' }))).toBe(true);

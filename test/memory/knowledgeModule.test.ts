@@ -1,6 +1,14 @@
 /** The knowledge module through its interface: the gate in prepare, the work it asks for, how results and failures land, its files and its context. */
 import type { ModuleWork, TurnView } from '../../src/memory';
-import { knowledgeModule, KnowledgeState, UpdateResult, VerifyResult, WisdomResult, ItemAnswer, updateAt } from '../../src/memory/knowledge';
+import {
+  knowledgeModule,
+  KnowledgeState,
+  UpdateResult,
+  VerifyResult,
+  WisdomResult,
+  ItemAnswer,
+  updateAt,
+} from '../../src/memory/knowledge';
 import { knowledgeBytes } from '../../src/memory/knowledge/layers';
 import { emptyWindow } from '../../src/memory/knowledge/window';
 import { applyVerdicts } from '../../src/memory/knowledge/verify';
@@ -29,18 +37,45 @@ interface Game {
 }
 
 function start(c = config(), inherited?: KnowledgeState, room = 'West of House'): Game {
-  const view: TurnView = { turn: 0, command: null, before: null, truth: truth(room), observation: room, worldHash: 'h0', snapshot: 'snap:0', storyMd5: MD5, goal: 'unknown', ending: false };
+  const view: TurnView = {
+    turn: 0,
+    command: null,
+    before: null,
+    truth: truth(room),
+    observation: room,
+    worldHash: 'h0',
+    snapshot: 'snap:0',
+    storyMd5: MD5,
+    goal: 'unknown',
+    ending: false,
+  };
   return { state: m.observe(m.initial(inherited, c), view), view };
 }
 
 /** One turn: `command` leaves the player in `room` (the snapshot is named after the turn). */
-function step(g: Game, command: string, room: string, observation = `You are in ${room}.`, over: { score?: number; died?: boolean } = {}): Game {
+function step(
+  g: Game,
+  command: string,
+  room: string,
+  observation = `You are in ${room}.`,
+  over: { score?: number; died?: boolean } = {},
+): Game {
   const turn = g.view.turn + 1;
-  const view: TurnView = { ...g.view, turn, command, before: g.view.truth, truth: truth(room, over.score ?? g.view.truth.score, over.died ?? false), observation, worldHash: `h${turn}`, snapshot: `snap:${turn}` };
+  const view: TurnView = {
+    ...g.view,
+    turn,
+    command,
+    before: g.view.truth,
+    truth: truth(room, over.score ?? g.view.truth.score, over.died ?? false),
+    observation,
+    worldHash: `h${turn}`,
+    snapshot: `snap:${turn}`,
+  };
   return { state: m.observe(g.state, view), view };
 }
 
-const play = (g: Game, turns: Array<[string, string, string?]>) => turns.reduce((acc, [command, room, observation]) => step(acc, command, room, observation), g);
+const play = (g: Game, turns: Array<[string, string, string?]>) =>
+  turns.reduce((acc, [command, room, observation]) => step(acc, command, room, observation), g);
 
 /** The workflow's maintenance: the gate runs first, then `due` is asked. */
 const prepared = (g: Game, ending = false): Game => {
@@ -53,20 +88,56 @@ const ROUTE: Array<[string, string, string]> = [
   ['north', 'North of House', 'You are facing the north side of a white house. There is no door here, and all the windows are boarded up.'],
   ['east', 'Behind House', 'You are behind the white house. In one corner of the house there is a small window which is slightly ajar.'],
   ['open window', 'Behind House', 'With great effort, you open the window far enough to allow entry.'],
-  ['enter house', 'Kitchen', 'You are in the kitchen of the white house. On the table is an elongated brown sack, smelling of hot peppers.'],
-  ['west', 'Living Room', 'You are in the living room. There is a wooden door with strange gothic lettering to the west, and a large oriental rug in the center of the room.'],
+  [
+    'enter house',
+    'Kitchen',
+    'You are in the kitchen of the white house. On the table is an elongated brown sack, smelling of hot peppers.',
+  ],
+  [
+    'west',
+    'Living Room',
+    'You are in the living room. There is a wooden door with strange gothic lettering to the west, and a large oriental rug in the center of the room.',
+  ],
 ];
 
-const answer = (over: Partial<ItemAnswer>): ItemAnswer => ({ layer: 'IMPL', text: 'x', confidence: 0.9, keywords: [], room: '', verify_commands: [], verify_expect: '', replaces: '', ...over });
+const answer = (over: Partial<ItemAnswer>): ItemAnswer => ({
+  layer: 'IMPL',
+  text: 'x',
+  confidence: 0.9,
+  keywords: [],
+  room: '',
+  verify_commands: [],
+  verify_expect: '',
+  replaces: '',
+  ...over,
+});
 
-const TRAP_DOOR = answer({ text: 'The trap door is under the rug', confidence: 0.6, keywords: ['rug', 'trap door'], room: 'Living Room', verify_commands: ['move rug'], verify_expect: 'trap door' });
-const SACK = answer({ text: 'The brown sack on the table holds garlic', confidence: 0.3, keywords: ['sack'], room: 'Kitchen', verify_commands: ['open sack'], verify_expect: 'garlic' });
+const TRAP_DOOR = answer({
+  text: 'The trap door is under the rug',
+  confidence: 0.6,
+  keywords: ['rug', 'trap door'],
+  room: 'Living Room',
+  verify_commands: ['move rug'],
+  verify_expect: 'trap door',
+});
+const SACK = answer({
+  text: 'The brown sack on the table holds garlic',
+  confidence: 0.3,
+  keywords: ['sack'],
+  room: 'Kitchen',
+  verify_commands: ['open sack'],
+  verify_expect: 'garlic',
+});
 const WINDOW = answer({ text: 'The small window behind the house opens', confidence: 0.95, room: 'Behind House' });
 const LIGHT = answer({ layer: 'PRINCIPLE', text: 'Dark places kill without a light', keywords: ['dark', 'lamp', 'house'] });
 const OPEN = answer({ layer: 'INTERFACE', text: 'Open X works on windows and containers', keywords: ['open'] });
 const READ = answer({ layer: 'META', text: 'Reading lettering and signs gives hints', keywords: ['read'] });
 
-const updateResult = (items: ItemAnswer[], seconds = 2.5): UpdateResult => ({ answer: { items }, usage: { calls: 1, promptTokens: 900, completionTokens: 300 }, seconds });
+const updateResult = (items: ItemAnswer[], seconds = 2.5): UpdateResult => ({
+  answer: { items },
+  usage: { calls: 1, promptTokens: 900, completionTokens: 300 },
+  seconds,
+});
 const wisdomResult = (texts: string[]): WisdomResult => ({
   answer: { insights: texts.map((text, i) => ({ layer: i % 2 ? 'META' : 'PRINCIPLE', text, keywords: [] })) },
   usage: { calls: 1, promptTokens: 500, completionTokens: 100 },
@@ -100,10 +171,27 @@ describe('the knowledge module', () => {
   });
 
   it('waits for `every` turns, then records a window the gate skips, with its reason, and clears it', () => {
-    let g = play(start(), Array.from({ length: 4 }, (): [string, string] => ['wait', 'West of House']));
+    let g = play(
+      start(),
+      Array.from({ length: 4 }, (): [string, string] => ['wait', 'West of House']),
+    );
     expect(prepared(g).state).toBe(g.state);
     g = prepared(step(g, 'wait', 'West of House', 'Time passes.'));
-    expect(g.state.updates).toEqual([{ turn: 5, seconds: 0, turnsProcessed: 5, size: 0, calls: 0, skipped: true, reason: 'Too repetitive (20.0% unique actions)', added: 0, merged: 0, ignored: 0, compressed: 0 }]);
+    expect(g.state.updates).toEqual([
+      {
+        turn: 5,
+        seconds: 0,
+        turnsProcessed: 5,
+        size: 0,
+        calls: 0,
+        skipped: true,
+        reason: 'Too repetitive (20.0% unique actions)',
+        added: 0,
+        merged: 0,
+        ignored: 0,
+        compressed: 0,
+      },
+    ]);
     expect(updateAt(g.state, 5)).toEqual(g.state.updates[0]);
     expect(g.state.window).toEqual(emptyWindow(6));
     expect(g.state.pending).toBeNull();
@@ -119,13 +207,29 @@ describe('the knowledge module', () => {
   it('makes a window the gate accepts due as one updateKnowledge call with the window and the existing items', () => {
     const g = prepared(play(start(), ROUTE));
     expect(g.state.pending).toEqual({ reason: 'Discovered 4 new locations', final: false });
-    expect(work(g, 'updateKnowledge').request).toEqual({ game: 'zork1', episode: 0, window: g.state.window, existing: [], wisdom: [], final: false, seed: 5 });
+    expect(work(g, 'updateKnowledge').request).toEqual({
+      game: 'zork1',
+      episode: 0,
+      window: g.state.window,
+      existing: [],
+      wisdom: [],
+      final: false,
+      seed: 5,
+    });
     expect(g.state.window.actions.map((a) => a.action)).toEqual(ROUTE.map(([c]) => c));
     // The pending update stays due (a retry asks for the same work) and the gate does not run again.
     expect(prepared(g).state).toBe(g.state);
 
     const after = updated();
-    const next = prepared(play(after, [['move rug', 'Living Room'], ['open trap door', 'Living Room'], ['east', 'Kitchen'], ['west', 'Living Room'], ['east', 'Kitchen']]));
+    const next = prepared(
+      play(after, [
+        ['move rug', 'Living Room'],
+        ['open trap door', 'Living Room'],
+        ['east', 'Kitchen'],
+        ['west', 'Living Room'],
+        ['east', 'Kitchen'],
+      ]),
+    );
     const request = work(next, 'updateKnowledge').request as { existing: unknown; window: { startTurn: number } };
     expect(request.existing).toEqual(after.state.items);
     expect(request.window.startTurn).toBe(6);
@@ -141,7 +245,19 @@ describe('the knowledge module', () => {
       ['k3', 'PRINCIPLE', 'Dark places kill without a light', null],
     ]);
     expect(state.updates).toEqual([
-      { turn: 5, seconds: 2.5, turnsProcessed: 5, size: knowledgeBytes(state.items), calls: 1, skipped: false, reason: 'Discovered 4 new locations', added: 3, merged: 0, ignored: 0, compressed: 0 },
+      {
+        turn: 5,
+        seconds: 2.5,
+        turnsProcessed: 5,
+        size: knowledgeBytes(state.items),
+        calls: 1,
+        skipped: false,
+        reason: 'Discovered 4 new locations',
+        added: 3,
+        merged: 0,
+        ignored: 0,
+        compressed: 0,
+      },
     ]);
     expect(state.stats).toMatchObject({ updates: 1, skipped: 0, failures: 0, calls: 1, promptTokens: 900, completionTokens: 300 });
     expect(state.window).toEqual(emptyWindow(6));
@@ -154,7 +270,13 @@ describe('the knowledge module', () => {
   it('compresses an update to the size limit and counts what it removed', () => {
     // Eight unrelated facts (no shared words, so none merges with another), about 230 characters each, each naming the sack the turns showed.
     const word = (i: number, j: number) => `q${String.fromCharCode(97 + i)}${String.fromCharCode(97 + j)}zz`;
-    const many = Array.from({ length: 8 }, (_, i) => answer({ text: Array.from({ length: 38 }, (__, j) => word(i, j % 26) + (j >= 26 ? 'y' : '')).join(' '), keywords: ['sack'], confidence: 0.5 + i * 0.05 }));
+    const many = Array.from({ length: 8 }, (_, i) =>
+      answer({
+        text: Array.from({ length: 38 }, (__, j) => word(i, j % 26) + (j >= 26 ? 'y' : '')).join(' '),
+        keywords: ['sack'],
+        confidence: 0.5 + i * 0.05,
+      }),
+    );
     const g = updated([READ, ...many], config({ knowledgeKb: 1 }));
     const last = g.state.updates[0];
     expect(last.size).toBeLessThanOrEqual(1024);
@@ -183,7 +305,11 @@ describe('the knowledge module', () => {
     const g = updated([TRAP_DOOR, WINDOW, LIGHT, SACK]);
     const result: VerifyResult = {
       results: [
-        { id: 'k1', passed: true, response: 'With a great effort, the rug is moved to one side of the room, revealing the dusty cover of a closed trap door.' },
+        {
+          id: 'k1',
+          passed: true,
+          response: 'With a great effort, the rug is moved to one side of the room, revealing the dusty cover of a closed trap door.',
+        },
         { id: 'k4', passed: false, response: "You can't see any sack here!" },
       ],
     };
@@ -196,12 +322,24 @@ describe('the knowledge module', () => {
     // Checked facts are not checked again this turn, nor before `verifyAfter` (20) turns have passed.
     expect(m.due(state, g.view)).toBeNull();
     expect(m.due(state, { ...g.view, turn: 24 })).toBeNull();
-    expect((m.due(state, { ...g.view, turn: 25 })?.request as { checks: Array<{ id: string }> }).checks.map((c) => c.id)).toEqual(['k4', 'k1']);
+    expect((m.due(state, { ...g.view, turn: 25 })?.request as { checks: Array<{ id: string }> }).checks.map((c) => c.id)).toEqual([
+      'k4',
+      'k1',
+    ]);
   });
 
   it('applyVerdicts: passed raises to at least 0.8 and keeps a higher confidence, failed multiplies by 0.5, others untouched', () => {
     const g = updated([TRAP_DOOR, WINDOW, LIGHT, SACK]);
-    const out = applyVerdicts(g.state.items, { results: [{ id: 'k2', passed: true, response: '' }, { id: 'k1', passed: false, response: '' }] }, 9);
+    const out = applyVerdicts(
+      g.state.items,
+      {
+        results: [
+          { id: 'k2', passed: true, response: '' },
+          { id: 'k1', passed: false, response: '' },
+        ],
+      },
+      9,
+    );
     expect(out).toMatchObject({ verified: 1, refuted: 1 });
     expect(out.items.map((i) => [i.id, i.confidence, i.source, i.lastVerifiedTurn])).toEqual([
       ['k1', 0.3, 'observation', 9],
@@ -221,7 +359,14 @@ describe('the knowledge module', () => {
   });
 
   it('at the end: the final override, then checks, then the wisdom synthesis once', () => {
-    let g = play(updated([WINDOW, LIGHT]), Array.from({ length: 5 }, (): [string, string, string] => ['wait', 'Living Room', 'Time passes. A large oriental rug lies in the center of the room.']));
+    let g = play(
+      updated([WINDOW, LIGHT]),
+      Array.from({ length: 5 }, (): [string, string, string] => [
+        'wait',
+        'Living Room',
+        'Time passes. A large oriental rug lies in the center of the room.',
+      ]),
+    );
     expect(prepared(g).state.pending).toBeNull();
     expect(m.due(g.state, g.view)).toBeNull();
     g = prepared(g, true);
@@ -229,7 +374,12 @@ describe('the knowledge module', () => {
     let w = work(g, 'updateKnowledge');
     expect((w.request as { final: boolean }).final).toBe(true);
     g = { ...g, state: m.apply(g.state, updateResult([TRAP_DOOR]), g.view, w) };
-    expect(g.state.updates[g.state.updates.length - 1]).toMatchObject({ turn: 10, skipped: false, reason: 'Final update with significant content', added: 1 });
+    expect(g.state.updates[g.state.updates.length - 1]).toMatchObject({
+      turn: 10,
+      skipped: false,
+      reason: 'Final update with significant content',
+      added: 1,
+    });
     w = work(g, 'verifyKnowledge');
     g = { ...g, state: m.apply(g.state, { results: [{ id: 'k3', passed: true, response: '' }] }, g.view, w) };
     w = work(g, 'synthesizeWisdom');
@@ -263,13 +413,27 @@ describe('the knowledge module', () => {
 
   it('a failed update keeps the items as they were, drops the window and records the failure', () => {
     const before = updated();
-    const g = prepared(play(before, [['move rug', 'Living Room'], ['east', 'Kitchen'], ['west', 'Living Room'], ['east', 'Kitchen'], ['west', 'Living Room']]));
+    const g = prepared(
+      play(before, [
+        ['move rug', 'Living Room'],
+        ['east', 'Kitchen'],
+        ['west', 'Living Room'],
+        ['east', 'Kitchen'],
+        ['west', 'Living Room'],
+      ]),
+    );
     const state = m.failed!(g.state, g.view, work(g, 'updateKnowledge'));
     expect(state.items).toEqual(before.state.items);
     expect(state.pending).toBeNull();
     expect(state.window).toEqual(emptyWindow(11));
     expect(state.stats).toMatchObject({ failures: 1, updates: 1 });
-    expect(state.updates[state.updates.length - 1]).toMatchObject({ turn: 10, skipped: true, calls: 0, reason: 'the update failed after its retries', size: knowledgeBytes(before.state.items) });
+    expect(state.updates[state.updates.length - 1]).toMatchObject({
+      turn: 10,
+      skipped: true,
+      calls: 0,
+      reason: 'the update failed after its retries',
+      size: knowledgeBytes(before.state.items),
+    });
     // What is due now is the check of the unsure fact the base already had, not the update.
     expect(m.due(state, g.view)?.activity).toBe('verifyKnowledge');
   });
@@ -286,7 +450,16 @@ describe('the knowledge module', () => {
     expect(next.wisdom.map((w) => w.text)).toEqual(['Light first']);
     expect(next.map).toEqual(last.map);
     expect(next.anchors).toEqual(last.anchors);
-    expect(next).toMatchObject({ episode: 1, nextId: last.nextId, nextWisdomId: last.nextWisdomId, pending: null, wisdomDone: false, deaths: [], scoreChanges: [], updates: [] });
+    expect(next).toMatchObject({
+      episode: 1,
+      nextId: last.nextId,
+      nextWisdomId: last.nextWisdomId,
+      pending: null,
+      wisdomDone: false,
+      deaths: [],
+      scoreChanges: [],
+      updates: [],
+    });
     expect(next.window).toEqual(emptyWindow(1));
     expect(Object.values(next.stats).every((n) => n === 0)).toBe(true);
     expect(next.settings.every).toBe(7);
@@ -306,12 +479,29 @@ function section(markdown: string, heading: string): string {
   const at = lines.indexOf(heading);
   expect(at).toBeGreaterThanOrEqual(0);
   const end = lines.findIndex((l, i) => i > at && l.startsWith('## '));
-  return lines.slice(at + 1, end < 0 ? undefined : end).join('\n').trim();
+  return lines
+    .slice(at + 1, end < 0 ? undefined : end)
+    .join('\n')
+    .trim();
 }
 
-const SECTIONS = ['## WORLD KNOWLEDGE', '## STRATEGIC PATTERNS', '## DEATH & DANGER ANALYSIS', '## COMMAND SYNTAX', '## LESSONS LEARNED', '## CROSS-EPISODE INSIGHTS', '## CURRENT WORLD MAP'];
+const SECTIONS = [
+  '## WORLD KNOWLEDGE',
+  '## STRATEGIC PATTERNS',
+  '## DEATH & DANGER ANALYSIS',
+  '## COMMAND SYNTAX',
+  '## LESSONS LEARNED',
+  '## CROSS-EPISODE INSIGHTS',
+  '## CURRENT WORLD MAP',
+];
 
-const ENGINE_MAP = ['- West of House: north → North of House', '- North of House: east → Behind House', '- Behind House: enter house → Kitchen', '- Kitchen: west → Living Room', '- Living Room: no exits taken yet'].join('\n');
+const ENGINE_MAP = [
+  '- West of House: north → North of House',
+  '- North of House: east → Behind House',
+  '- Behind House: enter house → Kitchen',
+  '- Kitchen: west → Living Room',
+  '- Living Room: no exits taken yet',
+].join('\n');
 
 describe('the knowledge files', () => {
   it("knowledgebase.md has seed 000's sections, each layer in its own, and the map the engine saw", () => {
@@ -325,21 +515,41 @@ describe('the knowledge files', () => {
     expect(md.split('\n').filter((l) => l.startsWith('## '))).toEqual(SECTIONS);
     expect(md.split('\n')[0]).toBe('<!-- grue knowledge base: episode 1, update 1, 4 items -->');
     expect(section(md, '## WORLD KNOWLEDGE')).toMatch(/^\[IMPL\] The trap door is under the rug\nmetadata:\n {2}confidence: 0\.90\n/);
-    expect(section(md, '## WORLD KNOWLEDGE')).toContain('  verification: move rug → "trap door"\n  keywords: [rug, trap door]\n  room: Living Room');
+    expect(section(md, '## WORLD KNOWLEDGE')).toContain(
+      '  verification: move rug → "trap door"\n  keywords: [rug, trap door]\n  room: Living Room',
+    );
     // A fact about danger is analysed with the deaths, not among the strategies.
     expect(section(md, '## STRATEGIC PATTERNS')).toBe('Nothing yet.');
-    expect(section(md, '## DEATH & DANGER ANALYSIS')).toMatch(/^No deaths occurred in this session\.\n\n\[PRINCIPLE\] Dark places kill without a light/);
+    expect(section(md, '## DEATH & DANGER ANALYSIS')).toMatch(
+      /^No deaths occurred in this session\.\n\n\[PRINCIPLE\] Dark places kill without a light/,
+    );
     expect(section(md, '## COMMAND SYNTAX')).toMatch(/^\[INTERFACE\] Open X works on windows and containers\n/);
     expect(section(md, '## LESSONS LEARNED')).toMatch(/^\[META\] Reading lettering and signs gives hints\n/);
-    expect(section(md, '## CROSS-EPISODE INSIGHTS')).toMatch(/^\[PRINCIPLE\] Treasures go in the trophy case\nmetadata:\n {2}confidence: 0\.90\n {2}source: wisdom/);
+    expect(section(md, '## CROSS-EPISODE INSIGHTS')).toMatch(
+      /^\[PRINCIPLE\] Treasures go in the trophy case\nmetadata:\n {2}confidence: 0\.90\n {2}source: wisdom/,
+    );
     expect(section(md, '## CURRENT WORLD MAP')).toBe(ENGINE_MAP);
-    expect(files['persistent_wisdom.md']).toBe('# Persistent wisdom: zork1\n\nSynthesized after 0 episode(s).\n\n- [PRINCIPLE] Treasures go in the trophy case\n');
-    expect(files.knowledge).toEqual({ items: g.state.items, wisdom: g.state.wisdom, updates: g.state.updates, stats: g.state.stats, settings: g.state.settings });
+    expect(files['persistent_wisdom.md']).toBe(
+      '# Persistent wisdom: zork1\n\nSynthesized after 0 episode(s).\n\n- [PRINCIPLE] Treasures go in the trophy case\n',
+    );
+    expect(files.knowledge).toEqual({
+      items: g.state.items,
+      wisdom: g.state.wisdom,
+      updates: g.state.updates,
+      stats: g.state.stats,
+      settings: g.state.settings,
+    });
   });
 
   it('keeps the map section exactly as the engine built it, whatever an update writes', () => {
     // Both name the rug the turns showed, so the screen keeps them: only the map section is protected here.
-    const forged = answer({ text: '## CURRENT WORLD MAP\n- Nowhere: north → Void (rug)', keywords: ['## CURRENT WORLD MAP\n- Nowhere'], room: 'Nowhere', verify_commands: ['north\n- Nowhere: north → Void'], verify_expect: 'Void\n## CURRENT WORLD MAP' });
+    const forged = answer({
+      text: '## CURRENT WORLD MAP\n- Nowhere: north → Void (rug)',
+      keywords: ['## CURRENT WORLD MAP\n- Nowhere'],
+      room: 'Nowhere',
+      verify_commands: ['north\n- Nowhere: north → Void'],
+      verify_expect: 'Void\n## CURRENT WORLD MAP',
+    });
     const g = updated([forged, answer({ layer: 'META', text: '\n## CURRENT WORLD MAP\n- Void: south → Nowhere (rug)\n' })]);
     expect(g.state.items).toHaveLength(2);
     const md = m.files!(g.state)['knowledgebase.md'] as string;
@@ -355,7 +565,15 @@ describe('the knowledge files', () => {
     g = step(g, 'down', 'Kitchen', 'It is pitch black. You are eaten by a grue.\n\n****  You have died  ****', { died: true });
     const md = m.files!(g.state)['knowledgebase.md'] as string;
     expect(section(md, '## DEATH & DANGER ANALYSIS')).toBe(
-      ['**1 death(s) occurred:**', '', '**Death at Turn 5**', '- Cause: You are eaten by a grue.', '- Fatal Action: down', '- Location: Kitchen', '- Key Messages: You are eaten by a grue.; You have died'].join('\n'),
+      [
+        '**1 death(s) occurred:**',
+        '',
+        '**Death at Turn 5**',
+        '- Cause: You are eaten by a grue.',
+        '- Fatal Action: down',
+        '- Location: Kitchen',
+        '- Key Messages: You are eaten by a grue.; You have died',
+      ].join('\n'),
     );
   });
 });
@@ -366,7 +584,10 @@ describe('the knowledge context', () => {
     g = { ...g, state: m.apply(g.state, { results: [{ id: 'k1', passed: true, response: '' }] }, g.view, work(g, 'verifyKnowledge')) };
     g = prepared(step(g, 'look', 'Living Room', 'You are in the living room. There is a large oriental rug in the center.'), true);
     g = { ...g, state: m.apply(g.state, wisdomResult(['Treasures go in the trophy case']), g.view, work(g, 'synthesizeWisdom')) };
-    expect(m.render(g.state, g.view, 200).split('\n')).toEqual(['[WISDOM] Treasures go in the trophy case', '[IMPL] The trap door is under the rug (Living Room) [verified]']);
+    expect(m.render(g.state, g.view, 200).split('\n')).toEqual([
+      '[WISDOM] Treasures go in the trophy case',
+      '[IMPL] The trap door is under the rug (Living Room) [verified]',
+    ]);
     // Elsewhere, with nothing of it in view, the rug fact is not recalled.
     const kitchen = step(g, 'east', 'Kitchen', 'You are in the kitchen. A table seems to have been used recently.');
     expect(m.render(kitchen.state, kitchen.view, 200)).toBe('[WISDOM] Treasures go in the trophy case');

@@ -31,7 +31,12 @@ const fact = (id: string, verification: KnowledgeItem['verification'], confidenc
 
 describe('effectHolds', () => {
   it('holds when most of the expected words are in the response, in any case', () => {
-    expect(effectHolds('trap door', 'With a great effort, the rug is moved to one side of the room, revealing the dusty cover of a closed trap door.')).toBe(true);
+    expect(
+      effectHolds(
+        'trap door',
+        'With a great effort, the rug is moved to one side of the room, revealing the dusty cover of a closed trap door.',
+      ),
+    ).toBe(true);
     expect(effectHolds('Trap Door', 'THE TRAP DOOR IS CLOSED.')).toBe(true);
     expect(effectHolds('Taken', 'Taken.')).toBe(true);
     // 3 of 4 content words (75%) is enough; 2 of 4 (50%) is not.
@@ -91,7 +96,10 @@ describeWithGame('zork1.z3', 'verifyKnowledge on Zork I', (zork) => {
     expect(results[0].response).toMatch(/closed trap door/);
     expect(results[2].response).toBe("You can't see any gold coins here!");
 
-    const items = [fact('k1', { commands: ['move rug'], expect: 'trap door' }), fact('k2', { commands: ['look under sofa'], expect: 'gold coins' }, 0.7)];
+    const items = [
+      fact('k1', { commands: ['move rug'], expect: 'trap door' }),
+      fact('k2', { commands: ['look under sofa'], expect: 'gold coins' }, 0.7),
+    ];
     const applied = applyVerdicts(items, { results }, 12);
     expect(applied).toMatchObject({ verified: 1, refuted: 1 });
     expect(applied.items[0]).toMatchObject({ source: 'engine-verified', confidence: 0.8, lastSeenTrue: 12, lastVerifiedTurn: 12 });
@@ -109,10 +117,15 @@ describeWithGame('zork1.z3', 'verifyKnowledge on Zork I', (zork) => {
   });
 
   it('refuses a story file that is not the one the episode started with, and an invalid request, for good', async () => {
-    const mismatch = await verify([{ id: 'k1', snapshot: livingRoom, verification: { commands: ['move rug'], expect: 'trap door' } }], '0'.repeat(32)).catch((e: unknown) => e);
+    const mismatch = await verify(
+      [{ id: 'k1', snapshot: livingRoom, verification: { commands: ['move rug'], expect: 'trap door' } }],
+      '0'.repeat(32),
+    ).catch((e: unknown) => e);
     expect(mismatch).toBeInstanceOf(ApplicationFailure);
     expect(mismatch).toMatchObject({ type: 'StoryMismatch', nonRetryable: true });
-    const tooLong = await verify([{ id: 'k1', snapshot: livingRoom, verification: { commands: ['x'.repeat(300)], expect: 'trap door' } }]).catch((e: unknown) => e);
+    const tooLong = await verify([
+      { id: 'k1', snapshot: livingRoom, verification: { commands: ['x'.repeat(300)], expect: 'trap door' } },
+    ]).catch((e: unknown) => e);
     expect(tooLong).toMatchObject({ type: 'InvalidInput', nonRetryable: true });
   });
 });

@@ -2,7 +2,15 @@
 import type { TurnView } from '../../src/memory';
 import { LIMITS } from '../../src/memory/knowledge';
 import type { DeathEvent, TurnWindow } from '../../src/memory/knowledge';
-import { deathMessages, emptyWindow, extendWindow, formatTurnData, shouldUpdate, shouldUpdateAt, truncatedResponse } from '../../src/memory/knowledge/window';
+import {
+  deathMessages,
+  emptyWindow,
+  extendWindow,
+  formatTurnData,
+  shouldUpdate,
+  shouldUpdateAt,
+  truncatedResponse,
+} from '../../src/memory/knowledge/window';
 import type { GroundTruthData } from '../../src/schemas/game';
 
 type Action = TurnWindow['actions'][number];
@@ -24,9 +32,19 @@ const windowOf = (actions: Action[], events: Partial<Omit<TurnWindow, 'actions'>
 const same = (n: number, action = 'wait', response = 'Time passes.') => Array.from({ length: n }, (_, i) => act(i + 1, action, response));
 
 /** Distinct commands with distinct, long enough responses: the gate's "varied gameplay". */
-const varied = (n: number) => Array.from({ length: n }, (_, i) => act(i + 1, `examine thing${i}`, `Thing number ${i} is an unremarkable object, carved from old grey stone long ago.`));
+const varied = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    act(i + 1, `examine thing${i}`, `Thing number ${i} is an unremarkable object, carved from old grey stone long ago.`),
+  );
 
-const death = (over: Partial<DeathEvent> = {}): DeathEvent => ({ turn: 3, reason: 'You have died', action: 'north', location: 'Cellar', messages: ['You are eaten by a grue.', 'You have died'], ...over });
+const death = (over: Partial<DeathEvent> = {}): DeathEvent => ({
+  turn: 3,
+  reason: 'You have died',
+  action: 'north',
+  location: 'Cellar',
+  messages: ['You are eaten by a grue.', 'You have died'],
+  ...over,
+});
 
 describe('shouldUpdate (seed 000 _should_update_knowledge)', () => {
   it('skips a window of fewer than 3 actions, even one with a death in it', () => {
@@ -37,12 +55,20 @@ describe('shouldUpdate (seed 000 _should_update_knowledge)', () => {
 
   it('always processes deaths, however repetitive the actions', () => {
     // The seed's own test: three identical actions and one death.
-    expect(shouldUpdate(windowOf(same(3, 'north', ''), { deaths: [death()] }))).toEqual({ update: true, reason: 'Contains 1 death event(s)' });
+    expect(shouldUpdate(windowOf(same(3, 'north', ''), { deaths: [death()] }))).toEqual({
+      update: true,
+      reason: 'Contains 1 death event(s)',
+    });
     expect(shouldUpdate(windowOf(same(10), { deaths: [death(), death({ turn: 9 })] })).reason).toBe('Contains 2 death event(s)');
   });
 
   it('processes score changes, then location changes, before looking at variety', () => {
-    const scored = windowOf(same(10), { scoreChanges: [{ turn: 2, from: 0, to: 5 }, { turn: 4, from: 5, to: 10 }] });
+    const scored = windowOf(same(10), {
+      scoreChanges: [
+        { turn: 2, from: 0, to: 5 },
+        { turn: 4, from: 5, to: 10 },
+      ],
+    });
     expect(shouldUpdate(scored)).toEqual({ update: true, reason: 'Score changed 2 times' });
     const moved = windowOf(same(10), { locationChanges: [{ turn: 2, from: 'Hall', to: 'Kitchen' }] });
     expect(shouldUpdate(moved)).toEqual({ update: true, reason: 'Discovered 1 new locations' });
@@ -54,7 +80,10 @@ describe('shouldUpdate (seed 000 _should_update_knowledge)', () => {
   it('skips a window with under 30% unique actions, saying how varied it was', () => {
     const actions = [...same(8), act(9, 'look', 'A long hall with a dusty floor.'), act(10, 'inventory', 'You are empty-handed.')];
     // 2 unique of 10 (wait ×8 is one).
-    expect(shouldUpdate(windowOf([...same(8), act(9, 'look', 'A long hall.')]))).toEqual({ update: false, reason: 'Too repetitive (22.2% unique actions)' });
+    expect(shouldUpdate(windowOf([...same(8), act(9, 'look', 'A long hall.')]))).toEqual({
+      update: false,
+      reason: 'Too repetitive (22.2% unique actions)',
+    });
     // 3 unique of 10 is exactly 30%: not too repetitive, so the next check decides.
     expect(shouldUpdate(windowOf(actions)).reason).not.toMatch(/repetitive/);
   });
@@ -79,13 +108,18 @@ describe('shouldUpdate (seed 000 _should_update_knowledge)', () => {
 
   it('processes varied gameplay, counting its unique actions', () => {
     expect(shouldUpdate(windowOf(varied(4)))).toEqual({ update: true, reason: 'Varied gameplay (4 unique actions)' });
-    expect(shouldUpdate(windowOf([...varied(4), ...varied(2).map((a) => ({ ...a, turn: a.turn + 4 }))])).reason).toBe('Varied gameplay (4 unique actions)');
+    expect(shouldUpdate(windowOf([...varied(4), ...varied(2).map((a) => ({ ...a, turn: a.turn + 4 }))])).reason).toBe(
+      'Varied gameplay (4 unique actions)',
+    );
   });
 });
 
 describe('shouldUpdateAt (the end-of-episode override)', () => {
   it('processes a final window with a death or 5+ actions that the gate would skip', () => {
-    expect(shouldUpdateAt(windowOf(same(2), { deaths: [death()] }), true)).toEqual({ update: true, reason: 'Final update with significant content' });
+    expect(shouldUpdateAt(windowOf(same(2), { deaths: [death()] }), true)).toEqual({
+      update: true,
+      reason: 'Final update with significant content',
+    });
     expect(shouldUpdateAt(windowOf(same(5)), true)).toEqual({ update: true, reason: 'Final update with significant content' });
   });
 
@@ -104,7 +138,10 @@ describe('shouldUpdateAt (the end-of-episode override)', () => {
 describe('formatTurnData (seed 000 _format_turn_data_for_prompt)', () => {
   it('truncates a response over 300 characters to its first 250 plus a marker, and keeps one of 300 whole', () => {
     const long = 'a'.repeat(250) + 'b'.repeat(250);
-    const text = formatTurnData(windowOf([act(1, 'look', long), act(2, 'read sign', 'c'.repeat(300)), act(3, 'read book', 'd'.repeat(301))]), 'zork #1');
+    const text = formatTurnData(
+      windowOf([act(1, 'look', long), act(2, 'read sign', 'c'.repeat(300)), act(3, 'read book', 'd'.repeat(301))]),
+      'zork #1',
+    );
     expect(text).toContain(`Turn 1: look\nResponse: ${'a'.repeat(250)}... [truncated]\n`);
     expect(text).not.toContain('ab');
     expect(text).not.toMatch(/bb/);
@@ -116,11 +153,17 @@ describe('formatTurnData (seed 000 _format_turn_data_for_prompt)', () => {
   });
 
   it('writes the header, the log and the events: deaths with action, location and messages, score and location changes', () => {
-    const w = windowOf([act(7, 'north', 'You walk north.', 'Kitchen'), act(8, 'down', 'It is dark.', 'Cellar'), act(9, 'east', 'You have died.', 'Forest')], {
-      deaths: [death({ turn: 9, reason: 'eaten by a grue', action: 'east', location: 'Cellar' })],
-      scoreChanges: [{ turn: 8, from: 0, to: 25 }],
-      locationChanges: [{ turn: 7, from: 'Hall', to: 'Kitchen' }, { turn: 8, from: 'Kitchen', to: 'Cellar' }],
-    });
+    const w = windowOf(
+      [act(7, 'north', 'You walk north.', 'Kitchen'), act(8, 'down', 'It is dark.', 'Cellar'), act(9, 'east', 'You have died.', 'Forest')],
+      {
+        deaths: [death({ turn: 9, reason: 'eaten by a grue', action: 'east', location: 'Cellar' })],
+        scoreChanges: [{ turn: 8, from: 0, to: 25 }],
+        locationChanges: [
+          { turn: 7, from: 'Hall', to: 'Kitchen' },
+          { turn: 8, from: 'Kitchen', to: 'Cellar' },
+        ],
+      },
+    );
     const lines = formatTurnData(w, 'zork1 #2').split('\n');
     expect(lines.slice(0, 5)).toEqual(['EPISODE: zork1 #2', 'TURNS: 7-9', 'TOTAL ACTIONS: 3', '', 'GAMEPLAY LOG:']);
     expect(lines).toEqual(expect.arrayContaining(['Turn 8: down', 'Response: It is dark.']));
@@ -143,7 +186,11 @@ describe('formatTurnData (seed 000 _format_turn_data_for_prompt)', () => {
   });
 
   it('says there were no deaths, and "Unknown" for a death without action or location', () => {
-    expect(formatTurnData(windowOf(varied(3)), 'e').split('\n').slice(-2)).toEqual(['EVENTS:', 'Deaths: None']);
+    expect(
+      formatTurnData(windowOf(varied(3)), 'e')
+        .split('\n')
+        .slice(-2),
+    ).toEqual(['EVENTS:', 'Deaths: None']);
     const text = formatTurnData(windowOf(varied(3), { deaths: [death({ action: '', location: '', messages: [] })] }), 'e');
     expect(text).toContain('    Fatal action: Unknown\n    Location: Unknown');
     expect(text).not.toContain('Messages:');
@@ -173,7 +220,13 @@ const truth = (room: string, score = 0, died = false): GroundTruthData => ({
   died,
 });
 
-const view = (turn: number, command: string | null, before: GroundTruthData | null, now: GroundTruthData, observation = `You are in ${now.location.name}.`): TurnView => ({
+const view = (
+  turn: number,
+  command: string | null,
+  before: GroundTruthData | null,
+  now: GroundTruthData,
+  observation = `You are in ${now.location.name}.`,
+): TurnView => ({
   turn,
   command,
   before,
@@ -197,7 +250,10 @@ describe('extendWindow', () => {
     expect(w).toEqual(emptyWindow(1));
     w = extendWindow(w, view(1, 'north', hall, kitchen));
     w = extendWindow(w, view(2, 'take coin', kitchen, scored, 'Taken.'));
-    w = extendWindow(w, view(3, 'down', scored, dead, 'Oh no! You fell into the pit and died.\n\n****  You have died  ****\n\nYou are in a forest.'));
+    w = extendWindow(
+      w,
+      view(3, 'down', scored, dead, 'Oh no! You fell into the pit and died.\n\n****  You have died  ****\n\nYou are in a forest.'),
+    );
     w = extendWindow(w, view(4, 'look', dead, dead, 'Forest. You are still dead.'));
     expect(w.startTurn).toBe(1);
     expect(w.endTurn).toBe(4);
@@ -213,7 +269,15 @@ describe('extendWindow', () => {
     ]);
     expect(w.scoreChanges).toEqual([{ turn: 2, from: 0, to: 10 }]);
     // One death: turn 4 was already dead before it. The death happened where the fatal action was taken.
-    expect(w.deaths).toEqual([{ turn: 3, reason: 'You fell into the pit and died.', action: 'down', location: 'Kitchen', messages: ['You fell into the pit and died.', 'You have died'] }]);
+    expect(w.deaths).toEqual([
+      {
+        turn: 3,
+        reason: 'You fell into the pit and died.',
+        action: 'down',
+        location: 'Kitchen',
+        messages: ['You fell into the pit and died.', 'You have died'],
+      },
+    ]);
   });
 
   it('starts at the first action after an empty window, replaces a turn seen twice, and bounds responses and actions', () => {
@@ -234,7 +298,8 @@ describe('extendWindow', () => {
 
 describe('deathMessages', () => {
   it("keeps the sentences of the game's death text that say what happened, without the asterisks", () => {
-    const zork = 'It is pitch black. You are likely to be eaten by a grue.\n\n****  You have died  ****\n\nNow, let\'s take a look here... Well, you probably deserve another chance.';
+    const zork =
+      "It is pitch black. You are likely to be eaten by a grue.\n\n****  You have died  ****\n\nNow, let's take a look here... Well, you probably deserve another chance.";
     expect(deathMessages(zork)).toEqual(['You are likely to be eaten by a grue.', 'You have died']);
   });
 

@@ -49,7 +49,8 @@ describe('game activities', () => {
 
   it('tells the agent as much as its assist level allows: outcomes and cells (probe), the commands (valid), nothing (none)', async () => {
     const start = await run(() => acts.startGame({ game: 'lighthouse', seed: 1 }));
-    const step = (assist: 'probe' | 'valid' | 'none') => run(() => acts.stepGame({ game: 'lighthouse', storyMd5: start.storyMd5, snapshot: start.snapshot, command: 'open chest', assist }));
+    const step = (assist: 'probe' | 'valid' | 'none') =>
+      run(() => acts.stepGame({ game: 'lighthouse', storyMd5: start.storyMd5, snapshot: start.snapshot, command: 'open chest', assist }));
     const [probe, valid, none] = [await step('probe'), await step('valid'), await step('none')];
     const key = probe.options.find((o) => o.command === 'take iron key')!;
     // The key leaves the chest for the player's inventory: the cell it leads to carries it.
@@ -77,14 +78,20 @@ describe('game activities', () => {
     expect(missing).toMatchObject({ nonRetryable: true, type: 'STORY_NOT_FOUND' });
 
     const s = await run(() => acts.startGame({ game: 'lighthouse', seed: 1 }));
-    const badCommand = await failure(run(() => acts.stepGame({ game: 'lighthouse', storyMd5: s.storyMd5, snapshot: s.snapshot, command: 'x'.repeat(500) })));
+    const badCommand = await failure(
+      run(() => acts.stepGame({ game: 'lighthouse', storyMd5: s.storyMd5, snapshot: s.snapshot, command: 'x'.repeat(500) })),
+    );
     expect(badCommand).toMatchObject({ nonRetryable: true, type: 'INVALID_COMMAND' });
 
     const other = await run(() => acts.startGame({ game: 'ferry', seed: 1 }));
-    const mismatch = await failure(run(() => acts.stepGame({ game: 'lighthouse', storyMd5: s.storyMd5, snapshot: other.snapshot, command: 'look' })));
+    const mismatch = await failure(
+      run(() => acts.stepGame({ game: 'lighthouse', storyMd5: s.storyMd5, snapshot: other.snapshot, command: 'look' })),
+    );
     expect(mismatch).toMatchObject({ nonRetryable: true, type: 'BAD_SNAPSHOT' });
 
-    const wrongStory = await failure(run(() => acts.stepGame({ game: 'lighthouse', storyMd5: other.storyMd5, snapshot: other.snapshot, command: 'look' })));
+    const wrongStory = await failure(
+      run(() => acts.stepGame({ game: 'lighthouse', storyMd5: other.storyMd5, snapshot: other.snapshot, command: 'look' })),
+    );
     expect(wrongStory).toMatchObject({ nonRetryable: true, type: 'StoryMismatch' });
   });
 });
@@ -111,7 +118,16 @@ describeWithGame('905.z5', 'a turn on a story whose probe takes seconds', (game)
 });
 
 describe('file activities', () => {
-  const turn = (n: number) => ({ turn: n, command: 'look', observation: `obs ${n}`, score: 0, moves: n, location: 'Here', worldHash: 'h', validActions: 1 });
+  const turn = (n: number) => ({
+    turn: n,
+    command: 'look',
+    observation: `obs ${n}`,
+    score: 0,
+    moves: n,
+    location: 'Here',
+    worldHash: 'h',
+    validActions: 1,
+  });
 
   it('writes transcript chunks atomically and idempotently, and assembles them in order', async () => {
     const id = 'wf/with:odd chars';
@@ -123,7 +139,12 @@ describe('file activities', () => {
     const path = await run(() => acts.finalizeTranscript({ workflowId: id }));
     const again = await run(() => acts.finalizeTranscript({ workflowId: id }));
     expect(again).toBe(path);
-    expect(readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).turn)).toEqual([1, 2, 3]);
+    expect(
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).turn),
+    ).toEqual([1, 2, 3]);
     const leftovers = readdirSync(join(runDir(dataDir, id), 'turns')).filter((f) => f.includes('.tmp-'));
     expect(leftovers).toEqual([]);
   });
@@ -134,10 +155,16 @@ describe('file activities', () => {
     expect(new Set(folders).size).toBe(ids.length);
     for (const folder of folders) expect(folder.startsWith(join(dataDir, 'runs') + '/')).toBe(true);
     expect(runDir(dataDir, 'chaos-col_a')).toBe(join(dataDir, 'runs', 'chaos-col_a')); // a safe id is its own name
-    for (const [index, id] of ids.entries()) await run(() => acts.writeTranscriptChunk({ workflowId: id, turns: [{ ...turn(1), observation: `episode ${index}` }] }));
+    for (const [index, id] of ids.entries())
+      await run(() => acts.writeTranscriptChunk({ workflowId: id, turns: [{ ...turn(1), observation: `episode ${index}` }] }));
     for (const [index, id] of ids.entries()) {
       const path = await run(() => acts.finalizeTranscript({ workflowId: id }));
-      expect(readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).observation)).toEqual([`episode ${index}`]);
+      expect(
+        readFileSync(path, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).observation),
+      ).toEqual([`episode ${index}`]);
     }
   });
 
@@ -154,7 +181,9 @@ describe('file activities', () => {
   });
 
   it('writes memory files atomically, keeping the version each replaces, and refuses names that are paths', async () => {
-    const first = await run(() => acts.writeMemoryFiles({ workflowId: 'm1', files: { locations: { Hall: {} }, compaction_state: { compactions: 1 } } }));
+    const first = await run(() =>
+      acts.writeMemoryFiles({ workflowId: 'm1', files: { locations: { Hall: {} }, compaction_state: { compactions: 1 } } }),
+    );
     expect(first.map((p) => p.split('/').slice(-2).join('/'))).toEqual(['memory/locations.json', 'memory/compaction_state.json']);
     await run(() => acts.writeMemoryFiles({ workflowId: 'm1', files: { locations: { Hall: {}, Kitchen: {} } } }));
     expect(JSON.parse(readFileSync(first[0], 'utf8'))).toEqual({ Hall: {}, Kitchen: {} });

@@ -16,7 +16,19 @@ jest.setTimeout(10 * 60_000);
 
 const dev = ownServerForTests();
 
-const WALKTHROUGH = ['open chest', 'take key', 'take lamp', 'turn on lamp', 'unlock door with key', 'open door', 'north', 'take coin', 'up', 'give coin to keeper', 'put lens in housing'];
+const WALKTHROUGH = [
+  'open chest',
+  'take key',
+  'take lamp',
+  'turn on lamp',
+  'unlock door with key',
+  'open door',
+  'north',
+  'take coin',
+  'up',
+  'give coin to keeper',
+  'put lens in housing',
+];
 
 /** An agent that has learned to trust its oracle's recommendations. */
 const trusting = (): LearnedState => {
@@ -44,7 +56,9 @@ async function play(options: Parameters<typeof episodeInput>[0], provider: Scrip
     },
   });
   try {
-    const result = await worker.runUntil(dev.client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput(options, learned)] }));
+    const result = await worker.runUntil(
+      dev.client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput(options, learned)] }),
+    );
     return { result, models, turns: readTranscript(dataDir, workflowId) };
   } finally {
     await connection.close();

@@ -21,10 +21,22 @@ jest.setTimeout(10 * 60_000);
 const dev = ownServerForTests();
 
 // Under the valid assist: with the probe the scripted agent wins The Lighthouse before 20 turns.
-const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 20, policy: 'full', compactEvery: 5, stopOnDeath: false, thoughtbox: 'off', knowledgeEvery: 0, assist: 'valid' };
+const OPTIONS: EpisodeOptions = {
+  game: 'lighthouse',
+  seed: 4,
+  maxTurns: 20,
+  policy: 'full',
+  compactEvery: 5,
+  stopOnDeath: false,
+  thoughtbox: 'off',
+  knowledgeEvery: 0,
+  assist: 'valid',
+};
 
-const withScripted = <T>(taskQueue: string, dataDir: string, options: ScriptedOptions, work: () => Promise<T>) => withScriptedWorker(dev.address, taskQueue, dataDir, new ScriptedProvider(options), work);
-const spawnScripted = (taskQueue: string, dataDir: string, options: ScriptedOptions) => spawnScriptedWorker(dev.address, taskQueue, dataDir, options);
+const withScripted = <T>(taskQueue: string, dataDir: string, options: ScriptedOptions, work: () => Promise<T>) =>
+  withScriptedWorker(dev.address, taskQueue, dataDir, new ScriptedProvider(options), work);
+const spawnScripted = (taskQueue: string, dataDir: string, options: ScriptedOptions) =>
+  spawnScriptedWorker(dev.address, taskQueue, dataDir, options);
 
 const compactionOf = (result: { learned: { memory: Record<string, unknown> } }) => result.learned.memory.compaction as CompactionState;
 
@@ -46,9 +58,11 @@ describe('compaction in an episode', () => {
     ]);
     expect(compaction.model.locations.length).toBeGreaterThan(0);
     const memoryDir = join(runDir(dataDir, result.transcriptPath.split('/').slice(-2)[0]), 'memory');
-    expect(readdirSync(memoryDir).filter((f) => f.endsWith('.json')).sort()).toEqual(
-      ['characters', 'compaction_state', 'items', 'locations', 'narratives', 'quests', 'scenes'].map((n) => `${n}.json`),
-    );
+    expect(
+      readdirSync(memoryDir)
+        .filter((f) => f.endsWith('.json'))
+        .sort(),
+    ).toEqual(['characters', 'compaction_state', 'items', 'locations', 'narratives', 'quests', 'scenes'].map((n) => `${n}.json`));
     expect(JSON.parse(readFileSync(join(memoryDir, 'compaction_state.json'), 'utf8'))).toMatchObject({ compactions: 4 });
   });
 
@@ -96,7 +110,11 @@ describe('compaction in an episode', () => {
     const taskQueue = uniqueQueue(`fault-${fault}`);
     const workflowId = `fault-${fault}-${Date.now()}`;
     const result = await withScripted(taskQueue, dataDir, { compactionFault: fault }, () =>
-      dev.client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 12, compactEvery: 10 })] }),
+      dev.client.workflow.execute(episodeWorkflow, {
+        taskQueue,
+        workflowId,
+        args: [episodeInput({ ...OPTIONS, maxTurns: 12, compactEvery: 10 })],
+      }),
     );
     expect(result.turns).toBe(12);
     const stats = compactionOf(result).stats;

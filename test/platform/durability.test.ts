@@ -42,12 +42,24 @@ describe('durability', () => {
     const dataDir = tempDataDir();
     // Random play: the oracle-free policy wins The Lighthouse in 10 turns, and this needs a run
     // long enough to cross continue-as-new while the worker keeps dying.
-    const input = episodeInput({ game: 'lighthouse', policy: 'random', seed: 7, maxTurns: 60, continueAsNewEvery: 25, transcriptFlushEvery: 7, turnTimeoutSeconds: 10 });
+    const input = episodeInput({
+      game: 'lighthouse',
+      policy: 'random',
+      seed: 7,
+      maxTurns: 60,
+      continueAsNewEvery: 25,
+      transcriptFlushEvery: 7,
+      turnTimeoutSeconds: 10,
+    });
     try {
       // The uninterrupted reference, on its own queue, with an in-process worker.
       const refQueue = uniqueQueue('reference');
       const ref = await inProcessWorker(address, refQueue, dataDir);
-      const refHandle = await client.workflow.start(episodeWorkflow, { taskQueue: refQueue, workflowId: `reference-${Date.now()}`, args: [input] });
+      const refHandle = await client.workflow.start(episodeWorkflow, {
+        taskQueue: refQueue,
+        workflowId: `reference-${Date.now()}`,
+        args: [input],
+      });
 
       // The crash run: separate worker processes, killed at random points.
       const queue = uniqueQueue('crash');
@@ -63,7 +75,7 @@ describe('durability', () => {
         await killHard(worker);
         kills++;
         killTurns.push(turn);
-         
+
         console.log(`crash test: SIGKILL #${kills} at about turn ${turn}`);
         worker = spawnWorker(address, queue, dataDir);
       }
@@ -108,7 +120,11 @@ describe('durability', () => {
     try {
       let turnAtStop = 0;
       // A query can be refused until the worker has completed the workflow's first task.
-      const turnNow = () => handle.query(statusQuery).then((status) => status.turn, () => 0);
+      const turnNow = () =>
+        handle.query(statusQuery).then(
+          (status) => status.turn,
+          () => 0,
+        );
       while ((turnAtStop = await turnNow()) < 5) await sleep(300);
       await client.connection.close();
       await server.stop();

@@ -56,7 +56,10 @@ export async function createTestWorker(env: TestWorkflowEnvironment, taskQueue: 
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: createActivities({ dataDir, history: (workflowId, runId, onRunRead) => episodeRecordsFromHistory(env.client, workflowId, runId, onRunRead) }),
+    activities: createActivities({
+      dataDir,
+      history: (workflowId, runId, onRunRead) => episodeRecordsFromHistory(env.client, workflowId, runId, onRunRead),
+    }),
   });
 }
 

@@ -26,7 +26,10 @@ async function waitFor(pred: () => Promise<boolean>, ms = 60_000) {
 
 describe('episodeWorkflow on a real dev server', () => {
   it('plays to maxTurns across several continue-as-new runs, with a complete transcript', async () => {
-    const handle = await start({ game: 'lighthouse', policy: 'random', seed: 3, maxTurns: 12, continueAsNewEvery: 5, transcriptFlushEvery: 3 }, 'can');
+    const handle = await start(
+      { game: 'lighthouse', policy: 'random', seed: 3, maxTurns: 12, continueAsNewEvery: 5, transcriptFlushEvery: 3 },
+      'can',
+    );
     const result = await handle.result();
     expect(result).toMatchObject({ game: 'lighthouse', turns: 12, moves: 12, maxScore: 20, stopped: false });
     const turns = readTranscript(dataDir, handle.workflowId);
@@ -150,26 +153,30 @@ describe('campaignWorkflow', () => {
     expect(await handle.query(progressQuery)).toMatchObject({ completed: 4, total: 4, currentEpisode: null, running: [] });
   });
 
-  (ZORK ? it : it.skip)('replays what earlier episodes learned (Zork I; skipped without ../shared/games/zork1.z3): the next episode plans its way to the rewards found before', async () => {
-    const result = await served.env.client.workflow.execute(campaignWorkflow, {
-      taskQueue,
-      workflowId: `campaign-planning-${Date.now()}`,
-      args: [campaignInput({ game: ZORK!, episodes: 2, seed: 1, maxTurns: 100 })],
-    });
-    const [first, second] = result.episodes.map((e) => readTranscript(dataDir, e.workflowId));
-    const firstReward = (turns: typeof first) => turns.findIndex((t) => t.score > 0);
-    expect(firstReward(first)).toBeGreaterThanOrEqual(0);
-    expect(second.some((t) => t.reason === 'planned')).toBe(true);
-    expect(firstReward(second)).toBeGreaterThanOrEqual(0);
-    expect(firstReward(second)).toBeLessThanOrEqual(firstReward(first));
-    // The replayed plan gets the next episode to everything the first one scored; what it does
-    // after the plan runs out is exploration again, and may end worse (a grue in the dark). The
-    // troll's fight and the thief go by the game's RNG, so a plan over exact world states can lose
-    // its way there for a turn or two (a blow that lands in one episode misses in the next).
-    const peak = Math.max(...first.map((t) => t.score));
-    const reaching = (turns: typeof first) => turns.findIndex((t) => t.score >= peak);
-    expect(reaching(second)).toBeGreaterThanOrEqual(0);
-    expect(reaching(second)).toBeLessThanOrEqual(reaching(first) + 3);
-    // Two 100-turn Zork I episodes, each turn probing every valid action: minutes on 2 busy cores.
-  }, 12 * 60_000);
+  (ZORK ? it : it.skip)(
+    'replays what earlier episodes learned (Zork I; skipped without ../shared/games/zork1.z3): the next episode plans its way to the rewards found before',
+    async () => {
+      const result = await served.env.client.workflow.execute(campaignWorkflow, {
+        taskQueue,
+        workflowId: `campaign-planning-${Date.now()}`,
+        args: [campaignInput({ game: ZORK!, episodes: 2, seed: 1, maxTurns: 100 })],
+      });
+      const [first, second] = result.episodes.map((e) => readTranscript(dataDir, e.workflowId));
+      const firstReward = (turns: typeof first) => turns.findIndex((t) => t.score > 0);
+      expect(firstReward(first)).toBeGreaterThanOrEqual(0);
+      expect(second.some((t) => t.reason === 'planned')).toBe(true);
+      expect(firstReward(second)).toBeGreaterThanOrEqual(0);
+      expect(firstReward(second)).toBeLessThanOrEqual(firstReward(first));
+      // The replayed plan gets the next episode to everything the first one scored; what it does
+      // after the plan runs out is exploration again, and may end worse (a grue in the dark). The
+      // troll's fight and the thief go by the game's RNG, so a plan over exact world states can lose
+      // its way there for a turn or two (a blow that lands in one episode misses in the next).
+      const peak = Math.max(...first.map((t) => t.score));
+      const reaching = (turns: typeof first) => turns.findIndex((t) => t.score >= peak);
+      expect(reaching(second)).toBeGreaterThanOrEqual(0);
+      expect(reaching(second)).toBeLessThanOrEqual(reaching(first) + 3);
+      // Two 100-turn Zork I episodes, each turn probing every valid action: minutes on 2 busy cores.
+    },
+    12 * 60_000,
+  );
 });

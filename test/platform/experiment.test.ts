@@ -28,22 +28,41 @@ describe('experimentWorkflow', () => {
     const dataDir = tempDataDir();
     const taskQueue = uniqueQueue('experiment');
     const experimentId = `experiment-${Date.now()}`;
-    const arms = designArms({ game: 'lighthouse', seed: 3, episodes: 1, maxTurns: 3, policy: 'full', compactEvery: 0, knowledgeEvery: 0 }, { factors: ['thoughtbox'] });
+    const arms = designArms(
+      { game: 'lighthouse', seed: 3, episodes: 1, maxTurns: 3, policy: 'full', compactEvery: 0, knowledgeEvery: 0 },
+      { factors: ['thoughtbox'] },
+    );
     expect(arms.map((a) => a.name)).toEqual(['baseline', 'thoughtbox=off', 'thoughtbox=always']);
 
     const { result, progress, parents } = await withScriptedWorker(dev.address, taskQueue, dataDir, new ScriptedProvider(), async () => {
-      const handle = await dev.client.workflow.start(experimentWorkflow, { taskQueue, workflowId: experimentId, args: [{ factors: ['thoughtbox'], factorial: false, arms }] });
+      const handle = await dev.client.workflow.start(experimentWorkflow, {
+        taskQueue,
+        workflowId: experimentId,
+        args: [{ factors: ['thoughtbox'], factorial: false, arms }],
+      });
       const result = await handle.result();
-      const parents = await Promise.all(result.arms.map(async (a) => (await dev.client.workflow.getHandle(a.campaignId).describe()).parentExecution?.workflowId));
+      const parents = await Promise.all(
+        result.arms.map(async (a) => (await dev.client.workflow.getHandle(a.campaignId).describe()).parentExecution?.workflowId),
+      );
       return { result, progress: await handle.query(experimentProgressQuery), parents };
     });
 
     // One campaign child per arm, named by the arm, each started after the previous one ended.
-    expect(result.arms.map((a) => a.campaignId)).toEqual([`${experimentId}-arm-01-baseline`, `${experimentId}-arm-02-thoughtbox-off`, `${experimentId}-arm-03-thoughtbox-always`]);
+    expect(result.arms.map((a) => a.campaignId)).toEqual([
+      `${experimentId}-arm-01-baseline`,
+      `${experimentId}-arm-02-thoughtbox-off`,
+      `${experimentId}-arm-03-thoughtbox-always`,
+    ]);
     expect(parents).toEqual([experimentId, experimentId, experimentId]);
     const spans = await Promise.all(result.arms.map(async (a) => dev.client.workflow.getHandle(a.campaignId).describe()));
     for (let i = 1; i < spans.length; i++) expect(spans[i].startTime.getTime()).toBeGreaterThanOrEqual(spans[i - 1].closeTime!.getTime());
-    expect(progress).toEqual({ completedArms: 3, totalArms: 3, currentArm: null, currentCampaign: null, finished: result.arms.map((a) => ({ name: a.name, scores: a.campaign.episodes.map((e) => e.score) })) });
+    expect(progress).toEqual({
+      completedArms: 3,
+      totalArms: 3,
+      currentArm: null,
+      currentCampaign: null,
+      finished: result.arms.map((a) => ({ name: a.name, scores: a.campaign.episodes.map((e) => e.score) })),
+    });
 
     // The same seeds in every arm; each arm's config (and the campaign's recorded config) is the arm's.
     for (const arm of result.arms) {
@@ -83,7 +102,10 @@ describe('experimentWorkflow', () => {
 
   it('refuses arms that do not play the same seeds, naming the field, before any campaign starts', async () => {
     const taskQueue = uniqueQueue('experiment-invalid');
-    const [baseline, off] = designArms({ game: 'ferry', seed: 1, episodes: 1, maxTurns: 2, policy: 'oracle-free' }, { factors: ['thoughtbox'] });
+    const [baseline, off] = designArms(
+      { game: 'ferry', seed: 1, episodes: 1, maxTurns: 2, policy: 'oracle-free' },
+      { factors: ['thoughtbox'] },
+    );
     const err = await withScriptedWorker(dev.address, taskQueue, tempDataDir(), new ScriptedProvider(), async () => {
       const handle = await dev.client.workflow.start(experimentWorkflow, {
         taskQueue,

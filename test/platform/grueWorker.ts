@@ -49,7 +49,10 @@ export async function fakeLlmLab(options: { queue: string; model: string; apiKey
 }
 
 /** The activities of a workflow's whole continue-as-new chain, by type: scheduled, and completed. */
-export async function activitiesByType(client: Client, workflowId: string): Promise<{ scheduled: Record<string, number>; completed: Record<string, number> }> {
+export async function activitiesByType(
+  client: Client,
+  workflowId: string,
+): Promise<{ scheduled: Record<string, number>; completed: Record<string, number> }> {
   const scheduled: Record<string, number> = {};
   const completed: Record<string, number> = {};
   for (const run of await runHistories(client, workflowId)) {
@@ -94,10 +97,14 @@ export function spawnGrueWorker(args: string[], env: Record<string, string | und
     exited,
     log: () => stderr,
     waitForLog: (pattern, ms = 120_000) =>
-      waitFor(`the worker to log ${pattern}`, () => {
-        if (child.exitCode !== null) throw new Error(`the worker exited with ${child.exitCode}: ${stderr}`);
-        return pattern.exec(stderr);
-      }, ms).catch((err: Error) => {
+      waitFor(
+        `the worker to log ${pattern}`,
+        () => {
+          if (child.exitCode !== null) throw new Error(`the worker exited with ${child.exitCode}: ${stderr}`);
+          return pattern.exec(stderr);
+        },
+        ms,
+      ).catch((err: Error) => {
         throw new Error(`${err.message}; its log: ${stderr.slice(-3000)}`);
       }),
     stop: async () => {
@@ -129,7 +136,9 @@ export function parsePrometheus(text: string): Sample[] {
 
 /** The sum of a metric's samples whose labels include `labels`. */
 export function total(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value)).reduce((sum, sample) => sum + sample.value, 0);
+  return samples
+    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+    .reduce((sum, sample) => sum + sample.value, 0);
 }
 
 export async function scrape(url: string): Promise<Sample[]> {

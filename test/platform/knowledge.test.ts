@@ -22,11 +22,29 @@ jest.setTimeout(15 * 60_000);
 const ZORK = sharedGame('zork1.z3');
 const dev = ownServerForTests();
 
-const CAMPAIGN = () => campaignInput({ game: ZORK!, episodes: 3, seed: 3, maxTurns: 12, policy: 'full', knowledgeEvery: 5, compactEvery: 0, thoughtbox: 'off', stopOnDeath: false });
+const CAMPAIGN = () =>
+  campaignInput({
+    game: ZORK!,
+    episodes: 3,
+    seed: 3,
+    maxTurns: 12,
+    policy: 'full',
+    knowledgeEvery: 5,
+    compactEvery: 0,
+    thoughtbox: 'off',
+    stopOnDeath: false,
+  });
 
 const knowledgeOf = (result: { learned: { memory: Record<string, unknown> } }) => result.learned.memory.knowledge as KnowledgeState;
 /** What a crash must not change: the base, the wisdom, the map (timings may differ). */
-const base = (k: KnowledgeState) => ({ items: k.items, wisdom: k.wisdom, map: k.map, nextId: k.nextId, episode: k.episode, updates: k.updates.map(({ seconds: _seconds, ...rest }) => rest) });
+const base = (k: KnowledgeState) => ({
+  items: k.items,
+  wisdom: k.wisdom,
+  map: k.map,
+  nextId: k.nextId,
+  episode: k.episode,
+  updates: k.updates.map(({ seconds: _seconds, ...rest }) => rest),
+});
 
 (ZORK ? describe : describe.skip)('knowledge across a campaign of three Zork I episodes', () => {
   let reference: CampaignResult;
@@ -50,11 +68,19 @@ const base = (k: KnowledgeState) => ({ items: k.items, wisdom: k.wisdom, map: k.
     const third = episodeWorkflowId(campaignId, 2);
     const records = readTranscript(referenceDir, third).filter((t) => t.knowledgeUpdate);
     expect(records.map((t) => t.turn)).toEqual([5, 10, 12]);
-    for (const r of records) expect(r.knowledgeUpdate).toMatchObject({ calls: r.knowledgeUpdate!.skipped ? 0 : 1, turnsProcessed: expect.any(Number), size: expect.any(Number), reason: expect.any(String) });
+    for (const r of records)
+      expect(r.knowledgeUpdate).toMatchObject({
+        calls: r.knowledgeUpdate!.skipped ? 0 : 1,
+        turnsProcessed: expect.any(Number),
+        size: expect.any(Number),
+        reason: expect.any(String),
+      });
     expect(knowledge.stats.verified + knowledge.stats.refuted).toBeGreaterThan(0);
 
     // Episode 3's first update prompt holds the base and the wisdom episodes 1 and 2 left.
-    const updates = provider.knowledgeRequests.filter((r) => r.schemaName === 'knowledge_update').map((r) => r.messages.map((m) => m.content).join('\n'));
+    const updates = provider.knowledgeRequests
+      .filter((r) => r.schemaName === 'knowledge_update')
+      .map((r) => r.messages.map((m) => m.content).join('\n'));
     const firstOfThird = updates.find((u) => u.includes('#3'));
     expect(firstOfThird).toBeDefined();
     expect(firstOfThird).toContain('PERSISTENT WISDOM FROM PREVIOUS EPISODES');
@@ -68,7 +94,16 @@ const base = (k: KnowledgeState) => ({ items: k.items, wisdom: k.wisdom, map: k.
     // The views: knowledgebase.md with the seed's sections and the engine's map, backups of what each write replaced, the wisdom.
     const memoryDir = join(runDir(referenceDir, third), 'memory');
     const markdown = readFileSync(join(memoryDir, 'knowledgebase.md'), 'utf8');
-    for (const heading of ['## WORLD KNOWLEDGE', '## STRATEGIC PATTERNS', '## DEATH & DANGER ANALYSIS', '## COMMAND SYNTAX', '## LESSONS LEARNED', '## CROSS-EPISODE INSIGHTS', '## CURRENT WORLD MAP']) expect(markdown).toContain(heading);
+    for (const heading of [
+      '## WORLD KNOWLEDGE',
+      '## STRATEGIC PATTERNS',
+      '## DEATH & DANGER ANALYSIS',
+      '## COMMAND SYNTAX',
+      '## LESSONS LEARNED',
+      '## CROSS-EPISODE INSIGHTS',
+      '## CURRENT WORLD MAP',
+    ])
+      expect(markdown).toContain(heading);
     expect(markdown).toContain('West of House');
     expect(readdirSync(join(memoryDir, 'backups')).length).toBeGreaterThan(0);
     expect(readFileSync(join(memoryDir, 'persistent_wisdom.md'), 'utf8')).toContain('lesson written after episode 3');
@@ -95,7 +130,8 @@ const base = (k: KnowledgeState) => ({ items: k.items, wisdom: k.wisdom, map: k.
       const result = await handle.result();
       expect(base(knowledgeOf(result))).toEqual(base(knowledgeOf(reference)));
       for (const index of [0, 1, 2]) {
-        const read = (dir: string, id: string) => readFileSync(join(runDir(dir, episodeWorkflowId(id, index)), 'memory', 'knowledgebase.md'), 'utf8');
+        const read = (dir: string, id: string) =>
+          readFileSync(join(runDir(dir, episodeWorkflowId(id, index)), 'memory', 'knowledgebase.md'), 'utf8');
         expect(read(dataDir, campaignId)).toEqual(read(referenceDir, reference.campaignId));
       }
     } finally {

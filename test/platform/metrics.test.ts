@@ -75,7 +75,17 @@ describe('grue worker --metrics-port', () => {
     fake.faults = ['500', '401'];
     fake.delayMs = 150; // turns take long enough to be seen mid-episode
     const workflowId = `metrics-${Date.now()}`;
-    const input = episodeInput({ game: 'lighthouse', policy: 'full', seed: 1, maxTurns: 12, compactEvery: 3, knowledgeEvery: 3, thoughtbox: 'always', maxThinkingIterations: 2, stopOnDeath: false });
+    const input = episodeInput({
+      game: 'lighthouse',
+      policy: 'full',
+      seed: 1,
+      maxTurns: 12,
+      compactEvery: 3,
+      knowledgeEvery: 3,
+      thoughtbox: 'always',
+      maxThinkingIterations: 2,
+      stopOnDeath: false,
+    });
     const handle = await client.workflow.start(episodeWorkflow, { taskQueue: env.GRUE_TASK_QUEUE, workflowId, args: [input] });
 
     const during = await waitFor('grue_turns_total to count two turns', async () => {
@@ -117,7 +127,9 @@ describe('grue worker --metrics-port', () => {
     try {
       const chosen = spawnGrueWorker(['--metrics-port', String(holder.port)], env);
       expect(await chosen.exited).toBe(2);
-      expect(chosen.log()).toMatch(new RegExp(`^grue: cannot serve metrics on 127\\.0\\.0\\.1:${holder.port}: .*Address already in use.*--metrics-port`, 'm'));
+      expect(chosen.log()).toMatch(
+        new RegExp(`^grue: cannot serve metrics on 127\\.0\\.0\\.1:${holder.port}: .*Address already in use.*--metrics-port`, 'm'),
+      );
     } finally {
       holder.close();
     }
@@ -131,7 +143,11 @@ describe('grue worker --metrics-port', () => {
       await second.waitForLog(new RegExp(`grue: metrics are off: 127\\.0\\.0\\.1:${DEFAULT_METRICS_PORT} is taken .*--metrics-port`));
       await second.waitForLog(WORKER_RUNNING);
       const workflowId = `metrics-default-${Date.now()}`;
-      const result = await client.workflow.execute(episodeWorkflow, { taskQueue: env.GRUE_TASK_QUEUE, workflowId, args: [episodeInput({ game: 'lighthouse', policy: 'oracle-free', maxTurns: 3 })] });
+      const result = await client.workflow.execute(episodeWorkflow, {
+        taskQueue: env.GRUE_TASK_QUEUE,
+        workflowId,
+        args: [episodeInput({ game: 'lighthouse', policy: 'oracle-free', maxTurns: 3 })],
+      });
       expect(result.turns).toBe(3);
       expect(await second.stop()).toBe(0);
     } finally {
@@ -144,7 +160,13 @@ describe('grue worker --metrics-port', () => {
     function recordingMeter(): { meter: MetricMeter; counted: Array<{ name: string; value: number; tags: MetricTags }> } {
       const counted: Array<{ name: string; value: number; tags: MetricTags }> = [];
       const meter = {
-        createCounter: (name: string) => ({ name, kind: 'counter', valueType: 'int', add: (value: number, tags: MetricTags = {}) => counted.push({ name, value, tags }) }) as unknown as MetricCounter,
+        createCounter: (name: string) =>
+          ({
+            name,
+            kind: 'counter',
+            valueType: 'int',
+            add: (value: number, tags: MetricTags = {}) => counted.push({ name, value, tags }),
+          }) as unknown as MetricCounter,
         withTags: () => meter,
       } as unknown as MetricMeter;
       return { meter, counted };
@@ -157,13 +179,32 @@ describe('grue worker --metrics-port', () => {
     it("tags a call with the episode's game from its GrueGame search attribute, and tells a retried failure from a fallback", async () => {
       // An episode nobody serves: its game is known only to the server.
       const workflowId = `metrics-lookup-${Date.now()}`;
-      const handle = await client.workflow.start(episodeWorkflow, { taskQueue: 'metrics-nobody', workflowId, args: [episodeInput({ game: 'lighthouse', maxTurns: 1 })], typedSearchAttributes: [{ key: GAME_KEY, value: 'lighthouse' }] });
+      const handle = await client.workflow.start(episodeWorkflow, {
+        taskQueue: 'metrics-nobody',
+        workflowId,
+        args: [episodeInput({ game: 'lighthouse', maxTurns: 1 })],
+        typedSearchAttributes: [{ key: GAME_KEY, value: 'lighthouse' }],
+      });
       try {
-        const info = (attempt: number) => ({ workflowExecution: { workflowId, runId: handle.firstExecutionRunId }, attempt, retryPolicy: { maximumAttempts: 4 } });
+        const info = (attempt: number) => ({
+          workflowExecution: { workflowId, runId: handle.firstExecutionRunId },
+          attempt,
+          retryPolicy: { maximumAttempts: 4 },
+        });
         const { meter, counted } = recordingMeter();
-        await new MockActivityEnvironment(info(1), { client, metricMeter: meter, logger: quiet }).run(() => classifiedLlmCall(provider, async () => ({ usage: { promptTokens: 7, completionTokens: 3 } })));
-        await expect(new MockActivityEnvironment(info(2), { client, metricMeter: meter, logger: quiet }).run(() => classifiedLlmCall(provider, retryable))).rejects.toThrow(/500/);
-        await expect(new MockActivityEnvironment(info(4), { client, metricMeter: meter, logger: quiet }).run(() => classifiedLlmCall(provider, retryable))).rejects.toThrow(/500/);
+        await new MockActivityEnvironment(info(1), { client, metricMeter: meter, logger: quiet }).run(() =>
+          classifiedLlmCall(provider, async () => ({ usage: { promptTokens: 7, completionTokens: 3 } })),
+        );
+        await expect(
+          new MockActivityEnvironment(info(2), { client, metricMeter: meter, logger: quiet }).run(() =>
+            classifiedLlmCall(provider, retryable),
+          ),
+        ).rejects.toThrow(/500/);
+        await expect(
+          new MockActivityEnvironment(info(4), { client, metricMeter: meter, logger: quiet }).run(() =>
+            classifiedLlmCall(provider, retryable),
+          ),
+        ).rejects.toThrow(/500/);
         const tags = { game: 'lighthouse', model: 'openai:lookup-model' };
         // Beside the SDK's own tags (namespace, taskQueue, activityType).
         expect(counted.map((entry) => ({ ...entry, tags: grueTags(entry.tags) }))).toEqual([
@@ -181,11 +222,16 @@ describe('grue worker --metrics-port', () => {
 
     it("tags a call of a workflow the server does not know with game 'unknown', and the call still succeeds", async () => {
       const { meter, counted } = recordingMeter();
-      const answer: { value: string } = await new MockActivityEnvironment({ workflowExecution: { workflowId: `no-such-workflow-${Date.now()}`, runId: 'none' } }, { client, metricMeter: meter, logger: quiet }).run(() =>
-        classifiedLlmCall(provider, async () => ({ usage: { promptTokens: 1, completionTokens: 1 }, value: 'fine' })),
-      );
+      const answer: { value: string } = await new MockActivityEnvironment(
+        { workflowExecution: { workflowId: `no-such-workflow-${Date.now()}`, runId: 'none' } },
+        { client, metricMeter: meter, logger: quiet },
+      ).run(() => classifiedLlmCall(provider, async () => ({ usage: { promptTokens: 1, completionTokens: 1 }, value: 'fine' })));
       expect(answer.value).toBe('fine');
-      expect({ ...counted[0], tags: grueTags(counted[0].tags) }).toEqual({ name: 'grue_llm_calls_total', value: 1, tags: { game: 'unknown', model: 'openai:lookup-model', outcome: 'ok' } });
+      expect({ ...counted[0], tags: grueTags(counted[0].tags) }).toEqual({
+        name: 'grue_llm_calls_total',
+        value: 1,
+        tags: { game: 'unknown', model: 'openai:lookup-model', outcome: 'ok' },
+      });
     });
   });
 });

@@ -34,14 +34,14 @@ function continueAsNewBytes(events: temporal.api.history.v1.IHistoryEvent[]): nu
     expect(result.turns).toBe(TURNS);
 
     const sizes: number[] = [];
-    for (let runId: string | undefined = handle.firstExecutionRunId; runId; ) {
+    for (let runId: string | undefined = handle.firstExecutionRunId; runId;) {
       const history: temporal.api.history.v1.IHistory = await served.env.client.workflow.getHandle(handle.workflowId, runId).fetchHistory();
       const events = history.events ?? [];
       const bytes = continueAsNewBytes(events);
       if (bytes !== null) sizes.push(bytes);
       runId = events[events.length - 1]?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
     }
-     
+
     console.log(`continue-as-new payloads over ${TURNS} turns (bytes): ${sizes.join(' ')}`);
     expect(sizes.length).toBeGreaterThanOrEqual(TURNS / 100 - 1);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(LIMIT);

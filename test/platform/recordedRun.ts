@@ -83,8 +83,10 @@ function outcomesByScheduledId(events: HistoryEvent[]): Map<string, RecordedOutc
     const canceled = e.activityTaskCanceledEventAttributes;
     if (done) outcomes.set(String(done.scheduledEventId), { kind: 'completed', result: decode(done.result)[0] });
     if (failed) outcomes.set(String(failed.scheduledEventId), { kind: 'failed', ...recordedFailure(failed.failure, 'ActivityFailure') });
-    if (timedOut) outcomes.set(String(timedOut.scheduledEventId), { kind: 'failed', ...recordedFailure(timedOut.failure, 'ActivityTimeout') });
-    if (canceled) outcomes.set(String(canceled.scheduledEventId), { kind: 'failed', message: 'activity canceled', type: 'ActivityCanceled' });
+    if (timedOut)
+      outcomes.set(String(timedOut.scheduledEventId), { kind: 'failed', ...recordedFailure(timedOut.failure, 'ActivityTimeout') });
+    if (canceled)
+      outcomes.set(String(canceled.scheduledEventId), { kind: 'failed', message: 'activity canceled', type: 'ActivityCanceled' });
   }
   return outcomes;
 }
@@ -167,7 +169,11 @@ const MEASUREMENTS = new Set(['elapsedMs']);
 export function withoutMeasurements(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutMeasurements);
   if (typeof v !== 'object' || v === null) return v;
-  return Object.fromEntries(Object.entries(v).filter(([k]) => !MEASUREMENTS.has(k)).map(([k, x]) => [k, withoutMeasurements(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k]) => !MEASUREMENTS.has(k))
+      .map(([k, x]) => [k, withoutMeasurements(x)]),
+  );
 }
 
 /**
@@ -197,7 +203,8 @@ export class RecordedActivities {
     const { workflowExecution, activityType } = Context.current().info;
     const workflowId = workflowExecution?.workflowId ?? '(no workflow)';
     const chain = this.chains.get(workflowId);
-    if (!chain) throw ApplicationFailure.nonRetryable(`${workflowId} has no recording: record every workflow a recording starts`, 'NoRecording');
+    if (!chain)
+      throw ApplicationFailure.nonRetryable(`${workflowId} has no recording: record every workflow a recording starts`, 'NoRecording');
     if (this.diverged.has(workflowId)) {
       throw ApplicationFailure.nonRetryable(`${workflowId} already left its recording`, 'DecisionReplayDiverged');
     }
@@ -317,7 +324,9 @@ function show(v: unknown, max = 300): string {
 
 /** The differing paths, the first few in full. */
 export function describeDifferences(diffs: Difference[], max = 6): string {
-  const lines = diffs.slice(0, max).flatMap((d) => [`    ${d.path}`, `      recorded: ${show(d.expected)}`, `      actual:   ${show(d.actual)}`]);
+  const lines = diffs
+    .slice(0, max)
+    .flatMap((d) => [`    ${d.path}`, `      recorded: ${show(d.expected)}`, `      actual:   ${show(d.actual)}`]);
   if (diffs.length > max) lines.push(`    … and ${diffs.length - max} more differing paths`);
   return lines.join('\n');
 }

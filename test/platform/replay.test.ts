@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { quietRuntime, workflowBundle } from './env';
 
 const DIR = join(__dirname, '..', 'histories');
-const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('replay of recorded histories', () => {
   it('has histories to replay (episode runs with continue-as-new, a campaign, a child episode)', () => {
@@ -19,7 +21,10 @@ describe('replay of recorded histories', () => {
 
   it('replays every recorded history without nondeterminism', async () => {
     quietRuntime();
-    const histories = files.map((f) => ({ workflowId: f.replace(/(@[^.]*)?\.json$/, ''), history: historyFromJSON(JSON.parse(readFileSync(join(DIR, f), 'utf8'))) }));
+    const histories = files.map((f) => ({
+      workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
+      history: historyFromJSON(JSON.parse(readFileSync(join(DIR, f), 'utf8'))),
+    }));
     const results: Array<{ workflowId: string; error?: unknown }> = [];
     for await (const r of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) results.push(r);
     expect(results.map((r) => ({ workflowId: r.workflowId, error: r.error ? String(r.error) : undefined }))).toEqual(

@@ -13,10 +13,23 @@ import { quietRuntime, tempDataDir, workflowBundle } from './env';
 import { ownServer } from './server';
 
 /** Runs `work` with an in-process worker whose LLM is `provider`. */
-export async function withScriptedWorker<T>(address: string, taskQueue: string, dataDir: string, provider: ScriptedProvider, work: () => Promise<T>): Promise<T> {
+export async function withScriptedWorker<T>(
+  address: string,
+  taskQueue: string,
+  dataDir: string,
+  provider: ScriptedProvider,
+  work: () => Promise<T>,
+): Promise<T> {
   quietRuntime();
   const connection = await NativeConnection.connect({ address });
-  const worker = await createGrueWorker({ connection, namespace: 'default', taskQueue, dataDir, workflowBundle: await workflowBundle(), llm: () => provider });
+  const worker = await createGrueWorker({
+    connection,
+    namespace: 'default',
+    taskQueue,
+    dataDir,
+    workflowBundle: await workflowBundle(),
+    llm: () => provider,
+  });
   try {
     return await worker.runUntil(work());
   } finally {
@@ -25,10 +38,14 @@ export async function withScriptedWorker<T>(address: string, taskQueue: string, 
 }
 
 export function spawnScriptedWorker(address: string, taskQueue: string, dataDir: string, options: ScriptedOptions): ChildProcess {
-  return spawn(process.execPath, ['-r', 'tsx/cjs', join(ROOT, 'test', 'platform', 'scriptedWorker.ts'), address, taskQueue, dataDir, JSON.stringify(options)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  return spawn(
+    process.execPath,
+    ['-r', 'tsx/cjs', join(ROOT, 'test', 'platform', 'scriptedWorker.ts'), address, taskQueue, dataDir, JSON.stringify(options)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
 }
 
 export async function killHard(child: ChildProcess): Promise<void> {
@@ -39,7 +56,11 @@ export async function killHard(child: ChildProcess): Promise<void> {
 }
 
 /** Polls `probe` until it gives a value. */
-export async function waitFor<T>(what: string, probe: () => T | null | undefined | Promise<T | null | undefined>, ms = 120_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | null | undefined | Promise<T | null | undefined>,
+  ms = 120_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await probe();

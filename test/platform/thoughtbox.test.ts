@@ -22,7 +22,15 @@ jest.setTimeout(10 * 60_000);
 
 const dev = ownServerForTests();
 
-const OPTIONS: EpisodeOptions = { game: 'lighthouse', seed: 4, maxTurns: 3, policy: 'full', compactEvery: 0, thoughtbox: 'always', knowledgeEvery: 0 };
+const OPTIONS: EpisodeOptions = {
+  game: 'lighthouse',
+  seed: 4,
+  maxTurns: 3,
+  policy: 'full',
+  compactEvery: 0,
+  thoughtbox: 'always',
+  knowledgeEvery: 0,
+};
 const COOKBOOK = readFileSync(join(GAME_FILES, 'thinking_patterns.md'), 'utf8').trim();
 const chainOf = (session: ThoughtboxSession) => session.thoughts.map((t) => [t.number, t.kind, t.revises ?? t.branchFromThought ?? null]);
 
@@ -96,10 +104,20 @@ describe('the thoughtbox in an episode', () => {
       });
     const fromHistory = cli('--thoughts', '--json');
     expect(fromHistory.status).toBe(0);
-    expect(fromHistory.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(sessions);
+    expect(
+      fromHistory.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(sessions);
     const shown = cli('--thoughts', '--last', '1');
     expect(shown.stdout.split('\n')[0]).toMatch(/^turn 2 · thoughtbox \(always\) · concluded → ".+" · 4 thoughts, 4 calls/);
-    expect(cli('--json').stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(turns);
+    expect(
+      cli('--json')
+        .stdout.trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(turns);
   });
 
   it('stops a session at maxThinkingIterations and plays the turn on the oracle and selector', async () => {
@@ -107,7 +125,11 @@ describe('the thoughtbox in an episode', () => {
     const taskQueue = uniqueQueue('limit');
     const workflowId = `limit-${Date.now()}`;
     const result = await withScriptedWorker(dev.address, taskQueue, dataDir, new ScriptedProvider({ thinking: 'endless' }), () =>
-      dev.client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 2, maxThinkingIterations: 3 })] }),
+      dev.client.workflow.execute(episodeWorkflow, {
+        taskQueue,
+        workflowId,
+        args: [episodeInput({ ...OPTIONS, maxTurns: 2, maxThinkingIterations: 3 })],
+      }),
     );
     expect(result.turns).toBe(2);
     const sessions = readThoughts(dataDir, workflowId);
@@ -124,14 +146,19 @@ describe('the thoughtbox in an episode', () => {
     const workflowId = `auto-${Date.now()}`;
     const provider = new ScriptedProvider({ thinking: 'decline', blocker: 'the door is locked' });
     await withScriptedWorker(dev.address, taskQueue, dataDir, provider, () =>
-      dev.client.workflow.execute(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 8, thoughtbox: 'auto' })] }),
+      dev.client.workflow.execute(episodeWorkflow, {
+        taskQueue,
+        workflowId,
+        args: [episodeInput({ ...OPTIONS, maxTurns: 8, thoughtbox: 'auto' })],
+      }),
     );
     // The oracle names a blocker on every turn it is asked; auto offers, then waits AUTO.cooldownTurns before offering again.
     const sessions = readThoughts(dataDir, workflowId);
     const offered = sessions.map((s) => s.turn);
     expect(offered.length).toBeGreaterThan(1);
     offered.slice(1).forEach((turn, i) => expect(turn - offered[i]).toBeGreaterThanOrEqual(AUTO.cooldownTurns));
-    for (const s of sessions) expect(s).toMatchObject({ required: false, outcome: 'declined', thoughts: [], trigger: 'blocker: the door is locked' });
+    for (const s of sessions)
+      expect(s).toMatchObject({ required: false, outcome: 'declined', thoughts: [], trigger: 'blocker: the door is locked' });
     expect(provider.thinkRequests.every((r) => r.toolChoice === 'auto')).toBe(true);
     const turns = readTranscript(dataDir, workflowId);
     expect(turns.every((t) => t.usedThoughtbox === false && t.thinkingSteps === 0)).toBe(true);
@@ -142,14 +169,22 @@ describe('the thoughtbox in an episode', () => {
     const refQueue = uniqueQueue('thinking-ref');
     const refId = `thinking-ref-${Date.now()}`;
     await withScriptedWorker(dev.address, refQueue, refDir, new ScriptedProvider(), () =>
-      dev.client.workflow.execute(episodeWorkflow, { taskQueue: refQueue, workflowId: refId, args: [episodeInput({ ...OPTIONS, maxTurns: 2 })] }),
+      dev.client.workflow.execute(episodeWorkflow, {
+        taskQueue: refQueue,
+        workflowId: refId,
+        args: [episodeInput({ ...OPTIONS, maxTurns: 2 })],
+      }),
     );
 
     const dataDir = tempDataDir();
     const markers = join(dataDir, 'markers');
     const taskQueue = uniqueQueue('thinking-crash');
     const workflowId = `thinking-crash-${Date.now()}`;
-    const handle = await dev.client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ ...OPTIONS, maxTurns: 2 })] });
+    const handle = await dev.client.workflow.start(episodeWorkflow, {
+      taskQueue,
+      workflowId,
+      args: [episodeInput({ ...OPTIONS, maxTurns: 2 })],
+    });
     const victim = spawnScriptedWorker(dev.address, taskQueue, dataDir, { markerDir: markers, thinkingDelay: { thought: 3, ms: 120_000 } });
     await waitFor('the third thought to start', () => existsSync(join(markers, 'thinking-3')));
     await killHard(victim);

@@ -59,12 +59,21 @@ async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; co
       return;
     }
     contentTypes.add(String(request.headers['content-type']));
-    const payload = JSON.parse(body) as { resourceSpans: Array<{ resource: { attributes: unknown }; scopeSpans: Array<{ spans: Array<Record<string, unknown>> }> }> };
+    const payload = JSON.parse(body) as {
+      resourceSpans: Array<{ resource: { attributes: unknown }; scopeSpans: Array<{ spans: Array<Record<string, unknown>> }> }>;
+    };
     for (const resourceSpans of payload.resourceSpans) {
       const service = String(attributes(resourceSpans.resource.attributes)['service.name']);
       for (const scope of resourceSpans.scopeSpans) {
         for (const span of scope.spans) {
-          spans.push({ service, name: String(span.name), traceId: String(span.traceId), spanId: String(span.spanId), parentSpanId: String(span.parentSpanId ?? ''), attributes: attributes(span.attributes) });
+          spans.push({
+            service,
+            name: String(span.name),
+            traceId: String(span.traceId),
+            spanId: String(span.spanId),
+            parentSpanId: String(span.parentSpanId ?? ''),
+            attributes: attributes(span.attributes),
+          });
         }
       }
     }
@@ -75,7 +84,8 @@ async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; co
   return { url: `http://127.0.0.1:${port}`, spans, contentTypes, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-const countBy = (names: string[]) => names.reduce<Record<string, number>>((counts, name) => ({ ...counts, [name]: (counts[name] ?? 0) + 1 }), {});
+const countBy = (names: string[]) =>
+  names.reduce<Record<string, number>>((counts, name) => ({ ...counts, [name]: (counts[name] ?? 0) + 1 }), {});
 
 describe('traces with an OTLP endpoint configured', () => {
   let lab: FakeLlmLab;
@@ -107,7 +117,32 @@ describe('traces with an OTLP endpoint configured', () => {
 
   it('an episode is one trace (its start, its runs, a span per activity; LLM spans with model, tokens and outcome), a campaign one trace with its episodes', async () => {
     const workflowId = `traced-${Date.now()}`;
-    const played = await grueProcess(['play', 'lighthouse', '--policy', 'full', '--seed', '1', '--max-turns', '6', '--continue-as-new-every', '3', '--compact-every', '3', '--knowledge-every', '3', '--thoughtbox', 'off', '--no-stop-on-death', '--no-worker', '--id', workflowId], env, CLI_TIMEOUT_MS);
+    const played = await grueProcess(
+      [
+        'play',
+        'lighthouse',
+        '--policy',
+        'full',
+        '--seed',
+        '1',
+        '--max-turns',
+        '6',
+        '--continue-as-new-every',
+        '3',
+        '--compact-every',
+        '3',
+        '--knowledge-every',
+        '3',
+        '--thoughtbox',
+        'off',
+        '--no-stop-on-death',
+        '--no-worker',
+        '--id',
+        workflowId,
+      ],
+      env,
+      CLI_TIMEOUT_MS,
+    );
     expect(played.stderr).not.toMatch(/unexpected error|cannot be sent/);
     expect(played.code).toBe(0);
 
@@ -121,13 +156,18 @@ describe('traces with an OTLP endpoint configured', () => {
 
     // A campaign: its episodes are child workflows, inside the campaign's trace.
     const campaignId = `traced-campaign-${Date.now()}`;
-    const campaign = await grueProcess(['campaign', 'lighthouse', '--policy', 'oracle-free', '--episodes', '2', '--max-turns', '2', '--no-worker', '--id', campaignId], env, CLI_TIMEOUT_MS);
+    const campaign = await grueProcess(
+      ['campaign', 'lighthouse', '--policy', 'oracle-free', '--episodes', '2', '--max-turns', '2', '--no-worker', '--id', campaignId],
+      env,
+      CLI_TIMEOUT_MS,
+    );
     expect(campaign.code).toBe(0);
 
     expect(await worker.stop()).toBe(0);
     const { scheduled } = await activitiesByType(client, workflowId);
     const activityCount = Object.values(scheduled).reduce((sum, n) => sum + n, 0);
-    const ran = () => receiver.spans.filter((span) => span.name.startsWith('RunActivity:') && span.attributes.temporalWorkflowId === workflowId);
+    const ran = () =>
+      receiver.spans.filter((span) => span.name.startsWith('RunActivity:') && span.attributes.temporalWorkflowId === workflowId);
     // The receiver has them all as soon as the worker has exited; waiting only covers the last request's parsing.
     await waitFor('every activity span', () => ran().length >= activityCount, 10_000);
 
@@ -149,8 +189,16 @@ describe('traces with an OTLP endpoint configured', () => {
     expect(runs.some((run) => run.parentSpanId === start[0].spanId)).toBe(true);
     expect(new Set(ran().map((span) => span.service))).toEqual(new Set(['grue-worker']));
 
-    for (const span of ran().filter((span) => ['analyseTurn', 'analyseFailure', 'compact', 'updateKnowledge', 'synthesizeWisdom'].includes(span.name.replace('RunActivity:', '')))) {
-      expect(span.attributes).toMatchObject({ 'grue.game': 'lighthouse', 'grue.llm.model': 'openai:trace-model', 'grue.llm.outcome': 'ok', 'grue.llm.prompt_tokens': 100, 'grue.llm.completion_tokens': 20 });
+    for (const span of ran().filter((span) =>
+      ['analyseTurn', 'analyseFailure', 'compact', 'updateKnowledge', 'synthesizeWisdom'].includes(span.name.replace('RunActivity:', '')),
+    )) {
+      expect(span.attributes).toMatchObject({
+        'grue.game': 'lighthouse',
+        'grue.llm.model': 'openai:trace-model',
+        'grue.llm.outcome': 'ok',
+        'grue.llm.prompt_tokens': 100,
+        'grue.llm.completion_tokens': 20,
+      });
     }
     for (const span of ran().filter((span) => span.name === 'RunActivity:stepGame')) {
       expect(span.attributes).toMatchObject({ 'grue.game': 'lighthouse' });

@@ -15,7 +15,6 @@ import { freePort } from './server';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const run = existsSync(CHROMIUM) ? describe : describe.skip;
 if (!existsSync(CHROMIUM)) {
-   
   console.warn(`skipping the Web UI test: no Chromium at ${CHROMIUM} (apt-get install chromium chromium-driver; .ci/run does)`);
 }
 
@@ -38,17 +37,33 @@ run('Temporal Web UI', () => {
     worker = await createTestWorker(env, taskQueue, tempDataDir());
     const workflowId = `webui-episode-${Date.now()}`;
     await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput({ game: 'lighthouse', seed: 1, maxTurns: 3 })] });
+      const handle = await env.client.workflow.start(episodeWorkflow, {
+        taskQueue,
+        workflowId,
+        args: [episodeInput({ game: 'lighthouse', seed: 1, maxTurns: 3 })],
+      });
       await handle.result();
     });
 
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const page = await browser.newPage();
-      await page.goto(`http://127.0.0.1:${uiPort}/namespaces/default/workflows/${workflowId}`, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+      await page.goto(`http://127.0.0.1:${uiPort}/namespaces/default/workflows/${workflowId}`, {
+        waitUntil: 'domcontentloaded',
+        timeout: 60_000,
+      });
       await page.getByText(workflowId).first().waitFor({ timeout: 60_000 });
       const activity = page.getByText('stepGame').first();
       await activity.waitFor({ timeout: 60_000 });

@@ -28,12 +28,23 @@ describe('workers with different data dirs', () => {
     const [firstDir, secondDir, cliDir] = [tempDataDir(), tempDataDir(), tempDataDir()];
     // Random play on The Lighthouse lasts past turn 25 with seed 7 (see the durability test), so
     // the episode crosses a continue-as-new after the first worker has left.
-    const input = episodeInput({ game: 'lighthouse', policy: 'random', seed: 7, maxTurns: 60, continueAsNewEvery: 25, transcriptFlushEvery: 7, turnTimeoutSeconds: 10 });
+    const input = episodeInput({
+      game: 'lighthouse',
+      policy: 'random',
+      seed: 7,
+      maxTurns: 60,
+      continueAsNewEvery: 25,
+      transcriptFlushEvery: 7,
+      turnTimeoutSeconds: 10,
+    });
     const taskQueue = uniqueQueue('apart');
     try {
       const first = await inProcessWorker(address, taskQueue, firstDir);
       const handle = await client.workflow.start(episodeWorkflow, { taskQueue, workflowId: `apart-${Date.now()}`, args: [input] });
-      await waitFor('the first worker to play 15 turns', async () => ((await handle.query(statusQuery).catch(() => null))?.turn ?? 0) >= 15);
+      await waitFor(
+        'the first worker to play 15 turns',
+        async () => ((await handle.query(statusQuery).catch(() => null))?.turn ?? 0) >= 15,
+      );
       await first.stop();
       const leftAt = turnsIn(readTranscript(firstDir, handle.workflowId));
       const second = await inProcessWorker(address, taskQueue, secondDir);
@@ -59,7 +70,10 @@ describe('workers with different data dirs', () => {
         env: { ...process.env, TEMPORAL_ADDRESS: address, GRUE_DATA_DIR: cliDir },
       });
       expect(cli.status).toBe(0);
-      const printed = cli.stdout.trim().split('\n').map((line) => JSON.parse(line));
+      const printed = cli.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(printed).toEqual(history.turns);
     } finally {
       await client.connection.close();

@@ -45,7 +45,16 @@ describe('summary', () => {
       knowledge: 'every 10',
     });
     // Seconds per turn only from the turns that have timings (episode 2 has none).
-    expect(off).toMatchObject({ arm: 'thoughtbox=off', meanScore: 2.5, bestScore: 5, wins: 0, deaths: 1, llmCallsPerTurn: 0.5, secondsPerTurn: 1, thoughtbox: 'off' });
+    expect(off).toMatchObject({
+      arm: 'thoughtbox=off',
+      meanScore: 2.5,
+      bestScore: 5,
+      wins: 0,
+      deaths: 1,
+      llmCallsPerTurn: 0.5,
+      secondsPerTurn: 1,
+      thoughtbox: 'off',
+    });
   });
 
   it('says "?" for the config of a campaign that did not record it, and "—" for seconds without timings', () => {
@@ -70,7 +79,10 @@ describe('chart specs hold the data points', () => {
     const chart = reportCharts(data).find((c) => c.id === 'score-over-turns')!;
     expect((chart.spec as { data: { values: unknown[] } }).data.values).toEqual(points);
     // One panel per arm, baseline first.
-    expect((chart.spec as { facet: { field: string; sort: string[] } }).facet).toMatchObject({ field: 'arm', sort: ['baseline', 'thoughtbox=off'] });
+    expect((chart.spec as { facet: { field: string; sort: string[] } }).facet).toMatchObject({
+      field: 'arm',
+      sort: ['baseline', 'thoughtbox=off'],
+    });
   });
 
   it('best score per episode is the peak reached, not the final score', () => {
@@ -117,11 +129,12 @@ describe('score axes', () => {
       }
     }
     const built = await buildReport(data);
-    for (const id of ['score-over-turns', 'best-score']) expect(new Set(yLabels(built.files[`${id}.svg`] as string))).toEqual(new Set(['0', '1']));
+    for (const id of ['score-over-turns', 'best-score'])
+      expect(new Set(yLabels(built.files[`${id}.svg`] as string))).toEqual(new Set(['0', '1']));
     expect(yLabels(built.files['best-score.svg'] as string)).toEqual(['0', '1']);
   });
 
-  it('a long range keeps Vega\'s own ticks', () => {
+  it("a long range keeps Vega's own ticks", () => {
     expect(integerAxis([0, 48])).toEqual({ format: 'd', tickMinStep: 1 });
     expect(integerAxis([-5, 1])).toMatchObject({ values: [-5, -4, -3, -2, -1, 0, 1] });
   });
@@ -151,7 +164,9 @@ describe('buildReport', () => {
     expect(html).not.toMatch(/<script|<link|@import|url\(\s*["']?https?:/i);
     // The summary table: both arms, the config columns (policy, assist, model, ...).
     expect(html).toMatch(/<th>assist<\/th>/);
-    expect(html).toMatch(/<td>thoughtbox=off<\/td><td>2<\/td><td>2.50<\/td><td>5<\/td><td>0<\/td><td>1<\/td><td>0.50<\/td><td>1.00<\/td><td>full<\/td><td>probe<\/td><td>worker default<\/td><td>off<\/td>/);
+    expect(html).toMatch(
+      /<td>thoughtbox=off<\/td><td>2<\/td><td>2.50<\/td><td>5<\/td><td>0<\/td><td>1<\/td><td>0.50<\/td><td>1.00<\/td><td>full<\/td><td>probe<\/td><td>worker default<\/td><td>off<\/td>/,
+    );
   });
 
   it('the SVGs carry the chart text (titles, arms) and the PNGs are valid PNG files', () => {
@@ -166,8 +181,12 @@ describe('buildReport', () => {
     const md = report.files['report.md'] as string;
     for (const id of ['score-over-turns', 'best-score', 'llm-calls-per-turn', 'seconds-per-turn']) expect(md).toContain(`](${id}.png)`);
     expect(md).not.toMatch(/\]\((?:https?:|\/)/);
-    expect(md).toMatch(/^\| arm \| episodes \| mean score \| best score \| wins \| deaths \| LLM calls\/turn \| s\/turn \| policy \| assist \| model \| thoughtbox \| compaction \| knowledge \|$/m);
-    expect(md).toMatch(/^\| baseline \| 2 \| 7.50 \| 10 \| 1 \| 0 \| 1.00 \| 3.00 \| full \| probe \| worker default \| auto \| every 5 \| every 10 \|$/m);
+    expect(md).toMatch(
+      /^\| arm \| episodes \| mean score \| best score \| wins \| deaths \| LLM calls\/turn \| s\/turn \| policy \| assist \| model \| thoughtbox \| compaction \| knowledge \|$/m,
+    );
+    expect(md).toMatch(
+      /^\| baseline \| 2 \| 7.50 \| 10 \| 1 \| 0 \| 1.00 \| 3.00 \| full \| probe \| worker default \| auto \| every 5 \| every 10 \|$/m,
+    );
   });
 
   it('is written atomically under reports/<id>/, and a rewrite replaces the files', () => {
@@ -181,12 +200,25 @@ describe('buildReport', () => {
 });
 
 describe('loadReportData', () => {
-  it('reads a campaign results.json with its recorded config and the episodes\' transcripts', async () => {
+  it("reads a campaign results.json with its recorded config and the episodes' transcripts", async () => {
     const dataDir = tempDataDir();
     const acts = createFileActivities(dataDir);
     const config = resolveCampaignConfig({ game: 'ferry', episodes: 1, maxTurns: 2, assist: 'valid', model: 'qwen2.5-coder-0.5b' });
-    await acts.writeTranscriptChunk({ workflowId: 'c-episode-001', turns: [{ turn: 1, command: 'n', observation: 'x', score: 1, moves: 1, location: 'Quay', worldHash: 'h', validActions: 2, elapsedMs: 1500 }] });
-    const results = { campaignId: 'c', game: 'ferry', episodes: [{ workflowId: 'c-episode-001', seed: 0, score: 1, turns: 1, victory: false, died: false }], meanScore: 1, maxScore: 1, learned: freshLearned(), config };
+    await acts.writeTranscriptChunk({
+      workflowId: 'c-episode-001',
+      turns: [
+        { turn: 1, command: 'n', observation: 'x', score: 1, moves: 1, location: 'Quay', worldHash: 'h', validActions: 2, elapsedMs: 1500 },
+      ],
+    });
+    const results = {
+      campaignId: 'c',
+      game: 'ferry',
+      episodes: [{ workflowId: 'c-episode-001', seed: 0, score: 1, turns: 1, victory: false, died: false }],
+      meanScore: 1,
+      maxScore: 1,
+      learned: freshLearned(),
+      config,
+    };
     await acts.writeResults({ campaignId: 'c', results });
     const data = loadReportData(dataDir, 'c');
     expect(data).toMatchObject({ kind: 'campaign', id: 'c', game: 'ferry', arms: [{ name: 'campaign', config }] });

@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, webUiUrl } from '../../src/config';
-import { credentialsRejected, defaultConfigFile, plaintextUnanswered, refusedByServer, resolveTemporalTarget, TemporalProfileError } from '../../src/temporal/profile';
+import {
+  credentialsRejected,
+  defaultConfigFile,
+  plaintextUnanswered,
+  refusedByServer,
+  resolveTemporalTarget,
+  TemporalProfileError,
+} from '../../src/temporal/profile';
 
 const PROFILES = `
 [profile.default]
@@ -61,7 +68,12 @@ describe('Temporal profile resolution', () => {
   it('loads TLS files from TEMPORAL_TLS_* variables', () => {
     const dir = mkdtempSync(join(tmpdir(), 'grue-tls-files-'));
     writeFileSync(join(dir, 'ca.pem'), 'CA BYTES');
-    const target = resolveTemporalTarget({ ...home(false), TEMPORAL_ADDRESS: 'tls-host:7233', TEMPORAL_TLS_SERVER_CA_CERT_PATH: join(dir, 'ca.pem'), TEMPORAL_TLS_SERVER_NAME: 'tls-host' });
+    const target = resolveTemporalTarget({
+      ...home(false),
+      TEMPORAL_ADDRESS: 'tls-host:7233',
+      TEMPORAL_TLS_SERVER_CA_CERT_PATH: join(dir, 'ca.pem'),
+      TEMPORAL_TLS_SERVER_NAME: 'tls-host',
+    });
     expect(target.secure).toBe(true);
     const tls = target.connection.tls as { serverRootCACertificate?: Buffer; serverNameOverride?: string };
     expect(Buffer.from(tls.serverRootCACertificate!).toString()).toBe('CA BYTES');
@@ -69,22 +81,30 @@ describe('Temporal profile resolution', () => {
   });
 
   it('names the profiles a file has when an unknown one is asked for', () => {
-    expect(() => resolveTemporalTarget({ ...home(true), TEMPORAL_PROFILE: 'nope' })).toThrow(/profile "nope" is not in .*temporal\.toml; it has profiles "default", "cloud", "mtls"/);
+    expect(() => resolveTemporalTarget({ ...home(true), TEMPORAL_PROFILE: 'nope' })).toThrow(
+      /profile "nope" is not in .*temporal\.toml; it has profiles "default", "cloud", "mtls"/,
+    );
   });
 
   it('names the missing TLS file and the setting that points at it', () => {
-    expect(() => resolveTemporalTarget({ ...home(true), TEMPORAL_PROFILE: 'mtls' })).toThrow(/the TLS file \/no\/such\/client\.pem \(client_cert_path .* of profile "mtls"\) does not exist/);
+    expect(() => resolveTemporalTarget({ ...home(true), TEMPORAL_PROFILE: 'mtls' })).toThrow(
+      /the TLS file \/no\/such\/client\.pem \(client_cert_path .* of profile "mtls"\) does not exist/,
+    );
   });
 
   it('refuses a config file or profile that is not there instead of silently using the dev server', () => {
     expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_CONFIG_FILE: '/no/such/temporal.toml' })).toThrow(TemporalProfileError);
-    expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_PROFILE: 'cloud' })).toThrow(/profile "cloud" was asked for, but there is no config file/);
+    expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_PROFILE: 'cloud' })).toThrow(
+      /profile "cloud" was asked for, but there is no config file/,
+    );
   });
 
   it('says a malformed file cannot be read', () => {
     const dir = mkdtempSync(join(tmpdir(), 'grue-bad-toml-'));
     writeFileSync(join(dir, 'temporal.toml'), '[profile.default\naddress=');
-    expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_CONFIG_FILE: join(dir, 'temporal.toml') })).toThrow(/cannot read .*temporal\.toml: .*TOML/);
+    expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_CONFIG_FILE: join(dir, 'temporal.toml') })).toThrow(
+      /cannot read .*temporal\.toml: .*TOML/,
+    );
   });
 
   it('gives the CLI configuration the resolved address and namespace', () => {
@@ -98,7 +118,9 @@ describe('Temporal profile resolution', () => {
     const refused = credentialsRejected(target, Object.assign(new Error('16 UNAUTHENTICATED: bad key secret-key-123'), { code: 16 }));
     expect(refused?.message).toMatch(/did not accept the TLS settings or credentials of profile "cloud"/);
     expect(refused?.message).not.toContain('secret-key-123');
-    expect(credentialsRejected(resolveTemporalTarget(home(false)), Object.assign(new Error('16 UNAUTHENTICATED'), { code: 16 }))).toBeNull();
+    expect(
+      credentialsRejected(resolveTemporalTarget(home(false)), Object.assign(new Error('16 UNAUTHENTICATED'), { code: 16 })),
+    ).toBeNull();
   });
 
   it('looks for temporal.toml where envconfig and the temporal CLI do, per platform', () => {
@@ -114,8 +136,12 @@ describe('Temporal profile resolution', () => {
   it('refuses an address without a port, naming where it was set', () => {
     const dir = mkdtempSync(join(tmpdir(), 'grue-bad-address-'));
     writeFileSync(join(dir, 'temporal.toml'), '[profile.default]\naddress = "temporal.example.com"\n');
-    expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_CONFIG_FILE: join(dir, 'temporal.toml') })).toThrow(/^address of profile "default" in .*temporal\.toml \("temporal\.example\.com"\) must be host:port/);
-    expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_ADDRESS: 'localhost:99999' })).toThrow(/^TEMPORAL_ADDRESS \("localhost:99999"\) has a port outside 1-65535/);
+    expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_CONFIG_FILE: join(dir, 'temporal.toml') })).toThrow(
+      /^address of profile "default" in .*temporal\.toml \("temporal\.example\.com"\) must be host:port/,
+    );
+    expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_ADDRESS: 'localhost:99999' })).toThrow(
+      /^TEMPORAL_ADDRESS \("localhost:99999"\) has a port outside 1-65535/,
+    );
     expect(resolveTemporalTarget({ ...home(false), TEMPORAL_ADDRESS: '[::1]:7233' }).address).toBe('[::1]:7233');
   });
 
@@ -124,23 +150,33 @@ describe('Temporal profile resolution', () => {
     const denied = credentialsRejected(target, Object.assign(new Error('7 PERMISSION_DENIED: Request unauthorized'), { code: 7 }));
     expect(denied?.message).toMatch(/accepted the credentials of profile "cloud" but refused them access/);
     // The worker's connection (the SDK core) gives no number, only the code's description.
-    const core = credentialsRejected(target, new Error("Failed to call GetSystemInfo: code: 'The request does not have valid authentication credentials', message: \"bad key\""));
+    const core = credentialsRejected(
+      target,
+      new Error('Failed to call GetSystemInfo: code: \'The request does not have valid authentication credentials\', message: "bad key"'),
+    );
     expect(core?.message).toMatch(/did not accept the TLS settings or credentials of profile "cloud"/);
     expect(credentialsRejected(target, new Error('ECONNRESET'))).toBeNull();
   });
 
   it('maps a refusal past the connection to the profile of the environment', () => {
     const env = { ...home(true), TEMPORAL_PROFILE: 'cloud' };
-    const refusal = refusedByServer(Object.assign(new Error('wrapped'), { cause: Object.assign(new Error('16 UNAUTHENTICATED: secret-key-123 expired'), { code: 16 }) }), env);
+    const refusal = refusedByServer(
+      Object.assign(new Error('wrapped'), { cause: Object.assign(new Error('16 UNAUTHENTICATED: secret-key-123 expired'), { code: 16 }) }),
+      env,
+    );
     expect(refusal?.message).toMatch(/profile "cloud".*\*\*\* expired/);
     expect(refusal?.message).not.toContain('secret-key-123');
     expect(refusedByServer(Object.assign(new Error('5 NOT_FOUND'), { code: 5 }), env)).toBeNull();
-    expect(refusedByServer(Object.assign(new Error('16 UNAUTHENTICATED'), { code: 16 }), { ...home(true), TEMPORAL_PROFILE: 'nope' })).toBeNull();
+    expect(
+      refusedByServer(Object.assign(new Error('16 UNAUTHENTICATED'), { code: 16 }), { ...home(true), TEMPORAL_PROFILE: 'nope' }),
+    ).toBeNull();
   });
 
   it('says TLS may be missing when plaintext gRPC gets no answer, only for a target without TLS', () => {
     const deadline = new Error('Failed to connect before the deadline');
-    expect(plaintextUnanswered(resolveTemporalTarget(home(false)), deadline)?.message).toMatch(/did not answer plaintext gRPC .* TEMPORAL_TLS=true/);
+    expect(plaintextUnanswered(resolveTemporalTarget(home(false)), deadline)?.message).toMatch(
+      /did not answer plaintext gRPC .* TEMPORAL_TLS=true/,
+    );
     expect(plaintextUnanswered(resolveTemporalTarget({ ...home(true), TEMPORAL_PROFILE: 'cloud' }), deadline)).toBeNull();
     expect(plaintextUnanswered(resolveTemporalTarget(home(false)), new Error('ECONNREFUSED'))).toBeNull();
   });

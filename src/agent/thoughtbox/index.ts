@@ -14,7 +14,12 @@ export { AUTO, thoughtboxOffer } from './trigger';
 export type { Offer } from './trigger';
 
 export function oracleReading(analysis: TurnAnalysis): OracleReading {
-  return { goal: analysis.immediate_goal || analysis.overall_goal, blocker: analysis.blocking_condition || analysis.prerequisite, recommended: analysis.recommended_action, reasoning: analysis.action_reasoning };
+  return {
+    goal: analysis.immediate_goal || analysis.overall_goal,
+    blocker: analysis.blocking_condition || analysis.prerequisite,
+    recommended: analysis.recommended_action,
+    reasoning: analysis.action_reasoning,
+  };
 }
 
 /** The next `think` call's input: the same turn context every round, plus all rounds so far. */

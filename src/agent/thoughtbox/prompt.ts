@@ -20,7 +20,15 @@ const DESCRIPTION =
 /** The tool, with its action constrained to the valid actions (a grammar then cannot name another). */
 export function thoughtboxTool(validActions: readonly string[]): ToolSpec {
   const actions = promptActions(validActions);
-  const schema = actions.length ? ThinkingStepSchema.extend({ action: z.enum(actions).nullable().optional().describe(ThinkingStepSchema.shape.action.description ?? '') }) : ThinkingStepSchema;
+  const schema = actions.length
+    ? ThinkingStepSchema.extend({
+        action: z
+          .enum(actions)
+          .nullable()
+          .optional()
+          .describe(ThinkingStepSchema.shape.action.description ?? ''),
+      })
+    : ThinkingStepSchema;
   return { name: THOUGHTBOX_TOOL, description: DESCRIPTION, schema };
 }
 
@@ -28,7 +36,10 @@ export function thoughtboxTool(validActions: readonly string[]): ToolSpec {
 const GRAMMAR_THOUGHT_CHARS = 200;
 
 const promptActions = (validActions: readonly string[]) => [...new Set(validActions.slice(0, PROMPT_ACTIONS))] as [string, ...string[]];
-const oneOf = (numbers: number[]) => (numbers.length === 1 ? z.literal(numbers[0]) : z.union(numbers.map((n) => z.literal(n)) as unknown as [z.ZodLiteral<number>, z.ZodLiteral<number>]));
+const oneOf = (numbers: number[]) =>
+  numbers.length === 1
+    ? z.literal(numbers[0])
+    : z.union(numbers.map((n) => z.literal(n)) as unknown as [z.ZodLiteral<number>, z.ZodLiteral<number>]);
 
 /**
  * The tool for a grammar-constrained model, narrowed to the steps that can be valid as thought
@@ -49,20 +60,33 @@ export function constrainedThoughtboxTool(validActions: readonly string[], next:
   // Written after the fields that tell the variants apart: a grammar keeps every variant alive
   // until the text rules all but one out, and a long string shared by all of them made one
   // step take minutes on two cores.
-  const thought = { thought: z.string().min(1).max(GRAMMAR_THOUGHT_CHARS).describe(ThinkingStepSchema.shape.thought.description ?? '') };
+  const thought = {
+    thought: z
+      .string()
+      .min(1)
+      .max(GRAMMAR_THOUGHT_CHARS)
+      .describe(ThinkingStepSchema.shape.thought.description ?? ''),
+  };
   const kinds = [
     { isRevision: z.literal(false), revisesThought: z.null(), branchFromThought: z.null(), branchId: z.null() },
     ...(earlier.length
       ? [
           { isRevision: z.literal(true), revisesThought: oneOf(earlier), branchFromThought: z.null(), branchId: z.null() },
-          { isRevision: z.literal(false), revisesThought: z.null(), branchFromThought: oneOf(earlier), branchId: z.string().min(1).max(20) },
+          {
+            isRevision: z.literal(false),
+            revisesThought: z.null(),
+            branchFromThought: oneOf(earlier),
+            branchId: z.string().min(1).max(20),
+          },
         ]
       : []),
   ];
   // The concluding thought is a plain forward one: one variant carries the action list, which keeps the grammar (and sampling) small.
   const variants = [
     ...kinds.map((kind) => z.object({ ...kind, nextThoughtNeeded: z.literal(true), action: z.null(), ...thought, ...common })),
-    ...(actions.length ? [z.object({ ...kinds[0], nextThoughtNeeded: z.literal(false), action: z.enum(actions), ...thought, ...common })] : []),
+    ...(actions.length
+      ? [z.object({ ...kinds[0], nextThoughtNeeded: z.literal(false), action: z.enum(actions), ...thought, ...common })]
+      : []),
   ];
   const schema = variants.length === 1 ? variants[0] : z.union(variants as unknown as [z.ZodTypeAny, z.ZodTypeAny]);
   return { name: THOUGHTBOX_TOOL, description: DESCRIPTION, schema };
@@ -70,7 +94,8 @@ export function constrainedThoughtboxTool(validActions: readonly string[], next:
 
 function system(required: boolean): string {
   return [
-    'You play a text adventure game and think a hard turn through before acting, with the thoughtbox tool: one numbered thought per call (1, 2, 3, ...).',
+    'You play a text adventure game and think a hard turn through before acting, ' +
+      'with the thoughtbox tool: one numbered thought per call (1, 2, 3, ...).',
     'Correct an earlier thought with isRevision true and revisesThought. Explore an alternative with branchFromThought and a branchId.',
     'On your last thought set nextThoughtNeeded false and put the command to play now in action, one of VALID ACTIONS.',
     required ? 'Call the tool now.' : 'If the advice below is already enough, answer with no call and the agent acts on it.',
@@ -84,7 +109,9 @@ function contextText(request: ThinkRequest, obsChars: number, sections: number):
     turn.lastAction ? `LAST ACTION: ${turn.lastAction}` : 'LAST ACTION: none (the game just started)',
     `${turn.lastAction ? "GAME'S RESPONSE" : 'OPENING'}:\n${clip(turn.observation, obsChars)}`,
     ...turn.context.slice(0, sections).map((s) => `${s.title}:\n${s.text}`),
-    ...(oracle ? [`ORACLE'S ADVICE: goal "${oracle.goal}"; blocked by "${oracle.blocker}"; recommends "${oracle.recommended}" (${oracle.reasoning})`] : []),
+    ...(oracle
+      ? [`ORACLE'S ADVICE: goal "${oracle.goal}"; blocked by "${oracle.blocker}"; recommends "${oracle.recommended}" (${oracle.reasoning})`]
+      : []),
     `VALID ACTIONS: ${JSON.stringify(turn.validActions.slice(0, PROMPT_ACTIONS))}`,
   ].join('\n\n');
 }
@@ -108,7 +135,11 @@ export function thinkingMessages(request: ThinkRequest, cookbook: string, budget
     { role: 'system', content: system(request.required) },
     { role: 'user', content: contextText(request, obsChars, sections) },
     ...request.exchanges.flatMap((exchange, round): ChatMessage[] => [
-      { role: 'assistant', content: '', toolCalls: [{ id: callId(round), tool: THOUGHTBOX_TOOL, arguments: shortened(exchange.call, thoughtChars) }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: callId(round), tool: THOUGHTBOX_TOOL, arguments: shortened(exchange.call, thoughtChars) }],
+      },
       { role: 'tool', toolCallId: callId(round), content: resultText(exchange.result, cookbook) },
     ]),
   ];

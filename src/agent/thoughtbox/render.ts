@@ -83,7 +83,8 @@ function events(session: ThoughtboxSession): Event[] {
 function branchOrigins(session: ThoughtboxSession): Map<string, number> {
   const origins = new Map<string, number>(Object.entries(session.branches));
   for (const thought of session.thoughts) {
-    if (thought.branchId !== undefined && thought.branchFromThought !== undefined && !origins.has(thought.branchId)) origins.set(thought.branchId, thought.branchFromThought);
+    if (thought.branchId !== undefined && thought.branchFromThought !== undefined && !origins.has(thought.branchId))
+      origins.set(thought.branchId, thought.branchFromThought);
   }
   return origins;
 }

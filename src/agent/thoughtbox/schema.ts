@@ -17,13 +17,18 @@ export const MAX_BRANCH_ID_CHARS = 40;
  */
 export const ThinkingStepSchema = z.object({
   thought: z.string().min(1).max(MAX_THOUGHT_CHARS).describe('this thought, in a sentence or two'),
-  thoughtNumber: z.number().int().min(1).describe('this thought\'s number: 1, 2, 3, ... in order'),
+  thoughtNumber: z.number().int().min(1).describe("this thought's number: 1, 2, 3, ... in order"),
   totalThoughts: z.number().int().min(1).describe('how many thoughts you now expect in all (may grow)'),
   nextThoughtNeeded: z.boolean().describe('false on your last thought'),
   isRevision: z.boolean().nullable().optional().describe('true when this thought corrects an earlier one'),
   revisesThought: z.number().int().min(1).nullable().optional().describe('with isRevision: the number of the thought corrected'),
   branchFromThought: z.number().int().min(1).nullable().optional().describe('to explore an alternative: the thought it branches from'),
-  branchId: z.string().max(MAX_BRANCH_ID_CHARS).nullable().optional().describe('the branch\'s name (keep it for every thought of that branch)'),
+  branchId: z
+    .string()
+    .max(MAX_BRANCH_ID_CHARS)
+    .nullable()
+    .optional()
+    .describe("the branch's name (keep it for every thought of that branch)"),
   needsMoreThoughts: z.boolean().nullable().optional().describe('true to go past totalThoughts'),
   includePatternsCookbook: z.boolean().nullable().optional().describe('true to get the reasoning patterns cookbook in the result'),
   action: z.string().max(80).nullable().optional().describe('on your last thought: the command to play now, one of the valid actions'),

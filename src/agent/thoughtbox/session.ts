@@ -54,7 +54,8 @@ export function stepError(session: ThoughtboxSession, step: ThinkingStep, option
   const existing = (n: number) => n >= 1 && n < expected;
   if (step.isRevision) {
     if (!given(step.revisesThought)) return 'a revision must say which thought it corrects: set revisesThought';
-    if (!existing(step.revisesThought)) return `thought ${step.revisesThought} cannot be revised: a revision corrects an earlier thought (1 to ${expected - 1})`;
+    if (!existing(step.revisesThought))
+      return `thought ${step.revisesThought} cannot be revised: a revision corrects an earlier thought (1 to ${expected - 1})`;
   } else if (given(step.revisesThought)) {
     return 'revisesThought is only for revisions: set isRevision true, or revisesThought null';
   }
@@ -62,16 +63,28 @@ export function stepError(session: ThoughtboxSession, step: ThinkingStep, option
   if (given(step.branchFromThought)) {
     if (!id) return 'a branch needs a name: set branchId';
     if (step.isRevision) return 'a thought starts a branch or revises a thought, not both';
-    if (!existing(step.branchFromThought)) return `thought ${step.branchFromThought} does not exist: a branch starts from an earlier thought (1 to ${expected - 1})`;
+    if (!existing(step.branchFromThought))
+      return `thought ${step.branchFromThought} does not exist: a branch starts from an earlier thought (1 to ${expected - 1})`;
     const from = session.branches[id];
-    if (from !== undefined && from !== step.branchFromThought) return `branch "${id}" started from thought ${from}: keep that, or name a new branch`;
+    if (from !== undefined && from !== step.branchFromThought)
+      return `branch "${id}" started from thought ${from}: keep that, or name a new branch`;
   } else if (id && session.branches[id] === undefined) {
     return `branch "${id}" is new: say which thought it branches from (branchFromThought)`;
   }
   if (!step.nextThoughtNeeded && !conclusion(step, options)) {
-    if (options.length === 0) return 'your last thought (nextThoughtNeeded false) must name the command to type now in action (a short command such as "open door" or "north")';
-    const some = options.slice(0, 8).map((o) => JSON.stringify(o.command)).join(', ');
-    return `your last thought (nextThoughtNeeded false) must name the command to play now in action, one of the valid actions (e.g. ${some})`;
+    if (options.length === 0)
+      return (
+        'your last thought (nextThoughtNeeded false) must name the command to ' +
+        'type now in action (a short command such as "open door" or "north")'
+      );
+    const some = options
+      .slice(0, 8)
+      .map((o) => JSON.stringify(o.command))
+      .join(', ');
+    return (
+      `your last thought (nextThoughtNeeded false) must name the command ` +
+      `to play now in action, one of the valid actions (e.g. ${some})`
+    );
   }
   return null;
 }
@@ -85,18 +98,25 @@ function conclusion(step: ThinkingStep, options: readonly { command: string }[])
 function thoughtOf(step: ThinkingStep, session: ThoughtboxSession): Thought {
   const id = branchName(step.branchId);
   const onBranch = id ? { branchId: id, branchFromThought: session.branches[id] ?? step.branchFromThought! } : {};
-  if (step.isRevision) return { number: step.thoughtNumber, kind: 'revision', revises: step.revisesThought!, ...onBranch, text: step.thought };
+  if (step.isRevision)
+    return { number: step.thoughtNumber, kind: 'revision', revises: step.revisesThought!, ...onBranch, text: step.thought };
   return { number: step.thoughtNumber, kind: id ? 'branch' : 'forward', ...onBranch, text: step.thought };
 }
 
 /** The cookbook goes with the session's first result (progressive disclosure), and whenever asked. */
-const withCookbook = (result: ToolResult, first: boolean, asked: boolean): ToolResult => (first || asked ? { ...result, patternsCookbook: true } : result);
+const withCookbook = (result: ToolResult, first: boolean, asked: boolean): ToolResult =>
+  first || asked ? { ...result, patternsCookbook: true } : result;
 
 /**
  * The session after the model's answer to one `think` call. An answer with no call ends the
  * session: declined before any thought when the model was free to, abandoned otherwise.
  */
-export function applyAnswer(session: ThoughtboxSession, answer: ThinkAnswer, usage: OracleUsage, options: readonly { command: string }[]): ThoughtboxSession {
+export function applyAnswer(
+  session: ThoughtboxSession,
+  answer: ThinkAnswer,
+  usage: OracleUsage,
+  options: readonly { command: string }[],
+): ThoughtboxSession {
   if (!isOpen(session)) throw new Error(`the thoughtbox session of turn ${session.turn} is over (${session.outcome})`);
   const counted = { ...session, iterations: session.iterations + 1, usage: addUsage(session.usage, usage) };
   const first = session.exchanges.length === 0;
@@ -117,7 +137,12 @@ function refuse(session: ThoughtboxSession, call: unknown, error: string, first:
   return { ...session, exchanges: [...session.exchanges, exchange], invalidSteps: session.invalidSteps + 1 };
 }
 
-function accept(session: ThoughtboxSession, step: ThinkingStep, options: readonly { command: string }[], first: boolean): ThoughtboxSession {
+function accept(
+  session: ThoughtboxSession,
+  step: ThinkingStep,
+  options: readonly { command: string }[],
+  first: boolean,
+): ThoughtboxSession {
   const thought = thoughtOf(step, session);
   const id = thought.branchId;
   const branches = id && session.branches[id] === undefined ? { ...session.branches, [id]: thought.branchFromThought! } : session.branches;
@@ -125,7 +150,11 @@ function accept(session: ThoughtboxSession, step: ThinkingStep, options: readonl
   const next: ThoughtboxSession = { ...session, thoughts: [...session.thoughts, thought], totalThoughts, branches };
   const result = withCookbook(echo(next, step.nextThoughtNeeded), first, step.includePatternsCookbook === true);
   const done = !step.nextThoughtNeeded;
-  return { ...next, exchanges: [...next.exchanges, { call: step, result }], ...(done ? { outcome: 'concluded' as const, action: conclusion(step, options) } : {}) };
+  return {
+    ...next,
+    exchanges: [...next.exchanges, { call: step, result }],
+    ...(done ? { outcome: 'concluded' as const, action: conclusion(step, options) } : {}),
+  };
 }
 
 /** The LLM failed after its retries: the session ends where it was. */

@@ -33,7 +33,8 @@ function hardness(state: AgentState, answers: OracleAnswers): string | null {
   const blocker = answers.turn.answer.blocking_condition;
   if (said(blocker)) return `blocker: ${blocker}`;
   const failure = answers.failure?.answer;
-  if (failure && (said(failure.prerequisite) || said(failure.failure_reason))) return `failure: ${said(failure.prerequisite) ? failure.prerequisite : failure.failure_reason}`;
+  if (failure && (said(failure.prerequisite) || said(failure.failure_reason)))
+    return `failure: ${said(failure.prerequisite) ? failure.prerequisite : failure.failure_reason}`;
   if (state.stalledTurns >= AUTO.stalledTurns) return `no progress for ${state.stalledTurns} turns`;
   return null;
 }

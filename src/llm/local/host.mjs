@@ -29,8 +29,14 @@ async function grammarFor(schema) {
 }
 
 async function complete({ messages, jsonSchema, maxTokens, temperature, seed }) {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
-  const user = messages.filter((m) => m.role !== 'system').map((m) => m.content).join('\n\n');
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
+  const user = messages
+    .filter((m) => m.role !== 'system')
+    .map((m) => m.content)
+    .join('\n\n');
   const sequence = context.getSequence();
   const session = new LlamaChatSession({ contextSequence: sequence, systemPrompt: system || undefined });
   try {

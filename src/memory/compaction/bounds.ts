@@ -46,7 +46,9 @@ const characterRank: Compare<Character> = (left, right) =>
   byKey(characterKey(left), characterKey(right));
 
 const questRank: Compare<Quest> = (left, right) =>
-  firstIf(left.status !== 'done', right.status !== 'done') || newestFirst(left.updatedTurn, right.updatedTurn) || byKey(questKey(left), questKey(right));
+  firstIf(left.status !== 'done', right.status !== 'done') ||
+  newestFirst(left.updatedTurn, right.updatedTurn) ||
+  byKey(questKey(left), questKey(right));
 
 /** The newest `cap` of a list kept oldest-first (exits, features and state words grow at the end). */
 export const newest = <T>(entries: readonly T[], cap: number): T[] => entries.slice(Math.max(0, entries.length - cap));
@@ -83,7 +85,10 @@ function boundScenes(scenes: readonly Scene[], floor: number): { scenes: Scene[]
 
 /** The model within every cap of `LIMITS`; `here` is the room the player is in (always kept). */
 export function boundWorldModel(model: WorldModel, here: string): WorldModel {
-  const items = keepBest(model.items, LIMITS.items, itemRank, itemKey).map((item) => ({ ...item, state: newest(item.state, LIMITS.stateWordsPerItem) }));
+  const items = keepBest(model.items, LIMITS.items, itemRank, itemKey).map((item) => ({
+    ...item,
+    state: newest(item.state, LIMITS.stateWordsPerItem),
+  }));
   return {
     ...model,
     locations: boundLocations(model.locations, nameKey(here)),

@@ -77,7 +77,16 @@ export const CompactResultSchema = z.object({
 });
 export type CompactResult = z.infer<typeof CompactResultSchema>;
 
-const freshStats = (): CompactionStats => ({ lastCompactedTurn: 0, compactions: 0, calls: 0, appliedUpdates: 0, rejectedUpdates: 0, invalidCalls: 0, failures: 0, droppedTurns: 0 });
+const freshStats = (): CompactionStats => ({
+  lastCompactedTurn: 0,
+  compactions: 0,
+  calls: 0,
+  appliedUpdates: 0,
+  rejectedUpdates: 0,
+  invalidCalls: 0,
+  failures: 0,
+  droppedTurns: 0,
+});
 
 function engineFacts(state: CompactionState, view: TurnView): EngineFacts {
   return {
@@ -93,7 +102,9 @@ function engineFacts(state: CompactionState, view: TurnView): EngineFacts {
 /** A scene covers the turns this compaction read, whatever turn numbers the model wrote. */
 function sceneSpans(calls: ToolCall[], from: number, to: number): ToolCall[] {
   return calls.map((call) =>
-    call.tool === 'record_scene' && call.arguments && typeof call.arguments === 'object' ? { ...call, arguments: { ...call.arguments, from_turn: from, to_turn: to } } : call,
+    call.tool === 'record_scene' && call.arguments && typeof call.arguments === 'object'
+      ? { ...call, arguments: { ...call.arguments, from_turn: from, to_turn: to } }
+      : call,
   );
 }
 
@@ -105,9 +116,18 @@ function observe(state: CompactionState, view: TurnView): CompactionState {
   const newRoom = !!room && !state.rooms.includes(room);
   const rooms = newRoom ? [...state.rooms, room].slice(-MAX_FACT_ROOMS) : state.rooms;
   const moved = !!(view.command && from && room && from !== room);
-  const exits = moved && !state.exits.some((e) => e.from === from && e.command === view.command && e.to === room) ? [...state.exits, { from: from!, command: view.command!, to: room }].slice(-MAX_FACT_EXITS) : state.exits;
+  const exits =
+    moved && !state.exits.some((e) => e.from === from && e.command === view.command && e.to === room)
+      ? [...state.exits, { from: from!, command: view.command!, to: room }].slice(-MAX_FACT_EXITS)
+      : state.exits;
   if (!view.command) return { ...state, rooms, exits };
-  const turn: RawTurn = { turn: view.turn, command: view.command, observation: view.observation.slice(0, MAX_OBSERVATION_CHARS), location: room, score: view.truth.score };
+  const turn: RawTurn = {
+    turn: view.turn,
+    command: view.command,
+    observation: view.observation.slice(0, MAX_OBSERVATION_CHARS),
+    location: room,
+    score: view.truth.score,
+  };
   const pending = [...state.pending.filter((t) => t.turn !== turn.turn), turn];
   const dropped = Math.max(0, pending.length - MAX_PENDING_TURNS);
   const scoreChanged = view.before !== null && view.before.score !== view.truth.score;
@@ -115,7 +135,14 @@ function observe(state: CompactionState, view: TurnView): CompactionState {
   // room, inventory and score is never stale between compactions.
   return {
     ...state,
-    model: withGroundTruth(state.model, { turn: view.turn, location: room, inventory: view.truth.inventory.map((i) => i.name), score: view.truth.score, visitedRooms: rooms, exits }),
+    model: withGroundTruth(state.model, {
+      turn: view.turn,
+      location: room,
+      inventory: view.truth.inventory.map((i) => i.name),
+      score: view.truth.score,
+      visitedRooms: rooms,
+      exits,
+    }),
     rooms,
     exits,
     pending: pending.slice(dropped),
@@ -125,7 +152,11 @@ function observe(state: CompactionState, view: TurnView): CompactionState {
 }
 
 /** The compaction's result merged in, with the updates the merge refused and why (bench:memory reports them). */
-export function mergeCompaction(state: CompactionState, result: CompactResult, view: TurnView): { state: CompactionState; rejected: Array<{ call: ToolCall; reason: string }> } {
+export function mergeCompaction(
+  state: CompactionState,
+  result: CompactResult,
+  view: TurnView,
+): { state: CompactionState; rejected: Array<{ call: ToolCall; reason: string }> } {
   const facts = engineFacts(state, view);
   const merged = applyToolCalls(state.model, sceneSpans(result.calls, state.pending[0]?.turn ?? view.turn, view.turn), facts);
   const next: CompactionState = {
@@ -161,11 +192,19 @@ export const compactionModule = defineMemoryModule<CompactionState, CompactReque
   activities: ['compact'],
   due(state, view) {
     if (state.settings.every === 0 || state.pending.length === 0) return null;
-    const due = view.ending || (view.turn >= state.retryAfterTurn && (state.pending.length >= state.settings.every || (state.settings.smart && state.dueEarly)));
-    return due ? { activity: 'compact', request: { model: state.model, turns: state.pending, facts: engineFacts(state, view), seed: view.turn } } : null;
+    const due =
+      view.ending ||
+      (view.turn >= state.retryAfterTurn && (state.pending.length >= state.settings.every || (state.settings.smart && state.dueEarly)));
+    return due
+      ? { activity: 'compact', request: { model: state.model, turns: state.pending, facts: engineFacts(state, view), seed: view.turn } }
+      : null;
   },
   apply: (state, result, view) => mergeCompaction(state, result, view).state,
-  failed: (state, view) => ({ ...state, retryAfterTurn: view.turn + Math.max(1, state.settings.every), stats: { ...state.stats, failures: state.stats.failures + 1 } }),
+  failed: (state, view) => ({
+    ...state,
+    retryAfterTurn: view.turn + Math.max(1, state.settings.every),
+    stats: { ...state.stats, failures: state.stats.failures + 1 },
+  }),
   files: (state) => ({
     locations: state.model.locations,
     items: state.model.items,
@@ -194,7 +233,9 @@ export const compactionModule = defineMemoryModule<CompactionState, CompactReque
   describe: (state) =>
     [
       renderWorldModel(state.model, { here: '', budgetTokens: 100_000 }),
-      `compaction: every ${state.settings.every || 'off'}${state.settings.smart ? ' (smart)' : ''}; ${state.stats.compactions} done, last at turn ${state.stats.lastCompactedTurn}; ` +
-        `${state.stats.appliedUpdates} updates applied, ${state.stats.rejectedUpdates} rejected, ${state.stats.invalidCalls} invalid calls, ${state.stats.failures} failures; ${state.pending.length} turns pending`,
+      `compaction: every ${state.settings.every || 'off'}${state.settings.smart ? ' (smart)' : ''}; ` +
+        `${state.stats.compactions} done, last at turn ${state.stats.lastCompactedTurn}; ` +
+        `${state.stats.appliedUpdates} updates applied, ${state.stats.rejectedUpdates} rejected, ` +
+        `${state.stats.invalidCalls} invalid calls, ${state.stats.failures} failures; ${state.pending.length} turns pending`,
     ].join('\n'),
 });

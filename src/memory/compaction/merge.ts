@@ -179,7 +179,8 @@ function claimedPlace(name: string, args: UpdateItemArgs, model: WorldModel, fac
   return room ? { kind: 'room', name: room } : { kind: 'inside', name: where };
 }
 
-const describePlace = (place: ItemPlace) => (place.kind === 'carried' || place.kind === 'unknown' ? place.kind : `${place.kind === 'room' ? 'in' : 'inside'} ${place.name}`);
+const describePlace = (place: ItemPlace) =>
+  place.kind === 'carried' || place.kind === 'unknown' ? place.kind : `${place.kind === 'room' ? 'in' : 'inside'} ${place.name}`;
 
 function updateItem(model: WorldModel, args: UpdateItemArgs, facts: KnownFacts): Outcome {
   const claimedName = itemName(args.name);
@@ -262,7 +263,8 @@ function recordScene(model: WorldModel, args: RecordSceneArgs, facts: KnownFacts
   if (summary) {
     if (from <= model.sceneFloor) return reject(`turns up to ${model.sceneFloor} were summarised already`);
     const same = scenes.find((scene) => scene.from === from && scene.to === to);
-    if (same && (same.summary !== summary || same.outcome !== outcome)) return reject(`a scene for turns ${from}-${to} is already recorded`);
+    if (same && (same.summary !== summary || same.outcome !== outcome))
+      return reject(`a scene for turns ${from}-${to} is already recorded`);
     const overlapping = scenes.find((scene) => scene !== same && scene.from <= to && from <= scene.to);
     if (overlapping) return reject(`turns ${from}-${to} overlap the scene for turns ${overlapping.from}-${overlapping.to}`);
     if (!same) scenes = [...scenes, { from, to, summary, outcome }].sort((left, right) => left.from - right.from);
@@ -303,7 +305,9 @@ export function applyToolCalls(model: WorldModel, calls: readonly ToolCall[], fa
   const rejected: Rejection[] = [];
   let merged = model;
   for (const call of calls) {
-    const outcome = isToolName(call.tool) ? UPDATERS[call.tool](merged, call.arguments, known) : reject(`no tool is called ${quoted(String(call.tool))}`);
+    const outcome = isToolName(call.tool)
+      ? UPDATERS[call.tool](merged, call.arguments, known)
+      : reject(`no tool is called ${quoted(String(call.tool))}`);
     if ('reason' in outcome) rejected.push({ call, reason: outcome.reason });
     else merged = outcome.model;
   }
@@ -335,7 +339,9 @@ function groundTruthItems(items: readonly Item[], facts: KnownFacts): Item[] {
   const carriedBy = new Map<string, Item>();
   const others: Item[] = [];
   for (const item of items) {
-    const engineName = facts.inventory.find((carried) => nameKey(carried) === itemKey(item)) ?? (item.where.kind === 'carried' ? resolveItemName(item.name, facts.inventory) : null);
+    const engineName =
+      facts.inventory.find((carried) => nameKey(carried) === itemKey(item)) ??
+      (item.where.kind === 'carried' ? resolveItemName(item.name, facts.inventory) : null);
     if (engineName === null || engineName === undefined) {
       others.push(item.where.kind === 'carried' ? { ...item, where: { kind: 'unknown' } } : item);
       continue;
@@ -350,7 +356,8 @@ function groundTruthItems(items: readonly Item[], facts: KnownFacts): Item[] {
     });
   }
   for (const carried of facts.inventory) {
-    if (!carriedBy.has(nameKey(carried))) carriedBy.set(nameKey(carried), { name: carried, where: { kind: 'carried' }, state: [], lastSeenTurn: facts.turn });
+    if (!carriedBy.has(nameKey(carried)))
+      carriedBy.set(nameKey(carried), { name: carried, where: { kind: 'carried' }, state: [], lastSeenTurn: facts.turn });
   }
   return [...others, ...carriedBy.values()];
 }

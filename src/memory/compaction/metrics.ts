@@ -73,7 +73,8 @@ const CARRIED = 'carried';
 
 type Verdict = 'confirmed' | 'contradicted' | 'unverifiable';
 
-const compare = (claimed: string, truth: string | undefined): Verdict => (truth === undefined ? 'unverifiable' : nameKey(claimed) === nameKey(truth) ? 'confirmed' : 'contradicted');
+const compare = (claimed: string, truth: string | undefined): Verdict =>
+  truth === undefined ? 'unverifiable' : nameKey(claimed) === nameKey(truth) ? 'confirmed' : 'contradicted';
 
 const roomKey = (name: string) => nameKey(roomName(name));
 const itemKey = (name: string) => nameKey(cleanText(name, LIMITS.itemName));
@@ -84,7 +85,8 @@ const exitId = (from: string, command: string) => `${roomKey(from)}|${exitComman
 function indexTruth(truth: GroundTruthFacts) {
   const rooms = new Set(truth.rooms.map(roomKey).filter(Boolean));
   const exits = new Map<string, string>();
-  for (const exit of truth.exits) if (roomKey(exit.from) && exitCommand(exit.command)) exits.set(exitId(exit.from, exit.command), roomKey(exit.to));
+  for (const exit of truth.exits)
+    if (roomKey(exit.from) && exitCommand(exit.command)) exits.set(exitId(exit.from, exit.command), roomKey(exit.to));
   const places = new Map<string, string>();
   for (const [item, place] of Object.entries(truth.itemLocations)) if (itemKey(item)) places.set(itemKey(item), placeKey(place));
   for (const item of truth.inventory) if (itemKey(item)) places.set(itemKey(item), CARRIED);
@@ -125,7 +127,13 @@ export function scoreModel(model: WorldModel, truth: GroundTruthFacts): ModelSco
     if (item.where.kind === 'carried') verdict = truthPlace === CARRIED ? 'confirmed' : 'contradicted';
     else verdict = compare(item.where.name, truthPlace);
     if (verdict === 'confirmed') heldItems.add(itemKey(item.name));
-    count('item', verdict, item.where.kind === 'carried' ? `${item.name} is carried` : `${item.name} is ${item.where.kind === 'room' ? 'in' : 'inside'} ${item.where.name}`);
+    count(
+      'item',
+      verdict,
+      item.where.kind === 'carried'
+        ? `${item.name} is carried`
+        : `${item.name} is ${item.where.kind === 'room' ? 'in' : 'inside'} ${item.where.name}`,
+    );
   }
 
   const modelRooms = new Set(model.locations.map((location) => roomKey(location.name)));
@@ -166,7 +174,10 @@ export interface TreeObject {
  * different places (the truth would be ambiguous). `seen`, when given, keeps only those names:
  * something in a closed box in a visited room has not been seen.
  */
-export function itemLocationsFromTree(objects: readonly TreeObject[], options: { playerId: number; visitedRooms: readonly string[]; seen?: readonly string[] }): Record<string, string> {
+export function itemLocationsFromTree(
+  objects: readonly TreeObject[],
+  options: { playerId: number; visitedRooms: readonly string[]; seen?: readonly string[] },
+): Record<string, string> {
   const byId = new Map(objects.map((object) => [object.id, object]));
   const visited = new Set(options.visitedRooms.map(nameKey));
   const seen = options.seen ? new Set(options.seen.map(nameKey)) : null;

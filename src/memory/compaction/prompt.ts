@@ -10,12 +10,15 @@ import { renderWorldModel } from './render';
 
 const SYSTEM =
   'You keep the record of a text adventure game. Read the NEW TURNS and call the tools to record what they show: ' +
-  'rooms with their exits, items and where they are, characters, goals, and one summary of the scene. Record only what the turns say; skip what the record already holds.';
+  'rooms with their exits, items and where they are, characters, goals, and one summary ' +
+  'of the scene. Record only what the turns say; skip what the record already holds.';
 
 export function compactionPrompt(request: CompactRequest, budgetTokens: number): ChatMessage[] {
   const { facts } = request;
   const turns = request.turns.map((t) => `[${t.turn}] (${t.location}) > ${t.command}\n${clip(t.observation, 400)}`);
-  const certain = `FACTS FROM THE GAME: you are in ${facts.location || 'an unknown place'}; carrying ${facts.inventory.length ? facts.inventory.join(', ') : 'nothing'}; score ${facts.score}.`;
+  const certain =
+    `FACTS FROM THE GAME: you are in ${facts.location || 'an unknown place'}; carrying ` +
+    `${facts.inventory.length ? facts.inventory.join(', ') : 'nothing'}; score ${facts.score}.`;
   const build = (recordTokens: number, turnCount: number) =>
     [
       `RECORD SO FAR:\n${renderWorldModel(request.model, { here: facts.location, budgetTokens: recordTokens }) || '(empty)'}`,

@@ -58,23 +58,45 @@ function lines(model: WorldModel, here: string): Line[] {
   const player = model.characters.find((character) => character.name === PLAYER_NAME);
   if (player?.status) add(PRIORITY.carried, `YOU: ${player.status}`);
   if (room?.features.length) add(PRIORITY.nearby, `FEATURES: ${room.features.join(', ')}`);
-  for (const item of nearby) add(PRIORITY.nearby, `NEARBY: ${itemText(item)}${item.where.kind === 'inside' ? ` (in ${item.where.name})` : ''}`);
+  for (const item of nearby)
+    add(PRIORITY.nearby, `NEARBY: ${itemText(item)}${item.where.kind === 'inside' ? ` (in ${item.where.name})` : ''}`);
   const others = model.characters.filter((character) => character.name !== PLAYER_NAME);
   for (const character of others.filter((other) => hereKey && nameKey(other.where) === hereKey)) {
-    add(PRIORITY.nearby, `HERE TOO: ${character.name}${[character.status, character.attitude].filter(Boolean).map((word) => `, ${word}`).join('')}${character.wants ? `; wants ${character.wants}` : ''}`);
+    add(
+      PRIORITY.nearby,
+      `HERE TOO: ${character.name}${[character.status, character.attitude]
+        .filter(Boolean)
+        .map((word) => `, ${word}`)
+        .join('')}${character.wants ? `; wants ${character.wants}` : ''}`,
+    );
   }
 
   const quests = model.quests.filter((quest) => quest.status !== 'done').sort((left, right) => right.updatedTurn - left.updatedTurn);
-  for (const quest of quests) add(PRIORITY.quests, `QUEST: ${quest.title}${quest.status === 'blocked' ? ` [blocked${quest.blockedBy ? `: ${quest.blockedBy}` : ''}]` : ''}`);
+  for (const quest of quests)
+    add(
+      PRIORITY.quests,
+      `QUEST: ${quest.title}${quest.status === 'blocked' ? ` [blocked${quest.blockedBy ? `: ${quest.blockedBy}` : ''}]` : ''}`,
+    );
   if (model.narrative) add(PRIORITY.narrative, `STORY: ${model.narrative}`);
   const lastScene = model.scenes[model.scenes.length - 1];
-  if (lastScene) add(PRIORITY.scene, `LAST SCENE (turns ${lastScene.from}-${lastScene.to}): ${lastScene.summary}${lastScene.outcome ? ` -> ${lastScene.outcome}` : ''}`);
+  if (lastScene)
+    add(
+      PRIORITY.scene,
+      `LAST SCENE (turns ${lastScene.from}-${lastScene.to}): ${lastScene.summary}${lastScene.outcome ? ` -> ${lastScene.outcome}` : ''}`,
+    );
   for (const character of others.filter((other) => !hereKey || nameKey(other.where) !== hereKey)) {
-    const details = [character.where && `in ${character.where}`, character.status, character.attitude, character.wants && `wants ${character.wants}`].filter(Boolean);
+    const details = [
+      character.where && `in ${character.where}`,
+      character.status,
+      character.attitude,
+      character.wants && `wants ${character.wants}`,
+    ].filter(Boolean);
     add(PRIORITY.people, `PERSON: ${character.name}${details.length ? ` (${details.join('; ')})` : ''}`);
   }
 
-  const otherRooms = model.locations.filter((location) => nameKey(location.name) !== hereKey).sort((left, right) => right.lastVisitedTurn - left.lastVisitedTurn);
+  const otherRooms = model.locations
+    .filter((location) => nameKey(location.name) !== hereKey)
+    .sort((left, right) => right.lastVisitedTurn - left.lastVisitedTurn);
   otherRooms.forEach((location, position) => {
     const exits = exitsText(location);
     const details = [location.description, exits && `exits ${exits}`].filter(Boolean).join('; ');

@@ -14,7 +14,12 @@ export const UpdateLocationArgsSchema = z.object({
   name: text(LIMITS.roomName).describe('the room name as the game prints it'),
   description: text(LIMITS.description).describe("one line: what the room is like, or ''"),
   exits: z
-    .array(z.object({ direction: text(LIMITS.command).describe('north, up, in...'), leads_to: text(LIMITS.roomName).describe("room it leads to, or '' if not yet taken") }))
+    .array(
+      z.object({
+        direction: text(LIMITS.command).describe('north, up, in...'),
+        leads_to: text(LIMITS.roomName).describe("room it leads to, or '' if not yet taken"),
+      }),
+    )
     .max(LIMITS.exitsPerRoom),
   features: z.array(text(LIMITS.feature)).max(LIMITS.featuresPerRoom).describe('notable fixed things: door, altar, trophy case'),
 });
@@ -55,20 +60,32 @@ export const RecordSceneArgsSchema = z.object({
 });
 export type RecordSceneArgs = z.infer<typeof RecordSceneArgsSchema>;
 
-const tool = <Name extends string, Schema extends z.ZodObject>(name: Name, description: string, schema: Schema) => ({ name, description, schema });
+const tool = <Name extends string, Schema extends z.ZodObject>(name: Name, description: string, schema: Schema) => ({
+  name,
+  description,
+  schema,
+});
 
 const UPDATE_LOCATION = tool(
   'update_location',
   'Record a room you have been in: a one-line description, its exits (direction and the room it leads to) and notable fixed things.',
   UpdateLocationArgsSchema,
 );
-const UPDATE_ITEM = tool('update_item', 'Record where an object is now (carried, in a room, inside another object) and its state words.', UpdateItemArgsSchema);
+const UPDATE_ITEM = tool(
+  'update_item',
+  'Record where an object is now (carried, in a room, inside another object) and its state words.',
+  UpdateItemArgsSchema,
+);
 const UPDATE_CHARACTER = tool(
   'update_character',
   "Record a person or creature, or the player: where they are, their status, attitude and what they want. Use '' for unknown.",
   UpdateCharacterArgsSchema,
 );
-const UPDATE_QUEST = tool('update_quest', 'Record a goal or puzzle: its title, whether it is open, done or blocked, and what blocks it.', UpdateQuestArgsSchema);
+const UPDATE_QUEST = tool(
+  'update_quest',
+  'Record a goal or puzzle: its title, whether it is open, done or blocked, and what blocks it.',
+  UpdateQuestArgsSchema,
+);
 const RECORD_SCENE = tool(
   'record_scene',
   'Summarise the turns from_turn to to_turn (what happened, how it ended) and rewrite the story so far.',
@@ -95,7 +112,15 @@ const callOf = <Name extends string, Schema extends z.ZodObject>(updater: { name
 
 export const CompactionCallsSchema = z.object({
   calls: z
-    .array(z.discriminatedUnion('tool', [callOf(UPDATE_LOCATION), callOf(UPDATE_ITEM), callOf(UPDATE_CHARACTER), callOf(UPDATE_QUEST), callOf(RECORD_SCENE)]))
+    .array(
+      z.discriminatedUnion('tool', [
+        callOf(UPDATE_LOCATION),
+        callOf(UPDATE_ITEM),
+        callOf(UPDATE_CHARACTER),
+        callOf(UPDATE_QUEST),
+        callOf(RECORD_SCENE),
+      ]),
+    )
     .max(MAX_CALLS_PER_COMPACTION),
 });
 export type CompactionCalls = z.infer<typeof CompactionCallsSchema>;

@@ -11,7 +11,16 @@ import { mapModule } from '../map';
 import { compress, knowledgeBytes, mergeItems } from './layers';
 import { screenFor } from './prompt';
 import { describeKnowledge, knowledgeMarkdown, renderKnowledge, wisdomMarkdown } from './render';
-import { EpisodeSummary, KnowledgeState, KnowledgeStateSchema, LIMITS, UpdateMetrics, UpdateResult, VerifyResult, WisdomResult } from './schema';
+import {
+  EpisodeSummary,
+  KnowledgeState,
+  KnowledgeStateSchema,
+  LIMITS,
+  UpdateMetrics,
+  UpdateResult,
+  VerifyResult,
+  WisdomResult,
+} from './schema';
 import { applyVerdicts, dueChecks } from './verify';
 import { deathThisTurn, emptyWindow, extendWindow, scoreChangeThisTurn, shouldUpdateAt } from './window';
 
@@ -20,10 +29,24 @@ export * from './schema';
 type Request = ModuleWork<unknown>;
 type Result = UpdateResult | VerifyResult | WisdomResult;
 
-const freshStats = (): KnowledgeState['stats'] => ({ updates: 0, skipped: 0, failures: 0, verified: 0, refuted: 0, wisdomSyntheses: 0, calls: 0, promptTokens: 0, completionTokens: 0 });
+const freshStats = (): KnowledgeState['stats'] => ({
+  updates: 0,
+  skipped: 0,
+  failures: 0,
+  verified: 0,
+  refuted: 0,
+  wisdomSyntheses: 0,
+  calls: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+});
 
 /** Turn numbers restart with each episode: carried items are "seen" at its start. */
-const carriedItem = <T extends { lastSeenTrue: number; lastVerifiedTurn: number | null }>(item: T): T => ({ ...item, lastSeenTrue: 0, lastVerifiedTurn: null });
+const carriedItem = <T extends { lastSeenTrue: number; lastVerifiedTurn: number | null }>(item: T): T => ({
+  ...item,
+  lastSeenTrue: 0,
+  lastVerifiedTurn: null,
+});
 
 function withMetrics(state: KnowledgeState, metrics: UpdateMetrics): KnowledgeState['updates'] {
   return [...state.updates, metrics].slice(-LIMITS.updates);
@@ -31,7 +54,19 @@ function withMetrics(state: KnowledgeState, metrics: UpdateMetrics): KnowledgeSt
 
 /** The record of a window that made no LLM call: the gate skipped it, or its update failed. */
 function notUpdated(state: KnowledgeState, view: TurnView, reason: string): UpdateMetrics {
-  return { turn: view.turn, seconds: 0, turnsProcessed: state.window.actions.length, size: knowledgeBytes(state.items), calls: 0, skipped: true, reason, added: 0, merged: 0, ignored: 0, compressed: 0 };
+  return {
+    turn: view.turn,
+    seconds: 0,
+    turnsProcessed: state.window.actions.length,
+    size: knowledgeBytes(state.items),
+    calls: 0,
+    skipped: true,
+    reason,
+    added: 0,
+    merged: 0,
+    ignored: 0,
+    compressed: 0,
+  };
 }
 
 /** The turn's record of an update decision made this turn (the transcript shows it). */
@@ -56,7 +91,10 @@ function summary(state: KnowledgeState, view: TurnView): EpisodeSummary {
 function observe(state: KnowledgeState, view: TurnView): KnowledgeState {
   if (state.settings.every === 0) return state;
   const room = view.truth.location.name;
-  const anchors = room && !state.anchors[room] ? Object.fromEntries([...Object.entries(state.anchors), [room, { turn: view.turn, snapshot: view.snapshot }]].slice(-LIMITS.anchors)) : state.anchors;
+  const anchors =
+    room && !state.anchors[room]
+      ? Object.fromEntries([...Object.entries(state.anchors), [room, { turn: view.turn, snapshot: view.snapshot }]].slice(-LIMITS.anchors))
+      : state.anchors;
   if (!view.command) return { ...state, anchors, map: mapModule.observe(state.map, view) };
   const death = deathThisTurn(view);
   const scored = scoreChangeThisTurn(view);
@@ -81,11 +119,22 @@ function prepare(state: KnowledgeState, view: TurnView): KnowledgeState {
   if (!view.ending && span < state.settings.every) return state;
   const decision = shouldUpdateAt(state.window, view.ending);
   if (decision.update) return { ...state, pending: { reason: decision.reason, final: view.ending } };
-  return { ...state, window: emptyWindow(view.turn + 1), updates: withMetrics(state, notUpdated(state, view, decision.reason)), stats: { ...state.stats, skipped: state.stats.skipped + 1 } };
+  return {
+    ...state,
+    window: emptyWindow(view.turn + 1),
+    updates: withMetrics(state, notUpdated(state, view, decision.reason)),
+    stats: { ...state.stats, skipped: state.stats.skipped + 1 },
+  };
 }
 
 function applyUpdate(state: KnowledgeState, result: UpdateResult, view: TurnView): KnowledgeState {
-  const merged = mergeItems(state.items, result.answer.items, state.nextId, { turn: view.turn, rooms: Object.keys(state.map.rooms), window: state.window, source: 'observation', accept: screenFor(state.window) });
+  const merged = mergeItems(state.items, result.answer.items, state.nextId, {
+    turn: view.turn,
+    rooms: Object.keys(state.map.rooms),
+    window: state.window,
+    source: 'observation',
+    accept: screenFor(state.window),
+  });
   const compressed = compress(merged.items, state.settings.limitBytes);
   const metrics: UpdateMetrics = {
     turn: view.turn,
@@ -112,13 +161,36 @@ function applyUpdate(state: KnowledgeState, result: UpdateResult, view: TurnView
 }
 
 function usage(state: KnowledgeState, result: UpdateResult | WisdomResult) {
-  return { calls: state.stats.calls + result.usage.calls, promptTokens: state.stats.promptTokens + result.usage.promptTokens, completionTokens: state.stats.completionTokens + result.usage.completionTokens };
+  return {
+    calls: state.stats.calls + result.usage.calls,
+    promptTokens: state.stats.promptTokens + result.usage.promptTokens,
+    completionTokens: state.stats.completionTokens + result.usage.completionTokens,
+  };
 }
 
 function applyWisdom(state: KnowledgeState, result: WisdomResult, view: TurnView): KnowledgeState {
-  const answers = result.answer.insights.map((i) => ({ ...i, confidence: 0.9, room: '', verify_commands: [], verify_expect: '', replaces: '' }));
-  const merged = mergeItems(state.wisdom, answers, state.nextWisdomId, { turn: view.turn, rooms: [], window: state.window, source: 'wisdom' }, 'w');
-  return { ...state, wisdom: merged.items.slice(-LIMITS.wisdom), nextWisdomId: merged.nextId, wisdomDone: true, stats: { ...state.stats, wisdomSyntheses: state.stats.wisdomSyntheses + 1, ...usage(state, result) } };
+  const answers = result.answer.insights.map((i) => ({
+    ...i,
+    confidence: 0.9,
+    room: '',
+    verify_commands: [],
+    verify_expect: '',
+    replaces: '',
+  }));
+  const merged = mergeItems(
+    state.wisdom,
+    answers,
+    state.nextWisdomId,
+    { turn: view.turn, rooms: [], window: state.window, source: 'wisdom' },
+    'w',
+  );
+  return {
+    ...state,
+    wisdom: merged.items.slice(-LIMITS.wisdom),
+    nextWisdomId: merged.nextId,
+    wisdomDone: true,
+    stats: { ...state.stats, wisdomSyntheses: state.stats.wisdomSyntheses + 1, ...usage(state, result) },
+  };
 }
 
 export const knowledgeModule = defineMemoryModule<KnowledgeState, unknown, Result>({
@@ -126,9 +198,30 @@ export const knowledgeModule = defineMemoryModule<KnowledgeState, unknown, Resul
   schema: KnowledgeStateSchema,
   contextTokens: 200,
   initial(inherited, config) {
-    const settings = { every: config.policy === 'full' ? config.knowledgeEvery : 0, limitBytes: config.knowledgeKb * 1024, verifyAfter: config.knowledgeVerifyAfter, game: config.game };
-    const episodeOnly = { window: emptyWindow(1), pending: null, wisdomDone: false, deaths: [], scoreChanges: [], updates: [], stats: freshStats() };
-    if (inherited) return { ...inherited, ...episodeOnly, settings, items: inherited.items.map(carriedItem), wisdom: inherited.wisdom.map(carriedItem), episode: inherited.episode + 1 };
+    const settings = {
+      every: config.policy === 'full' ? config.knowledgeEvery : 0,
+      limitBytes: config.knowledgeKb * 1024,
+      verifyAfter: config.knowledgeVerifyAfter,
+      game: config.game,
+    };
+    const episodeOnly = {
+      window: emptyWindow(1),
+      pending: null,
+      wisdomDone: false,
+      deaths: [],
+      scoreChanges: [],
+      updates: [],
+      stats: freshStats(),
+    };
+    if (inherited)
+      return {
+        ...inherited,
+        ...episodeOnly,
+        settings,
+        items: inherited.items.map(carriedItem),
+        wisdom: inherited.wisdom.map(carriedItem),
+        episode: inherited.episode + 1,
+      };
     return { ...episodeOnly, settings, items: [], wisdom: [], nextId: 1, nextWisdomId: 1, map: { rooms: {} }, anchors: {}, episode: 0 };
   },
   observe,
@@ -137,12 +230,33 @@ export const knowledgeModule = defineMemoryModule<KnowledgeState, unknown, Resul
   due(state, view): Request | null {
     if (state.settings.every === 0) return null;
     if (state.pending) {
-      return { activity: 'updateKnowledge', request: { game: state.settings.game, episode: state.episode, window: state.window, existing: state.items, wisdom: state.wisdom, final: state.pending.final, seed: view.turn } };
+      return {
+        activity: 'updateKnowledge',
+        request: {
+          game: state.settings.game,
+          episode: state.episode,
+          window: state.window,
+          existing: state.items,
+          wisdom: state.wisdom,
+          final: state.pending.final,
+          seed: view.turn,
+        },
+      };
     }
     const checks = dueChecks(state, view.turn);
     if (checks.length) return { activity: 'verifyKnowledge', request: { game: state.settings.game, storyMd5: view.storyMd5, checks } };
     if (view.ending && !state.wisdomDone && view.turn > 0) {
-      return { activity: 'synthesizeWisdom', request: { game: state.settings.game, episode: state.episode, summary: summary(state, view), items: state.items, wisdom: state.wisdom, seed: view.turn } };
+      return {
+        activity: 'synthesizeWisdom',
+        request: {
+          game: state.settings.game,
+          episode: state.episode,
+          summary: summary(state, view),
+          items: state.items,
+          wisdom: state.wisdom,
+          seed: view.turn,
+        },
+      };
     }
     return null;
   },
@@ -150,13 +264,26 @@ export const knowledgeModule = defineMemoryModule<KnowledgeState, unknown, Resul
     if (work.activity === 'updateKnowledge') return applyUpdate(state, result as UpdateResult, view);
     if (work.activity === 'synthesizeWisdom') return applyWisdom(state, result as WisdomResult, view);
     const verdicts = applyVerdicts(state.items, result as VerifyResult, view.turn);
-    return { ...state, items: verdicts.items, stats: { ...state.stats, verified: state.stats.verified + verdicts.verified, refuted: state.stats.refuted + verdicts.refuted } };
+    return {
+      ...state,
+      items: verdicts.items,
+      stats: { ...state.stats, verified: state.stats.verified + verdicts.verified, refuted: state.stats.refuted + verdicts.refuted },
+    };
   },
-  /** A failed update keeps the base as it was and drops its window (the seed returns the existing knowledge); a failed check or synthesis is not retried this turn. */
+  /**
+   * A failed update keeps the base as it was and drops its window (the seed returns the existing knowledge);
+   * a failed check or synthesis is not retried this turn.
+   */
   failed(state, view, work) {
     const stats = { ...state.stats, failures: state.stats.failures + 1 };
     if (work.activity === 'updateKnowledge') {
-      return { ...state, pending: null, window: emptyWindow(view.turn + 1), updates: withMetrics(state, notUpdated(state, view, 'the update failed after its retries')), stats };
+      return {
+        ...state,
+        pending: null,
+        window: emptyWindow(view.turn + 1),
+        updates: withMetrics(state, notUpdated(state, view, 'the update failed after its retries')),
+        stats,
+      };
     }
     if (work.activity === 'synthesizeWisdom') return { ...state, wisdomDone: true, stats };
     const checked = new Set(((work.request as { checks: Array<{ id: string }> }).checks ?? []).map((c) => c.id));
@@ -177,6 +304,15 @@ export const knowledgeModule = defineMemoryModule<KnowledgeState, unknown, Resul
   describe: describeKnowledge,
   render(state, view, budgetTokens) {
     if (state.settings.every === 0) return '';
-    return renderKnowledge(state, { room: view.truth.location.name, inventory: view.truth.inventory.map((i) => i.name), observation: view.observation, goal: view.goal }, budgetTokens);
+    return renderKnowledge(
+      state,
+      {
+        room: view.truth.location.name,
+        inventory: view.truth.inventory.map((i) => i.name),
+        observation: view.observation,
+        goal: view.goal,
+      },
+      budgetTokens,
+    );
   },
 });

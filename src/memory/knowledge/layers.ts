@@ -6,7 +6,10 @@ import { utf8Bytes } from '../../text';
 import { ItemAnswer, KnowledgeItem, Layer, LAYERS, LIMITS, TurnWindow } from './schema';
 
 const STOP = new Set(
-  'the a an and or of to in on at is are was be it its this that with from for by as into you your there here can not no yes then when if has have had will would any all some one'.split(' '),
+  (
+    'the a an and or of to in on at is are was be it its this that with from for by as into you your ' +
+    'there here can not no yes then when if has have had will would any all some one'
+  ).split(' '),
 );
 
 /** Content words, lower case, for similarity and retrieval. */
@@ -61,7 +64,10 @@ export interface MergeContext {
   accept?: (answer: ItemAnswer) => boolean;
 }
 
-/** The room an IMPL fact holds in: the model's word if the engine knows that room, else where its first command was played in the window, else a room its text names. */
+/**
+ * The room an IMPL fact holds in: the model's word if the engine knows that room, else where its first
+ * command was played in the window, else a room its text names.
+ */
 function roomOf(answer: ItemAnswer, context: MergeContext): string | null {
   const known = (name: string) => context.rooms.find((r) => r.toLowerCase() === name.trim().toLowerCase()) ?? null;
   const named = answer.room ? known(answer.room) : null;
@@ -86,7 +92,10 @@ function keywordsOf(answer: ItemAnswer): string[] {
 }
 
 /** The model's item as a base item (without id and timing). */
-function fromAnswer(answer: ItemAnswer, context: MergeContext): Omit<KnowledgeItem, 'id' | 'lastSeenTrue' | 'lastVerifiedTurn' | 'dependencies'> {
+function fromAnswer(
+  answer: ItemAnswer,
+  context: MergeContext,
+): Omit<KnowledgeItem, 'id' | 'lastSeenTrue' | 'lastVerifiedTurn' | 'dependencies'> {
   const commands = answer.verify_commands.map(clean).filter(Boolean);
   const expect = clean(answer.verify_expect);
   return {
@@ -94,7 +103,10 @@ function fromAnswer(answer: ItemAnswer, context: MergeContext): Omit<KnowledgeIt
     text: clean(answer.text).slice(0, LIMITS.text),
     confidence: Math.min(1, Math.max(0, answer.confidence)),
     source: context.source,
-    verification: answer.layer === 'IMPL' && commands.length && expect && !PLACEHOLDER.test(expect) ? { commands: commands.slice(0, LIMITS.verifyCommands), expect } : null,
+    verification:
+      answer.layer === 'IMPL' && commands.length && expect && !PLACEHOLDER.test(expect)
+        ? { commands: commands.slice(0, LIMITS.verifyCommands), expect }
+        : null,
     keywords: keywordsOf(answer),
     room: roomOf(answer, context),
   };
@@ -114,7 +126,13 @@ export interface MergeOutcome {
  * same as an item of its layer, updates that item; anything else is added with a fresh id.
  * Applying the same answer twice adds nothing the second time (every item then matches itself).
  */
-export function mergeItems(items: readonly KnowledgeItem[], answers: readonly ItemAnswer[], nextId: number, context: MergeContext, prefix: 'k' | 'w' = 'k'): MergeOutcome {
+export function mergeItems(
+  items: readonly KnowledgeItem[],
+  answers: readonly ItemAnswer[],
+  nextId: number,
+  context: MergeContext,
+  prefix: 'k' | 'w' = 'k',
+): MergeOutcome {
   let base = [...items];
   let id = nextId;
   let added = 0;
@@ -153,7 +171,8 @@ export function mergeItems(items: readonly KnowledgeItem[], answers: readonly It
 
 // ── size limit: the seed's priority compression ───────────────────────────────────────────
 
-export type CompressionStep = 'drop-low-confidence-impl' | 'merge-similar' | 'simplify-metadata' | 'compress-impl' | 'drop-impl' | 'drop-interface' | 'drop-principle';
+export type CompressionStep =
+  'drop-low-confidence-impl' | 'merge-similar' | 'simplify-metadata' | 'compress-impl' | 'drop-impl' | 'drop-interface' | 'drop-principle';
 
 export interface Compression {
   items: KnowledgeItem[];
@@ -163,7 +182,8 @@ export interface Compression {
 }
 
 /** Least valuable first: lowest confidence, then longest unseen, then oldest id. */
-const leastValuable = (a: KnowledgeItem, b: KnowledgeItem) => a.confidence - b.confidence || a.lastSeenTrue - b.lastSeenTrue || Number(a.id.slice(1)) - Number(b.id.slice(1));
+const leastValuable = (a: KnowledgeItem, b: KnowledgeItem) =>
+  a.confidence - b.confidence || a.lastSeenTrue - b.lastSeenTrue || Number(a.id.slice(1)) - Number(b.id.slice(1));
 
 function mergeSimilar(items: KnowledgeItem[]): KnowledgeItem[] {
   const kept: KnowledgeItem[] = [];
@@ -174,7 +194,11 @@ function mergeSimilar(items: KnowledgeItem[]): KnowledgeItem[] {
       continue;
     }
     const [better, worse] = kept[twin].confidence >= item.confidence ? [kept[twin], item] : [item, kept[twin]];
-    kept[twin] = { ...better, keywords: [...new Set([...better.keywords, ...worse.keywords])].slice(0, LIMITS.keywords), lastSeenTrue: Math.max(better.lastSeenTrue, worse.lastSeenTrue) };
+    kept[twin] = {
+      ...better,
+      keywords: [...new Set([...better.keywords, ...worse.keywords])].slice(0, LIMITS.keywords),
+      lastSeenTrue: Math.max(better.lastSeenTrue, worse.lastSeenTrue),
+    };
   }
   return kept;
 }
@@ -198,8 +222,14 @@ export function compress(items: readonly KnowledgeItem[], limitBytes: number): C
   run('drop-low-confidence-impl', (xs) => xs.filter((x) => !(x.layer === 'IMPL' && x.confidence < 0.7)));
   run('merge-similar', mergeSimilar);
   run('simplify-metadata', (xs) => xs.map((x) => ({ ...x, keywords: x.keywords.slice(0, 3), dependencies: [] })));
-  run('compress-impl', (xs) => xs.map((x) => (x.layer === 'IMPL' && x.text.length > 100 ? { ...x, text: `${x.text.slice(0, 97)}...` } : x)));
-  for (const [layer, step] of [['IMPL', 'drop-impl'], ['INTERFACE', 'drop-interface'], ['PRINCIPLE', 'drop-principle']] as const) {
+  run('compress-impl', (xs) =>
+    xs.map((x) => (x.layer === 'IMPL' && x.text.length > 100 ? { ...x, text: `${x.text.slice(0, 97)}...` } : x)),
+  );
+  for (const [layer, step] of [
+    ['IMPL', 'drop-impl'],
+    ['INTERFACE', 'drop-interface'],
+    ['PRINCIPLE', 'drop-principle'],
+  ] as const) {
     if (!over()) break;
     steps.push(step);
     const victims = current.filter((x) => x.layer === layer).sort(leastValuable);

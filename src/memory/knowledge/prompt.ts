@@ -11,7 +11,8 @@ import type { ItemAnswer, KnowledgeItem, TurnWindow, UpdateRequest, WisdomReques
 import { formatTurnData } from './window';
 
 export const UPDATE_SYSTEM =
-  'You are creating a knowledge base for an AI agent playing a text adventure. Focus on preserving specific, actionable facts from the gameplay ' +
+  'You are creating a knowledge base for an AI agent playing a text adventure. ' +
+  'Focus on preserving specific, actionable facts from the gameplay ' +
   'while also identifying strategic patterns. Never abstract specific discoveries into generic advice.';
 
 /** The four layers as the model is told them (also used by eval/threeStage.ts, so both pipelines ask for the same items). */
@@ -20,7 +21,8 @@ export const LAYER_GUIDE = [
   '- META: how to learn this game (e.g. "examining things reveals hidden exits")',
   '- PRINCIPLE: a stable rule of the world (e.g. "the guard only lets a uniformed visitor pass")',
   '- INTERFACE: a command form the parser accepts (e.g. "put X in Y works")',
-  '- IMPL: a concrete fact (e.g. "the bronze key is under the doormat at the Cottage"), with room, verify_commands (e.g. ["lift doormat"]) and verify_expect (e.g. "bronze key")',
+  '- IMPL: a concrete fact (e.g. "the bronze key is under the doormat at the Cottage"), ' +
+    'with room, verify_commands (e.g. ["lift doormat"]) and verify_expect (e.g. "bronze key")',
 ].join('\n');
 
 const RULES = [
@@ -38,7 +40,14 @@ const RULES = [
  * when it has nothing to say.
  */
 export function screenFor(window: TurnWindow): (answer: ItemAnswer) => boolean {
-  const seen = new Set(words(window.actions.flatMap((a) => [a.action, a.response, a.location]).concat(window.deaths.flatMap((d) => [d.reason, ...d.messages])).join(' ')));
+  const seen = new Set(
+    words(
+      window.actions
+        .flatMap((a) => [a.action, a.response, a.location])
+        .concat(window.deaths.flatMap((d) => [d.reason, ...d.messages]))
+        .join(' '),
+    ),
+  );
   const guide = [UPDATE_SYSTEM, ...LAYER_GUIDE.split('\n'), ...RULES.split('\n')].map((line) => new Set(words(line)));
   return (answer) => {
     const own = words(answer.text);
@@ -55,7 +64,8 @@ function section(title: string, lines: readonly string[], empty: string): string
 }
 
 /** Most useful first when the base must be cut: higher layers, then more confident. */
-const byUse = (items: readonly KnowledgeItem[]) => [...items].sort((a, b) => layerRank(a.layer) - layerRank(b.layer) || b.confidence - a.confidence);
+const byUse = (items: readonly KnowledgeItem[]) =>
+  [...items].sort((a, b) => layerRank(a.layer) - layerRank(b.layer) || b.confidence - a.confidence);
 
 export function updatePrompt(request: UpdateRequest, budgetTokens: number): ChatMessage[] {
   const existing = existingLines(byUse(request.existing));
@@ -88,12 +98,14 @@ export function updatePrompt(request: UpdateRequest, budgetTokens: number): Chat
 }
 
 export const WISDOM_SYSTEM =
-  'You distil cross-episode wisdom for an AI agent playing a text adventure: lasting lessons that will help the next episode, not a story of this one.';
+  'You distil cross-episode wisdom for an AI agent playing a text adventure: ' +
+  'lasting lessons that will help the next episode, not a story of this one.';
 
 export function wisdomPrompt(request: WisdomRequest, budgetTokens: number): ChatMessage[] {
   const s = request.summary;
   const summary = [
-    `EPISODE ${request.episode + 1} OF ${request.game}: ${s.turns} turns, score ${s.score}${s.maxScore ? ` of ${s.maxScore}` : ''}, ${s.rooms} rooms seen, ${s.victory ? 'won' : s.died ? 'died' : 'did not finish'}.`,
+    `EPISODE ${request.episode + 1} OF ${request.game}: ${s.turns} turns, score ${s.score}${s.maxScore ? ` of ${s.maxScore}` : ''}, ` +
+      `${s.rooms} rooms seen, ${s.victory ? 'won' : s.died ? 'died' : 'did not finish'}.`,
     ...s.deaths.map((d) => `Death at turn ${d.turn} in ${d.location || 'an unknown place'} after "${d.action}": ${d.reason}`),
     ...s.scoreChanges.map((c) => `Score ${c.from} → ${c.to} at turn ${c.turn}`),
   ].join('\n');
@@ -101,8 +113,13 @@ export function wisdomPrompt(request: WisdomRequest, budgetTokens: number): Chat
     [
       summary,
       section('KNOWLEDGE BASE', existingLines(byUse(request.items)).slice(0, itemCount), '(empty)'),
-      section('PREVIOUS WISDOM', request.wisdom.map((w) => `- [${w.layer}] ${w.text}`), '(none yet)'),
-      'Write at most 6 insights (META: how to approach this game; PRINCIPLE: a rule that holds every episode). Keep previous wisdom that still holds; use exact names.',
+      section(
+        'PREVIOUS WISDOM',
+        request.wisdom.map((w) => `- [${w.layer}] ${w.text}`),
+        '(none yet)',
+      ),
+      'Write at most 6 insights (META: how to approach this game; PRINCIPLE: a rule that ' +
+        'holds every episode). Keep previous wisdom that still holds; use exact names.',
     ].join('\n\n');
   let itemCount = request.items.length;
   let user = build(itemCount);

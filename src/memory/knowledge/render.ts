@@ -8,7 +8,11 @@ import { contextLine, fitLines, itemBlock, retrieve, Situation } from './layers'
 import type { DeathEvent, KnowledgeItem, KnowledgeState } from './schema';
 
 /** A story path as its file name without extension (the game ref may be a path on the worker). */
-const storyName = (game: string) => game.split(/[\\/]/).pop()!.replace(/\.(z[1-8]|zblorb|zlb|blb)$/i, '');
+const storyName = (game: string) =>
+  game
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.(z[1-8]|zblorb|zlb|blb)$/i, '');
 
 export const MAP_HEADING = '## CURRENT WORLD MAP';
 
@@ -24,7 +28,12 @@ export function deathAnalysis(deaths: readonly DeathEvent[]): string {
   if (!deaths.length) return 'No deaths occurred in this session.';
   const lines = [`**${deaths.length} death(s) occurred:**`, ''];
   for (const d of deaths) {
-    lines.push(`**Death at Turn ${d.turn}**`, `- Cause: ${d.reason}`, `- Fatal Action: ${d.action || 'Unknown'}`, `- Location: ${d.location || 'Unknown'}`);
+    lines.push(
+      `**Death at Turn ${d.turn}**`,
+      `- Cause: ${d.reason}`,
+      `- Fatal Action: ${d.action || 'Unknown'}`,
+      `- Location: ${d.location || 'Unknown'}`,
+    );
     if (d.messages.length) lines.push(`- Key Messages: ${d.messages.join('; ')}`);
     lines.push('');
   }
@@ -34,7 +43,16 @@ export function deathAnalysis(deaths: readonly DeathEvent[]): string {
 export function renderMap(map: MapState): string {
   const rooms = Object.entries(map.rooms);
   if (!rooms.length) return 'No rooms visited yet.';
-  return rooms.map(([room, exits]) => `- ${room}: ${Object.entries(exits).map(([command, to]) => `${command} → ${to}`).join('; ') || 'no exits taken yet'}`).join('\n');
+  return rooms
+    .map(
+      ([room, exits]) =>
+        `- ${room}: ${
+          Object.entries(exits)
+            .map(([command, to]) => `${command} → ${to}`)
+            .join('; ') || 'no exits taken yet'
+        }`,
+    )
+    .join('\n');
 }
 
 /** The first line of knowledgebase.md: which episode and update wrote it, so a backup says what it was. */
@@ -96,9 +114,12 @@ export function describeKnowledge(state: KnowledgeState): string {
   const last = state.updates[state.updates.length - 1];
   return [
     knowledgeMarkdown(state),
-    `knowledge: ${state.settings.every ? `update every ${state.settings.every} turns` : 'off'}, limit ${Math.round(state.settings.limitBytes / 1024)} KB; ${s.updates} updates (${s.skipped} skipped, ${s.failures} failed), ` +
+    `knowledge: ${state.settings.every ? `update every ${state.settings.every} turns` : 'off'}, limit ` +
+      `${Math.round(state.settings.limitBytes / 1024)} KB; ${s.updates} updates (${s.skipped} skipped, ${s.failures} failed), ` +
       `${s.verified} facts verified and ${s.refuted} refuted by the engine, ${s.wisdomSyntheses} wisdom syntheses, ${s.calls} LLM calls` +
-      (last ? `; last: turn ${last.turn}, ${last.skipped ? `skipped (${last.reason})` : `${last.seconds.toFixed(1)} s, ${last.size} bytes`}` : ''),
+      (last
+        ? `; last: turn ${last.turn}, ${last.skipped ? `skipped (${last.reason})` : `${last.seconds.toFixed(1)} s, ${last.size} bytes`}`
+        : ''),
   ].join('\n');
 }
 
@@ -108,7 +129,8 @@ export function updatesTable(state: KnowledgeState): string {
   const rows = state.updates.map((u) =>
     u.skipped
       ? `turn ${u.turn}: skipped after ${u.turnsProcessed} turns: ${u.reason}`
-      : `turn ${u.turn}: ${u.turnsProcessed} turns in ${u.seconds.toFixed(1)} s, ${u.calls} call, +${u.added} items, ${u.merged} merged, ${u.ignored} ignored, ${u.compressed} compressed away, base ${u.size} bytes (${u.reason})`,
+      : `turn ${u.turn}: ${u.turnsProcessed} turns in ${u.seconds.toFixed(1)} s, ${u.calls} call, +${u.added} items, ` +
+        `${u.merged} merged, ${u.ignored} ignored, ${u.compressed} compressed away, base ${u.size} bytes (${u.reason})`,
   );
   return `${rows.join('\n')}\n`;
 }

@@ -69,7 +69,13 @@ export type KnowledgeItem = z.infer<typeof KnowledgeItemSchema>;
 // ── the turn window (seed 000's _extract_turn_window_data) ─────────────────────────────────
 
 export const WindowActionSchema = z.object({ turn: z.number().int(), action: z.string(), response: z.string(), location: z.string() });
-export const DeathEventSchema = z.object({ turn: z.number().int(), reason: z.string(), action: z.string(), location: z.string(), messages: z.array(z.string()).max(4) });
+export const DeathEventSchema = z.object({
+  turn: z.number().int(),
+  reason: z.string(),
+  action: z.string(),
+  location: z.string(),
+  messages: z.array(z.string()).max(4),
+});
 export const ScoreChangeSchema = z.object({ turn: z.number().int(), from: z.number().int(), to: z.number().int() });
 export const LocationChangeSchema = z.object({ turn: z.number().int(), from: z.string(), to: z.string() });
 
@@ -92,13 +98,18 @@ export type ScoreChange = z.infer<typeof ScoreChangeSchema>;
  * the embedded model fills a JSON grammar that cannot leave a field out.
  */
 export const ItemAnswerSchema = z.object({
-  layer: LayerSchema.describe('META: how to learn this game; PRINCIPLE: a stable rule; INTERFACE: a command form the parser accepts; IMPL: a concrete fact'),
+  layer: LayerSchema.describe(
+    'META: how to learn this game; PRINCIPLE: a stable rule; INTERFACE: a command form the parser accepts; IMPL: a concrete fact',
+  ),
   text: z.string().min(3).max(LIMITS.text).describe('the fact or rule, with exact names of rooms and objects'),
   /** Not bounded here: a grammar cannot bound a number, so the merge clamps it to 0..1. */
   confidence: z.number().describe('0 to 1'),
   keywords: z.array(z.string().min(1).max(LIMITS.keyword)).max(LIMITS.keywords).describe('room and object names it is about'),
   room: z.string().max(60).describe("IMPL: the room where it holds, else ''"),
-  verify_commands: z.array(z.string().min(1).max(LIMITS.command)).max(LIMITS.verifyCommands).describe('IMPL: commands that show it, else []'),
+  verify_commands: z
+    .array(z.string().min(1).max(LIMITS.command))
+    .max(LIMITS.verifyCommands)
+    .describe('IMPL: commands that show it, else []'),
   verify_expect: z.string().max(LIMITS.expect).describe("IMPL: words the game then prints, else ''"),
   replaces: z.string().max(8).describe("id of the existing item this updates (e.g. k3), else ''"),
 });
@@ -109,7 +120,13 @@ export type KnowledgeAnswer = z.infer<typeof KnowledgeAnswerSchema>;
 
 export const WisdomAnswerSchema = z.object({
   insights: z
-    .array(z.object({ layer: z.enum(['META', 'PRINCIPLE']), text: z.string().min(3).max(LIMITS.text), keywords: z.array(z.string().min(1).max(LIMITS.keyword)).max(LIMITS.keywords) }))
+    .array(
+      z.object({
+        layer: z.enum(['META', 'PRINCIPLE']),
+        text: z.string().min(3).max(LIMITS.text),
+        keywords: z.array(z.string().min(1).max(LIMITS.keyword)).max(LIMITS.keywords),
+      }),
+    )
     .max(LIMITS.wisdom),
 });
 export type WisdomAnswer = z.infer<typeof WisdomAnswerSchema>;
@@ -133,7 +150,10 @@ export type UpdateResult = z.infer<typeof UpdateResultSchema>;
 export const VerifyRequestSchema = z.object({
   game: z.string(),
   storyMd5: z.string().regex(/^[0-9a-f]{32}$/),
-  checks: z.array(z.object({ id: z.string(), snapshot: z.string().min(1), verification: VerificationSchema })).min(1).max(4),
+  checks: z
+    .array(z.object({ id: z.string(), snapshot: z.string().min(1), verification: VerificationSchema }))
+    .min(1)
+    .max(4),
 });
 export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
 

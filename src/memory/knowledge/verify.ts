@@ -57,7 +57,11 @@ export function dueChecks(state: KnowledgeState, turn: number): VerifyRequest['c
  * confidence halved. Every checked item records the turn, so it waits `verifyAfter` turns
  * before its next check (a refuted fact is not hammered every turn).
  */
-export function applyVerdicts(items: readonly KnowledgeItem[], result: VerifyResult, turn: number): { items: KnowledgeItem[]; verified: number; refuted: number } {
+export function applyVerdicts(
+  items: readonly KnowledgeItem[],
+  result: VerifyResult,
+  turn: number,
+): { items: KnowledgeItem[]; verified: number; refuted: number } {
   const verdicts = new Map(result.results.map((r) => [r.id, r.passed]));
   let verified = 0;
   let refuted = 0;
@@ -66,7 +70,13 @@ export function applyVerdicts(items: readonly KnowledgeItem[], result: VerifyRes
     if (passed === undefined) return item;
     if (passed) {
       verified++;
-      return { ...item, source: 'engine-verified' as const, confidence: Math.max(item.confidence, VERIFY_BELOW_CONFIDENCE), lastSeenTrue: turn, lastVerifiedTurn: turn };
+      return {
+        ...item,
+        source: 'engine-verified' as const,
+        confidence: Math.max(item.confidence, VERIFY_BELOW_CONFIDENCE),
+        lastSeenTrue: turn,
+        lastVerifiedTurn: turn,
+      };
     }
     refuted++;
     return { ...item, confidence: item.confidence * 0.5, lastVerifiedTurn: turn };

@@ -6,7 +6,14 @@
 import type { TurnView } from '../module';
 import { DeathEvent, LIMITS, ScoreChange, TurnWindow } from './schema';
 
-export const emptyWindow = (startTurn: number): TurnWindow => ({ startTurn, endTurn: startTurn, actions: [], deaths: [], scoreChanges: [], locationChanges: [] });
+export const emptyWindow = (startTurn: number): TurnWindow => ({
+  startTurn,
+  endTurn: startTurn,
+  actions: [],
+  deaths: [],
+  scoreChanges: [],
+  locationChanges: [],
+});
 
 const DEATH_WORDS = /\b(die|died|dies|dead|death|killed|kill|eaten|devoured|slain|perish)/i;
 
@@ -46,7 +53,10 @@ export function scoreChangeThisTurn(view: TurnView): ScoreChange | null {
 export function extendWindow(window: TurnWindow, view: TurnView): TurnWindow {
   if (!view.command) return window;
   const location = view.truth.location.name;
-  const actions = [...window.actions.filter((a) => a.turn !== view.turn), { turn: view.turn, action: view.command, response: view.observation.slice(0, LIMITS.windowResponse), location }].slice(-LIMITS.windowActions);
+  const actions = [
+    ...window.actions.filter((a) => a.turn !== view.turn),
+    { turn: view.turn, action: view.command, response: view.observation.slice(0, LIMITS.windowResponse), location },
+  ].slice(-LIMITS.windowActions);
   const before = view.before;
   const death = deathThisTurn(view);
   const scored = scoreChangeThisTurn(view);
@@ -86,7 +96,8 @@ export function shouldUpdate(window: TurnWindow): UpdateDecision {
 /** The gate with the seed's end-of-episode override: a final window with a death or 5+ actions is processed anyway. */
 export function shouldUpdateAt(window: TurnWindow, final: boolean): UpdateDecision {
   const decision = shouldUpdate(window);
-  if (final && !decision.update && (window.deaths.length > 0 || window.actions.length >= 5)) return { update: true, reason: 'Final update with significant content' };
+  if (final && !decision.update && (window.deaths.length > 0 || window.actions.length >= 5))
+    return { update: true, reason: 'Final update with significant content' };
   return decision;
 }
 
@@ -103,14 +114,24 @@ export function truncatedResponse(response: string): string {
  */
 export function formatTurnData(window: TurnWindow, episode: string, maxActions: number = LIMITS.windowActions): string {
   const actions = window.actions.slice(-maxActions);
-  const lines = [`EPISODE: ${episode}`, `TURNS: ${window.startTurn}-${window.endTurn}`, `TOTAL ACTIONS: ${window.actions.length}`, '', 'GAMEPLAY LOG:'];
+  const lines = [
+    `EPISODE: ${episode}`,
+    `TURNS: ${window.startTurn}-${window.endTurn}`,
+    `TOTAL ACTIONS: ${window.actions.length}`,
+    '',
+    'GAMEPLAY LOG:',
+  ];
   if (actions.length < window.actions.length) lines.push(`(the ${window.actions.length - actions.length} earliest actions left out)`);
   for (const a of actions) lines.push(`Turn ${a.turn}: ${a.action}`, `Response: ${truncatedResponse(a.response)}`, '');
   lines.push('EVENTS:');
   if (window.deaths.length) {
     lines.push(`Deaths: ${window.deaths.length}`);
     for (const d of window.deaths) {
-      lines.push(`  - Turn ${d.turn}: ${d.reason}`, `    Fatal action: ${d.action || 'Unknown'}`, `    Location: ${d.location || 'Unknown'}`);
+      lines.push(
+        `  - Turn ${d.turn}: ${d.reason}`,
+        `    Fatal action: ${d.action || 'Unknown'}`,
+        `    Location: ${d.location || 'Unknown'}`,
+      );
       if (d.messages.length) lines.push(`    Messages: ${d.messages.join(', ')}`);
     }
   } else lines.push('Deaths: None');

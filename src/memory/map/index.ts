@@ -49,7 +49,16 @@ export const mapModule = defineMemoryModule<MapState, never, never>({
   describe(map) {
     const rooms = Object.entries(map.rooms);
     if (!rooms.length) return 'no rooms yet';
-    return rooms.map(([room, exits]) => `${room}: ${Object.entries(exits).map(([command, to]) => `${command} -> ${to}`).join('; ') || 'no exits taken'}`).join('\n');
+    return rooms
+      .map(
+        ([room, exits]) =>
+          `${room}: ${
+            Object.entries(exits)
+              .map(([command, to]) => `${command} -> ${to}`)
+              .join('; ') || 'no exits taken'
+          }`,
+      )
+      .join('\n');
   },
   render(map, view, budgetTokens) {
     const exits = Object.entries(map.rooms[view.truth.location.name] ?? {});
