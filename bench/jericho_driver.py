@@ -160,7 +160,7 @@ class Driver:
         t0 = time.perf_counter()
         names, candidates, diff2acts = self._valid(False)
         ms = (time.perf_counter() - t0) * 1000
-        groups = [{"key": diff_key(k), "actions": list(v)} for k, v in diff2acts.items()]
+        groups = [{"key": diff_key(k), "actions": list(v), "net": self._net_change(k, v[0])} for k, v in diff2acts.items()]
         reply = {"ms": ms, "candidates": len(candidates), "objectNames": names, "groups": groups}
         if req.get("parallel"):
             state = env.get_state()
@@ -178,6 +178,20 @@ class Driver:
                 reply["parallelError"] = f"{type(e).__name__}: {e}"
             env.set_state(state)
         return reply
+
+    def _net_change(self, key, action):
+        """Whether an action of a group leaves the world different: Jericho's diff records every
+        @insert_obj, @set_attr and @clear_attr a turn executes, so a turn that sets and clears the
+        same attribute (parser scratch) is a group of its own though nothing changed."""
+        if "ram" in diff_key(key):
+            return True
+        env = self.env
+        state = env.get_state()
+        before, score = self._tree(workflag=not self._inform()), env.get_score()
+        response = env.step(action)[0]
+        changed = self._tree(workflag=not self._inform()) != before or env.get_score() != score or bool(env.game_over() or env.victory() or END_BANNER.search(response))
+        env.set_state(state)
+        return changed
 
     def test(self, req):
         """Jericho's own effect test on the given commands: each command's effect key, or None."""
@@ -217,7 +231,12 @@ class Driver:
         env.set_state(state)
         return {"keys": out, "probeKey": probe_key, "responses": responses, "unseen": unseen}
 
-    def _tree(self):
+    def _inform(self):
+        """Inform writes its compiler version ("6.21") at 0x3C; an Infocom story's attribute 25 is a real one."""
+        m = bytes(self.env.get_state()[0][0x3C:0x40])
+        return m[1:2] == b"." and m[0:1].isdigit()
+
+    def _tree(self, workflag=False):
         """Every object's parent and attribute bytes, read from Jericho's RAM: get_world_objects()
         stops at 255 objects (Adventure has 276), and an object above that leaving play must show."""
         m = bytes(self.env.get_state()[0])
@@ -234,7 +253,8 @@ class Driver:
             lowest_props = min(lowest_props, props)
             parent = m[at + attr_bytes] if v3 else (m[at + attr_bytes] << 8) | m[at + attr_bytes + 1]
             attrs = bytearray(m[at:at + attr_bytes])
-            attrs[WORKFLAG_BYTE] &= ~WORKFLAG_BIT & 0xFF
+            if not workflag:
+                attrs[WORKFLAG_BYTE] &= ~WORKFLAG_BIT & 0xFF
             tree[num] = (parent, bytes(attrs))
             at += size
             num += 1
