@@ -23,6 +23,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 import time
 import traceback
 
@@ -31,6 +32,9 @@ import traceback
 _reply_stream = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
 os.dup2(2, 1)
 sys.stdout = sys.stderr
+
+# A game told to save (a candidate, a walkthrough command) writes into the working directory.
+os.chdir(tempfile.mkdtemp(prefix="grue-jericho-"))
 
 # Make any attempt to import spaCy fail loudly instead of downloading a model.
 sys.modules["spacy"] = None  # type: ignore[assignment]
@@ -118,6 +122,10 @@ class Driver:
         env = self.env
         if not env.is_fully_supported or not env.bindings:
             raise RuntimeError(f"Jericho does not fully support {rom}")
+        # Read the dictionary once: Jericho reads it again on every get_valid_actions, and that
+        # second read never returns on some stories (sherlock), while the words cannot change.
+        words = env.get_dictionary()
+        env.get_dictionary = lambda: words
         jericho.util.extract_objs = DictionaryTagger(env)
         tagger = jericho.util.extract_objs
         intro, _ = env.reset()
