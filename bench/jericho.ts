@@ -31,7 +31,7 @@
  * use_parallel=True (pool start-up excluded). `grueMsMedian` is grue's search as its game turns
  * run it: candidate generation plus the candidates tried on the probe threads (`probeThreads`,
  * GRUE_PROBE_THREADS or one per core); `grueSerialMsMedian` the same on one thread
- * (candidateCommands + findValidActions). The two must return the same actions, or the bench stops.
+ * (searchValidActions). The two must return the same actions, or the bench stops (--no-serial skips it).
  *
  * Definitions, all by Jericho's own effect test: grue's offered commands (one `command` per grue
  * group) are run in Jericho from the same state with _filter_candidate_actions(use_ctypes=True);
@@ -64,7 +64,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { candidateCommands, findValidActions, findValidActionsYielding, GameSession, isEmptyDiff, type ValidAction } from '../src/engine';
+import { GameSession, isEmptyDiff, searchValidActions, searchValidActionsYielding, type ValidAction } from '../src/engine';
 import { ProbePool } from '../src/engine/probePool';
 
 const JERICHO_VERSION = '3.3.1';
@@ -191,7 +191,8 @@ const ObserveReply = Ok.extend({
   done: z.boolean(),
 });
 /** net: whether the group's first action leaves the world different (see the driver's _net_change). */
-const Group = z.object({ key: z.string(), actions: z.array(z.string()), net: z.boolean() });
+/** objects: the fewest object slots any of the group's actions fills (0, 1 or 2). */
+const Group = z.object({ key: z.string(), actions: z.array(z.string()), net: z.boolean(), objects: z.number() });
 const ValidReply = Ok.extend({
   ms: z.number(),
   candidates: z.number(),
@@ -389,6 +390,8 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
   let covered = 0;
   let jerichoNetEffects = 0;
   let coveredNet = 0;
+  /** Jericho's groups and grue's coverage of them by the fewest objects their commands name. */
+  const bySlots = [0, 1, 2].map(() => ({ jericho: 0, covered: 0 }));
   let extraEffects = 0;
   let unseenEffects = 0;
   let sceneActions = 0;
@@ -440,12 +443,13 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
       }
       // grue as its game turns run it (probe threads), then on one thread; both the same actions.
       const t0 = performance.now();
-      const found = await findValidActionsYielding(session, { pool });
+      const search = await searchValidActionsYielding(session, { pool });
+      const found = search.actions;
       const ms = performance.now() - t0;
       grueMs.push(ms);
       const t1 = performance.now();
-      const candidates = candidateCommands(session);
-      const serial = options.serial ? findValidActions(session, candidates) : found;
+      const candidates = search.candidates;
+      const serial = options.serial ? searchValidActions(session).actions : found;
       if (options.serial) grueSerialMs.push(performance.now() - t1);
       if (JSON.stringify(serial) !== JSON.stringify(found)) {
         const show = (actions: ValidAction[]) => actions.map((a) => `${a.command} (${a.outcome}, ${a.scoreDelta})`).join(', ');
@@ -476,6 +480,11 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
       const netKeys = new Set(j.groups.filter((g) => g.net).map((g) => g.key));
       jerichoNetEffects += netKeys.size;
       coveredNet += [...netKeys].filter((k) => gKeys.has(k)).length;
+      for (const g of j.groups) {
+        const slot = bySlots[Math.min(2, g.objects)];
+        slot.jericho++;
+        if (gKeys.has(g.key)) slot.covered++;
+      }
       extraEffects += extra;
       unseenEffects += unseen.length;
       sceneActions += scene.length;
@@ -539,6 +548,7 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
     states: statesMeasured,
     recall: jerichoEffects ? round(covered / jerichoEffects, 3) : 0,
     recallNet: jerichoNetEffects ? round(coveredNet / jerichoNetEffects, 3) : 1,
+    recallByObjects: bySlots.map((b) => `${b.covered}/${b.jericho}`),
     extraEffects,
     invalidActions,
     grueMsMedian: round(median(grueMs)),
@@ -565,7 +575,7 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
     unseenExamples: spread(unseenExamples, EXAMPLES),
     missedExamples: spread(missed, EXAMPLES),
     // For the suite's totals: every measured state's times and the counts behind recall.
-    totals: { grueMs, jerichoMs, jerichoEffects, covered, jerichoNetEffects, coveredNet },
+    totals: { grueMs, jerichoMs, jerichoEffects, covered, jerichoNetEffects, coveredNet, bySlots },
   };
 }
 
@@ -601,6 +611,7 @@ function suiteSummary(results: GameResult[]) {
     recallNet: round(sum((r) => r.totals.coveredNet) / Math.max(1, sum((r) => r.totals.jerichoNetEffects)), 3),
     jerichoEffects,
     jerichoNetEffects: sum((r) => r.totals.jerichoNetEffects),
+    recallByObjects: [0, 1, 2].map((n) => `${sum((r) => r.totals.bySlots[n].covered)}/${sum((r) => r.totals.bySlots[n].jericho)}`),
     minRecall: loaded.length ? Math.min(...loaded.map((r) => r.recall)) : 0,
     gamesBelow95: loaded.filter((r) => r.recall < 0.95).map((r) => `${r.game} ${r.recall}`),
     extraEffects: sum((r) => r.extraEffects),

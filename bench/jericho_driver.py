@@ -168,7 +168,11 @@ class Driver:
         t0 = time.perf_counter()
         names, candidates, diff2acts = self._valid(False)
         ms = (time.perf_counter() - t0) * 1000
-        groups = [{"key": diff_key(k), "actions": list(v), "net": self._net_change(k, v[0])} for k, v in diff2acts.items()]
+        slots = self._slots(names)
+        groups = [
+            {"key": diff_key(k), "actions": list(v), "net": self._net_change(k, v[0]), "objects": min(slots.get(a, 2) for a in v)}
+            for k, v in diff2acts.items()
+        ]
         reply = {"ms": ms, "candidates": len(candidates), "objectNames": names, "groups": groups}
         if req.get("parallel"):
             state = env.get_state()
@@ -186,6 +190,23 @@ class Driver:
                 reply["parallelError"] = f"{type(e).__name__}: {e}"
             env.set_state(state)
         return reply
+
+    def _slots(self, names):
+        """How many object slots each candidate fills (0, 1 or 2), from the template it was made from."""
+        out = {}
+        for template in self.env.act_gen.templates:
+            n = template.count("OBJ")
+            for action in self._fill(template, n, names):
+                out[action] = min(out.get(action, n), n)
+        return out
+
+    @staticmethod
+    def _fill(template, n, names):
+        if n <= 0:
+            return [template]
+        if n == 1:
+            return [template.replace("OBJ", o) for o in names]
+        return [template.replace("OBJ", a, 1).replace("OBJ", b, 1) for a in names for b in names if a != b]
 
     def _net_change(self, key, action):
         """Whether an action of a group leaves the world different: Jericho's diff records every
