@@ -80,14 +80,15 @@ function onePass(candidates: string[]): Passes {
 function twoPasses(session: GameSession): Passes {
   const scope = candidateScope(session);
   const singles = singleCandidates(session, scope);
-  const player = session.player;
   let pass = 0;
   return (hits) => {
     pass++;
     if (pass === 1) return singles;
     if (pass > 2) return null;
+    // Whatever a one-object command moved can be moved: taken, mostly. Not "moved into the
+    // player", so that the pairs do not hang on the player object being known.
     const portable = new Set(scope.held);
-    for (const hit of hits) for (const m of hit.action.diff.moved) if (m.to === player || scope.held.has(m.to)) portable.add(m.object);
+    for (const hit of hits) for (const m of hit.action.diff.moved) portable.add(m.object);
     return pairCandidates(scope, portable, new Set(singles));
   };
 }
