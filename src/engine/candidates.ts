@@ -2,15 +2,15 @@
  * Candidate commands for the valid-action search, built from the story's own grammar lines and
  * dictionary and the objects in scope; no verb list is written by hand.
  *
- * The search runs in two passes. The first tries the movement words, every object-free line, and
+ * The search runs in passes. The first tries the movement words, every object-free line, and
  * every one-object line on every object in scope. Two-object lines (put X in Y, throw X at Y,
- * unlock X with Y, take X from Y) grow with the square of what is in scope, so the second pass
- * pairs objects only where one of them can be carried: held, or taken by some first-pass command.
- * Commands between two fixtures are rare, and a thing the parser takes on its own before acting
- * ("break the board with the awl" with the awl on the floor) is carried by then.
+ * unlock X with Y, take X from Y) grow with the square of what is in scope, so the later passes
+ * (pairs.ts) pair objects where one of them is carried, and screen what could be carried.
  */
 import type { Grammar, GrammarLine, Token } from './grammar';
 import type { GameSession } from './session';
+import { PairPlan } from './pairs';
+import { scopeObjects } from './scope';
 import { nounPhrases } from './vocabulary';
 
 /**
@@ -102,41 +102,6 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
 }
 
 /**
- * Infocom rooms list their "local globals" (a house seen from outside, a window, a forest) in a
- * property whose bytes are objects that all live under one container other than the rooms'
- * own parent. Those are in scope in the room without being in its subtree.
- */
-function localGlobals(session: GameSession, room: number): number[] {
-  const { objects, mem } = session;
-  if (session.story.inform || session.story.version > 3) return [];
-  const roomParent = objects.parent(mem, room);
-  for (const { data } of objects.properties(mem, room)) {
-    const ids = Array.from(data).filter((b) => b !== 0);
-    if (ids.length === 0 || ids.some((b) => b > objects.count)) continue;
-    const parent = objects.parent(mem, ids[0]);
-    if (parent === 0 || parent === roomParent || ids.some((b) => objects.parent(mem, b) !== parent)) continue;
-    return ids;
-  }
-  return [];
-}
-
-/** Objects the player can plausibly refer to, in tree order: the location's contents, its local globals, then inventory. */
-export function scopeObjects(session: GameSession, depth = 3): { all: number[]; held: number[] } {
-  const room = session.locationId;
-  const player = session.player;
-  const held = player ? session.objects.descendants(session.mem, player, 2) : [];
-  const around = room ? [...session.objects.descendants(session.mem, room, depth), ...localGlobals(session, room)] : [];
-  const seen = new Set<number>();
-  const all: number[] = [];
-  for (const id of [...around, ...held]) {
-    if (id === player || id === room || seen.has(id)) continue;
-    seen.add(id);
-    all.push(id);
-  }
-  return { all, held: held.filter((id) => id !== player) };
-}
-
-/**
  * Directions, the grammar's object-free commands ("wait", "sleep"...), and "yes"/"no" when the
  * dictionary has them: a yes-or-no question is read by a library routine, outside the grammar.
  */
@@ -157,6 +122,8 @@ export interface CandidateScope {
   held: Set<number>;
   /** Each object's parent at the start state (the passes run other states in between). */
   parentOf: (id: number) => number;
+  /** A template's words with objects in its slots (0 for "all"). */
+  fill: (words: Array<string | Token>, chosen: number[]) => string;
 }
 
 export function candidateScope(session: GameSession): CandidateScope {
@@ -169,16 +136,15 @@ export function candidateScope(session: GameSession): CandidateScope {
     phrase,
     held: new Set(scope.held),
     parentOf: (id) => parents.get(id) ?? 0,
+    fill: (words, chosen) => {
+      let k = 0;
+      return words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, 'all') : phrase.get(chosen[k++])!)).join(' ');
+    },
   };
 }
 
 /** "all" stands for an object in a slot that takes several ("take all", "put all in the box"). */
 const ALL = 0;
-
-function fill(scope: CandidateScope, words: Array<string | Token>, chosen: number[]): string {
-  let k = 0;
-  return words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, 'all') : scope.phrase.get(chosen[k++])!)).join(' ');
-}
 
 function unique(commands: string[]): string[] {
   return [...new Set(commands)];
@@ -188,41 +154,20 @@ function unique(commands: string[]): string[] {
 export function singleCandidates(session: GameSession, scope: CandidateScope = candidateScope(session)): string[] {
   const out: string[] = [...session.grammar.directions];
   for (const t of scope.templates) {
-    if (t.held.length === 0) out.push(fill(scope, t.words, []));
+    if (t.held.length === 0) out.push(scope.fill(t.words, []));
     if (t.held.length !== 1) continue;
-    for (const a of scope.objects) out.push(fill(scope, t.words, [a]));
-    if (t.allWords) out.push(fill(scope, t.allWords, [ALL]));
+    for (const a of scope.objects) out.push(scope.fill(t.words, [a]));
+    if (t.allWords) out.push(scope.fill(t.allWords, [ALL]));
   }
   return unique(out);
 }
 
 /**
- * The second pass: two-object lines on pairs where one object can be carried (`portable`: held,
- * or taken by a first-pass command) or the first is in the second ("take the key from the box").
- * A slot the grammar wants held takes only portable objects.
- */
-export function pairCandidates(scope: CandidateScope, portable: ReadonlySet<number>, exclude: ReadonlySet<string> = new Set()): string[] {
-  const out: string[] = [];
-  const carried = scope.objects.filter((o) => portable.has(o));
-  for (const t of scope.templates) {
-    if (t.held.length !== 2) continue;
-    const pools = t.held.map((mustHold) => (mustHold ? carried : scope.objects));
-    for (const a of pools[0]) {
-      for (const b of pools[1]) {
-        if (a !== b && (portable.has(a) || portable.has(b) || scope.parentOf(a) === b)) out.push(fill(scope, t.words, [a, b]));
-      }
-    }
-    if (t.allWords) for (const b of pools[1]) out.push(fill(scope, t.allWords, [ALL, b]));
-  }
-  return unique(out).filter((c) => !exclude.has(c));
-}
-
-/**
  * Candidates for the current state without running anything: the first pass and the pairs with
- * something already held. The search itself widens the pairs with what the first pass took.
+ * something already held. The search itself adds pairs with what the first pass found portable.
  */
 export function candidateCommands(session: GameSession): string[] {
   const scope = candidateScope(session);
   const singles = singleCandidates(session, scope);
-  return [...singles, ...pairCandidates(scope, scope.held, new Set(singles))];
+  return [...singles, ...new PairPlan(scope, scope.held, singles).first()];
 }

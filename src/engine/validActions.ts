@@ -10,7 +10,8 @@
  * letting a turn pass ("wait"): those are the scene's moves.
  */
 import { createHash } from 'node:crypto';
-import { candidateScope, familiarity, pairCandidates, sceneCandidates, singleCandidates } from './candidates';
+import { candidateScope, familiarity, sceneCandidates, singleCandidates } from './candidates';
+import { PairPlan } from './pairs';
 import { diffKey, isEmptyDiff, WorldDiff, worldDiff, worldHash } from './objects';
 import type { GameSession, VmState } from './session';
 import { cellOf } from '../schemas/game';
@@ -74,22 +75,30 @@ function onePass(candidates: string[]): Passes {
 }
 
 /**
- * The candidate lists of the two-pass search: the first pass, then (given its hits) the pairs.
- * Everything about the start state is read before any candidate runs.
+ * The candidate lists of the search: the first pass, then (given its hits) the held pairs and the
+ * screens, then the screened objects' expansions (see pairs.ts). Everything about the start state
+ * is read before any candidate runs.
  */
 function twoPasses(session: GameSession): Passes {
   const scope = candidateScope(session);
   const singles = singleCandidates(session, scope);
   let pass = 0;
+  let plan: PairPlan;
+  let screened = 0;
   return (hits) => {
     pass++;
     if (pass === 1) return singles;
-    if (pass > 2) return null;
-    // Whatever a one-object command moved can be moved: taken, mostly. Not "moved into the
-    // player", so that the pairs do not hang on the player object being known.
-    const portable = new Set(scope.held);
-    for (const hit of hits) for (const m of hit.action.diff.moved) portable.add(m.object);
-    return pairCandidates(scope, portable, new Set(singles));
+    if (pass === 2) {
+      // Whatever a one-object command moved can be moved: taken, mostly. Not "moved into the
+      // player", so that the pairs do not hang on the player object being known.
+      const portable = new Set(scope.held);
+      for (const hit of hits) for (const m of hit.action.diff.moved) portable.add(m.object);
+      plan = new PairPlan(scope, portable, singles);
+      screened = hits.length;
+      return plan.first();
+    }
+    if (pass === 3) return plan.second(hits.slice(screened).map((hit) => hit.action));
+    return null;
   };
 }
 
