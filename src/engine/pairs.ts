@@ -8,8 +8,9 @@
  *   moved them) are screened: each object in the line's first slot is tried once with one such
  *   thing in the second, and each object in the second slot once with one such thing in the
  *   first. An object whose screen does something beyond taking the partner ("break the board
- *   with the awl": the board breaks) is then tried with every such thing, since each one taken
- *   on the way is another outcome.
+ *   with the awl": the board breaks; "ask the old man about the bottle": he answers and notes
+ *   it) is then tried with every object in the other slot, since each one taken on the way, or
+ *   asked about, is another outcome.
  */
 import type { CandidateScope, Template } from './candidates';
 import type { WorldDiff } from './objects';
@@ -90,14 +91,14 @@ export class PairPlan {
     return [command];
   }
 
-  /** Every loose thing with each screened object that did something of its own. */
+  /** Each screened object that did something of its own, with every object in the other slot. */
   second(outcomes: PairOutcome[]): string[] {
     const out: string[] = [];
     for (const hit of outcomes) {
       for (const s of this.screens.get(hit.command) ?? []) {
         if (!didMoreThanTake(hit, s.partner)) continue;
         const t = this.scope.templates[s.template];
-        for (const other of this.loose) if (other !== s.object) this.add(out, t, s.slot === 0 ? s.object : other, s.slot === 0 ? other : s.object);
+        for (const other of this.pool(t, s.slot === 0 ? 1 : 0)) if (other !== s.object) this.add(out, t, s.slot === 0 ? s.object : other, s.slot === 0 ? other : s.object);
       }
     }
     return out;

@@ -69,13 +69,14 @@ function lookText(session: GameSession): string {
 }
 
 /**
- * Objects the player can plausibly refer to, in tree order: the location's contents, its local
- * globals and the globals its description names, then the inventory.
+ * Objects the player can plausibly refer to, in tree order: the location's contents (at any depth,
+ * as Jericho takes them: a stud on a panel on a slab), its local globals and the globals its
+ * description names, the inventory, then the player.
  */
-export function scopeObjects(session: GameSession, depth = 3): { all: number[]; held: number[] } {
+export function scopeObjects(session: GameSession, depth = 8): { all: number[]; held: number[] } {
   const room = session.locationId;
   const player = session.player;
-  const held = player ? session.objects.descendants(session.mem, player, 2) : [];
+  const held = player ? session.objects.descendants(session.mem, player, depth) : [];
   const around: number[] = [];
   if (room) {
     around.push(...session.objects.descendants(session.mem, room, depth));
@@ -84,8 +85,9 @@ export function scopeObjects(session: GameSession, depth = 3): { all: number[]; 
   }
   const seen = new Set<number>();
   const all: number[] = [];
-  for (const id of [...around, ...held]) {
-    if (id === player || id === room || seen.has(id)) continue;
+  // The player last: "examine me", "hit myself" are commands too.
+  for (const id of [...around, ...held, ...(player ? [player] : [])]) {
+    if (id === room || seen.has(id)) continue;
     seen.add(id);
     all.push(id);
   }

@@ -176,15 +176,19 @@ export function candidateProber(session: GameSession, start: VmState = session.c
   session.restoreState(start);
   const before = session.worldState();
   const beforeBytes = Buffer.from(session.objects.entryBytes(session.mem));
-  return (command, index) => {
+  const opsOf = (command: string): ObjectOps | null => {
     session.restoreState(start);
-    let ops: ObjectOps;
     try {
-      ops = maskedOps(traceObjectOps(session.mem, () => session.tryCommand(command)).ops, session.mask);
+      return maskedOps(traceObjectOps(session.mem, () => session.tryCommand(command)).ops, session.mask);
     } catch {
       // A candidate that crashes, loops or quits the game is simply not a valid action.
       return null;
     }
+  };
+  const passing = passingTurnOps(session, opsOf);
+  return (command, index) => {
+    const ops = opsOf(command);
+    if (!ops) return null;
     // Most candidates change nothing: skip building the world state when no object byte moved.
     const untouched = beforeBytes.equals(session.objects.entryBytes(session.mem)) && session.score === before.score && !session.isDone;
     if (untouched && isEmptyOps(ops) && watchedUnchanged(session, before)) return null;
@@ -192,10 +196,10 @@ export function candidateProber(session: GameSession, start: VmState = session.c
     const diff = worldDiff(before, after);
     const scoreDelta = after.score - before.score;
     const endsGame = session.isDone && !start.flags.done;
-    if (isEmptyDiff(diff) && isEmptyOps(ops) && scoreDelta === 0 && !endsGame) return null;
+    const unchanged = isEmptyDiff(diff) && scoreDelta === 0 && !endsGame;
+    if (unchanged && (isEmptyOps(ops) || passing.has(opsKey(ops)))) return null;
     // The net change and the operations that made it: Jericho's grouping, refined by the net change.
     const effect = `${diffKey(diff)}#${opsKey(ops)}#${scoreDelta}#${endsGame}`;
-    const unchanged = isEmptyDiff(diff) && scoreDelta === 0 && !endsGame;
     return {
       index,
       key: effect,
@@ -213,6 +217,21 @@ export function candidateProber(session: GameSession, start: VmState = session.c
       },
     };
   };
+}
+
+/**
+ * The object operations of turns in which nothing happens ("look", "wait"): the game's own clocks
+ * and daemons (a flag cleared every turn whether or not it was set). A command whose operations
+ * are one of these and that changes nothing did nothing. "wait" alone is not enough: Zork's
+ * passes three turns.
+ */
+function passingTurnOps(session: GameSession, opsOf: (command: string) => ObjectOps | null): Set<string> {
+  const out = new Set<string>();
+  for (const command of ['look', 'wait']) {
+    const ops = session.dictionary.has(command) ? opsOf(command) : null;
+    if (ops && !isEmptyOps(ops)) out.add(opsKey(ops));
+  }
+  return out;
 }
 
 /** Hits grouped by effect, each group led by its earliest candidate; the order does not depend on how the hits were found. */
