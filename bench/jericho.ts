@@ -595,7 +595,8 @@ function chosenGames(states: number | undefined): { suite: string | null; specs:
     if (!GAMES[g]) throw new SetupError(`unknown game "${g}" (choose from ${Object.keys(GAMES).join(', ')})`);
     if (!existsSync(GAMES[g].path)) throw new SetupError(`${g}: story file ${resolve(GAMES[g].path)} not found`);
   }
-  return { suite: null, specs: games.map((g) => ({ game: g, rom: resolve(GAMES[g].path), states: states ?? GAMES[g].defaultStates, resetCommands: [] })) };
+  const specs = games.map((g) => ({ game: g, rom: resolve(GAMES[g].path), states: states ?? GAMES[g].defaultStates, resetCommands: [] }));
+  return { suite: null, specs };
 }
 
 type GameResult = Awaited<ReturnType<typeof benchGame>>;
@@ -618,7 +619,9 @@ function suiteSummary(results: GameResult[]) {
     invalidActions: sum((r) => r.invalidActions),
     grueMsMedian: round(median(loaded.flatMap((r) => r.totals.grueMs))),
     jerichoMsMedian: round(median(loaded.flatMap((r) => r.totals.jerichoMs))),
-    gamesSlowerThanJericho: loaded.filter((r) => r.grueMsMedian > r.jerichoMsMedian).map((r) => `${r.game} ${r.grueMsMedian}/${r.jerichoMsMedian}`),
+    gamesSlowerThanJericho: loaded
+      .filter((r) => r.grueMsMedian > r.jerichoMsMedian)
+      .map((r) => `${r.game} ${r.grueMsMedian}/${r.jerichoMsMedian}`),
     notLoaded: results.flatMap((r) => (r.loaded ? [] : [{ game: r.game, error: r.error }])),
     misses: loaded.flatMap((r) => spread(r.missedExamples, perGameMisses).map((m) => ({ game: r.game, ...m }))),
   };

@@ -41,7 +41,9 @@ function preferredVerb(line: GrammarLine, resolution: number): string {
     if (line.synonyms.includes(stored)) return v;
   }
   // Otherwise the shortest whole (untruncated) word of three letters or more, else the first.
-  const whole = line.synonyms.filter((w) => w.length >= 3 && w.length < resolution).sort((a, b) => a.length - b.length || a.localeCompare(b));
+  const whole = line.synonyms
+    .filter((w) => w.length >= 3 && w.length < resolution)
+    .sort((a, b) => a.length - b.length || a.localeCompare(b));
   return whole[0] ?? line.verb;
 }
 
@@ -88,7 +90,10 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
     const currentMulti = bestMulti.get(key);
     if (first?.kind === 'object' && first.multi && (!currentMulti || score < currentMulti.score)) bestMulti.set(key, { line, verb, score });
   }
-  const wordsOf = (line: GrammarLine, verb: string): Array<string | Token> => [verb, ...line.tokens.map((t) => (t.kind === 'word' ? t.text : t))];
+  const wordsOf = (line: GrammarLine, verb: string): Array<string | Token> => [
+    verb,
+    ...line.tokens.map((t) => (t.kind === 'word' ? t.text : t)),
+  ];
   return order.map((key) => {
     const { line, verb } = best.get(key)!;
     // When the chosen line takes several objects it is also the best such line, so allWords is its own phrasing.

@@ -78,7 +78,9 @@ export function traceObjectOps<T>(memory: Uint8Array, body: () => T): { result: 
 /** The record without what the mask says to ignore (daemons, parser scratch attributes). */
 export function maskedOps(ops: ObjectOps, mask: WorldMask): ObjectOps {
   const keepAttribute = (object: number, attribute: number) =>
-    !mask.ignoreObjects.has(object) && !mask.ignoreAttributes.has(attribute) && !mask.ignoreObjectAttributes.some(([o, a]) => o === object && a === attribute);
+    !mask.ignoreObjects.has(object) &&
+    !mask.ignoreAttributes.has(attribute) &&
+    !mask.ignoreObjectAttributes.some(([o, a]) => o === object && a === attribute);
   const pairs = (flat: number[], keep: (a: number, b: number) => boolean) => {
     const out: number[] = [];
     for (let i = 0; i < flat.length; i += 2) if (keep(flat[i], flat[i + 1])) out.push(flat[i], flat[i + 1]);

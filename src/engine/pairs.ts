@@ -66,7 +66,9 @@ export class PairPlan {
     this.scope.templates.forEach((t, index) => {
       if (t.held.length !== 2) return;
       const [firsts, seconds] = [this.pool(t, 0), this.pool(t, 1)];
-      for (const a of firsts) for (const b of seconds) if (a !== b && (held.has(a) || held.has(b) || parentOf(a) === b)) this.add(out, t, a, b);
+      for (const a of firsts) {
+        for (const b of seconds) if (a !== b && (held.has(a) || held.has(b) || parentOf(a) === b)) this.add(out, t, a, b);
+      }
       if (t.allWords) for (const b of seconds) out.push(...this.allPair(t, b));
       const screen = (object: number, slot: 0 | 1, others: number[]) => {
         const partner = others.find((o) => o !== object && this.loose.includes(o));
@@ -98,7 +100,9 @@ export class PairPlan {
       for (const s of this.screens.get(hit.command) ?? []) {
         if (!didMoreThanTake(hit, s.partner)) continue;
         const t = this.scope.templates[s.template];
-        for (const other of this.pool(t, s.slot === 0 ? 1 : 0)) if (other !== s.object) this.add(out, t, s.slot === 0 ? s.object : other, s.slot === 0 ? other : s.object);
+        for (const other of this.pool(t, s.slot === 0 ? 1 : 0)) {
+          if (other !== s.object) this.add(out, t, s.slot === 0 ? s.object : other, s.slot === 0 ? other : s.object);
+        }
       }
     }
     return out;

@@ -53,7 +53,8 @@ function mentionedGlobals(session: GameSession, localContainer: number, descript
       .filter((w) => w && !PRONOUNS.has(w))
       .map((w) => w.slice(0, resolution)),
   );
-  return objects.descendants(mem, globals, 1).filter((id) => id !== localContainer && objectVocabulary(session, id).nouns.some((noun) => words.has(noun)));
+  const named = (id: number) => objectVocabulary(session, id).nouns.some((noun) => words.has(noun));
+  return objects.descendants(mem, globals, 1).filter((id) => id !== localContainer && named(id));
 }
 
 /** The room's description as "look" prints it; the session is left where it was. */

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { candidateScope, familiarity, sceneCandidates, singleCandidates } from './candidates';
 import { PairPlan } from './pairs';
-import { diffKey, isEmptyDiff, WorldDiff, worldDiff, worldHash } from './objects';
+import { diffKey, isEmptyDiff, WorldDiff, worldDiff, worldHash, type WorldState } from './objects';
 import type { GameSession, VmState } from './session';
 import { cellOf } from '../schemas/game';
 import { isEmptyOps, maskedOps, type ObjectOps, opsKey, traceObjectOps } from './objectOps';
@@ -172,7 +172,7 @@ export interface ProbeHit {
  * Tries single candidates from one state: restore, run, compare. Used by the serial search below
  * and by each thread of a ProbePool, so both judge effects the same way.
  */
-export function candidateProber(session: GameSession, start: VmState = session.captureState()): (command: string, index: number) => ProbeHit | null {
+export function candidateProber(session: GameSession, start: VmState = session.captureState()): Prober {
   session.restoreState(start);
   const before = session.worldState();
   const beforeBytes = Buffer.from(session.objects.entryBytes(session.mem));
@@ -234,6 +234,9 @@ function passingTurnOps(session: GameSession, opsOf: (command: string) => Object
   return out;
 }
 
+/** Tries one candidate from the prober's start state: its hit, or null when it changed nothing. */
+export type Prober = (command: string, index: number) => ProbeHit | null;
+
 /** Hits grouped by effect, each group led by its earliest candidate; the order does not depend on how the hits were found. */
 export function groupHits(hits: ProbeHit[]): Map<string, ValidAction> {
   const groups = new Map<string, ValidAction>();
@@ -290,7 +293,7 @@ function* serialSearch(session: GameSession, passes: Passes): Generator<void, Va
   return { actions: finishSearch(session, start, groupHits(hits)), candidates: tried };
 }
 
-function watchedUnchanged(session: GameSession, before: ReturnType<GameSession['worldState']>): boolean {
+function watchedUnchanged(session: GameSession, before: WorldState): boolean {
   const addrs = session.mask.watchRam ?? [];
   for (let i = 0; i < addrs.length; i++) if (session.mem[addrs[i]] !== before.watched[i]) return false;
   return true;
@@ -305,7 +308,7 @@ function outcomeOf(session: GameSession): ValidAction['outcome'] {
 /** The 240 global variables (480 bytes), copied. */
 const globalsOf = (session: GameSession) => Buffer.from(session.mem.subarray(session.story.globals, session.story.globals + 480));
 
-function globalsAfter(session: GameSession, start: ReturnType<GameSession['captureState']>, command: string): Buffer | null {
+function globalsAfter(session: GameSession, start: VmState, command: string): Buffer | null {
   session.restoreState(start);
   try {
     session.tryCommand(command);
@@ -316,7 +319,7 @@ function globalsAfter(session: GameSession, start: ReturnType<GameSession['captu
 }
 
 /** The scene tier (see the header): object-free commands whose effect on the globals differs from a passing turn's. */
-function findSceneActions(session: GameSession, start: ReturnType<GameSession['captureState']>, before: ReturnType<GameSession['worldState']>, groups: Map<string, ValidAction>): void {
+function findSceneActions(session: GameSession, start: VmState, before: WorldState, groups: Map<string, ValidAction>): void {
   session.restoreState(start);
   const untouched = globalsOf(session);
   const waited = globalsAfter(session, start, 'wait') ?? untouched;
@@ -337,6 +340,8 @@ function findSceneActions(session: GameSession, start: ReturnType<GameSession['c
     const diff = worldDiff(before, world);
     const scoreDelta = world.score - before.score;
     const effect = `scene:${key}`;
-    groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame, resultHash, outcome: outcomeOf(session), resultCell: cellOf(session.groundTruth()), scene: true, effect });
+    const outcome = outcomeOf(session);
+    const resultCell = cellOf(session.groundTruth());
+    groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame, resultHash, outcome, resultCell, scene: true, effect });
   }
 }

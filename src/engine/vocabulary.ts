@@ -80,7 +80,8 @@ function layoutOf(session: GameSession): VocabularyLayout {
           if (words.some((w) => named.has(w))) vote(nounVotes, num);
           continue;
         }
-        if (data.length > 0 && Array.from(data).every((b) => adjectiveWords.has(b)) && Array.from(data).some((b) => named.has(adjectiveWords.get(b)!))) {
+        const bytes = Array.from(data);
+        if (bytes.length > 0 && bytes.every((b) => adjectiveWords.has(b)) && bytes.some((b) => named.has(adjectiveWords.get(b)!))) {
           vote(adjectiveVotes, num);
         }
       }

@@ -52,7 +52,8 @@ function objectNamed(session: GameSession, name: string): number {
   return found.id;
 }
 
-describeWithSuite(['enchanter', 'sherlock'], "Infocom grammar: prepositions from the story's preposition table", ({ enchanter, sherlock }) => {
+const PREPOSITIONS = "Infocom grammar: prepositions from the story's preposition table";
+describeWithSuite(['enchanter', 'sherlock'], PREPOSITIONS, ({ enchanter, sherlock }) => {
   it('reads the fixed-format lines of Enchanter with the prepositions they were written with', () => {
     const session = sessionAt(enchanter);
     const forms = templates(session.grammar, session.dictionary.resolution).map((t) => shown(t.words));
@@ -68,7 +69,8 @@ describeWithSuite(['enchanter', 'sherlock'], "Infocom grammar: prepositions from
   });
 });
 
-describeWithSuite(['wishbringer', 'sherlock'], 'Infocom names: adjectives from the property that matches the printed names', ({ wishbringer, sherlock }) => {
+const ADJECTIVES = 'Infocom names: adjectives from the property that matches the printed names';
+describeWithSuite(['wishbringer', 'sherlock'], ADJECTIVES, ({ wishbringer, sherlock }) => {
   it('tells two keys apart by the adjectives the parser knows for them', () => {
     const session = sessionAt(wishbringer);
     const keys = [objectNamed(session, 'rusty key'), objectNamed(session, 'steel key')];
@@ -113,7 +115,8 @@ describe("Jericho's measure: object operations that leave the world as it was", 
     const offered = findValidActions(session);
     const push = offered.findIndex((a) => a.command === 'push iron key to wooden chest');
     expect(push).toBeGreaterThanOrEqual(0);
-    expect(offered[push]).toMatchObject({ noNetChange: true, scoreDelta: 0, diff: { moved: [], attributesSet: [], attributesCleared: [] } });
+    const nothing = { moved: [], attributesSet: [], attributesCleared: [] };
+    expect(offered[push]).toMatchObject({ noNetChange: true, scoreDelta: 0, diff: nothing });
     expect(offered.slice(0, push).every((a) => !a.noNetChange)).toBe(true);
     expect(offered.slice(push).every((a) => a.noNetChange)).toBe(true);
   });
