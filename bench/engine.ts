@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { candidateCommands, findValidActions, findValidActionsYielding, GameSession } from '../src/engine';
+import { findValidActionsYielding, GameSession, searchValidActions } from '../src/engine';
 import { ProbePool } from '../src/engine/probePool';
 import { arg, percentile } from './cli';
 import { ZORK_ROUTE } from './routes';
@@ -64,8 +64,7 @@ async function main(): Promise<void> {
   const valid: number[] = [];
   for (const [i, command] of ZORK_ROUTE.entries()) {
     const t1 = performance.now();
-    const cands = candidateCommands(v);
-    const found = findValidActions(v, cands);
+    const { actions: found, candidates: cands } = searchValidActions(v);
     serialTimes.push(performance.now() - t1);
     const t2 = performance.now();
     const pooled = await findValidActionsYielding(v, { pool });

@@ -1,9 +1,14 @@
 /**
  * npm run bench:jericho [-- --games 905,advent] [--states N] [--no-parallel]
+ * npm run bench:jericho -- --suite [DIR] [--games a,b] [--states N] [--parallel] [--no-serial]
  *
  * grue's valid-action generator side by side with Jericho's (PyPI `jericho` 3.3.1, frotz in C),
- * on the same states of Jericho's own walkthroughs for 9:05 and Adventure. Prints one JSON object
- * on stdout; progress goes to stderr.
+ * on the same states of Jericho's own walkthroughs: 9:05 and Adventure by default, or with
+ * --suite every game of DIR/suite.json (default ../shared/jericho beside the repository) that has
+ * a walkthrough, N states each (default 8), with the overall figures and the missed groups
+ * (`misses`, each with why grue missed it when the bench can tell). Prints one JSON object on
+ * stdout; progress goes to stderr. A suite game grue cannot load is reported (`loaded: false`,
+ * with the error) and the run goes on.
  *
  * Setup: a Python venv at ~/.cache/grue/jericho-venv with `jericho==3.3.1` (created on first run,
  * reused after). bench/jericho_driver.py drives Jericho over JSON lines. Jericho tags nouns with
@@ -26,7 +31,7 @@
  * use_parallel=True (pool start-up excluded). `grueMsMedian` is grue's search as its game turns
  * run it: candidate generation plus the candidates tried on the probe threads (`probeThreads`,
  * GRUE_PROBE_THREADS or one per core); `grueSerialMsMedian` the same on one thread
- * (candidateCommands + findValidActions). The two must return the same actions, or the bench stops.
+ * (searchValidActions). The two must return the same actions, or the bench stops (--no-serial skips it).
  *
  * Definitions, all by Jericho's own effect test: grue's offered commands (one `command` per grue
  * group) are run in Jericho from the same state with _filter_candidate_actions(use_ctypes=True);
@@ -54,12 +59,12 @@
  * before it and takes Jericho's RAM (`grueStepFailures`).
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { candidateCommands, findValidActions, findValidActionsYielding, GameSession, isEmptyDiff, type ValidAction } from '../src/engine';
+import { GameSession, isEmptyDiff, searchValidActions, searchValidActionsYielding, type ValidAction } from '../src/engine';
 import { ProbePool } from '../src/engine/probePool';
 
 const JERICHO_VERSION = '3.3.1';
@@ -72,19 +77,56 @@ const GAMES: Record<string, { path: string; defaultStates: number | 'all' }> = {
   '905': { path: join(__dirname, '..', '..', 'shared', 'games', '905.z5'), defaultStates: 'all' },
   advent: { path: join(__dirname, '..', 'node_modules', 'glkote-term', 'tests', 'advent.z5'), defaultStates: 60 },
 };
+const DEFAULT_SUITE = join(__dirname, '..', '..', 'shared', 'jericho');
+const SUITE_STATES = 8;
 
 const USAGE = `usage: npm run bench:jericho -- [--games 905,advent] [--states N] [--no-parallel]
+       npm run bench:jericho -- --suite [DIR] [--games a,b] [--states N] [--parallel] [--no-serial]
 
 Measures grue's valid-action generator against Jericho ${JERICHO_VERSION} on the same walkthrough
 states and prints one JSON object on stdout (progress on stderr).
 
-  --games LIST    comma-separated, from: ${Object.keys(GAMES).join(', ')} (default: all)
+  --games LIST    comma-separated, from: ${Object.keys(GAMES).join(', ')} (default: all);
+                  with --suite, names from suite.json (default: every game with a walkthrough)
   --states N      states per game, evenly spaced along the walkthrough
-                  (default: every state for 905, 60 for advent)
-  --no-parallel   skip timing Jericho's use_parallel=True form
+                  (default: every state for 905, 60 for advent, ${SUITE_STATES} per suite game)
+  --suite [DIR]   the Jericho suite in DIR (suite.json + story files; default ${DEFAULT_SUITE})
+  --no-parallel   skip timing Jericho's use_parallel=True form (suite mode skips it unless --parallel)
+  --no-serial     skip grue's one-thread search (by default run too, and checked to agree)
   --help          this text
 
 First run creates ${VENV} and pip-installs jericho==${JERICHO_VERSION} (builds frotz; needs gcc, make).`;
+
+/** One game to measure: its story file, how many states, the commands Jericho's reset plays. */
+interface GameSpec {
+  game: string;
+  rom: string;
+  states: number | 'all';
+  resetCommands: string[];
+}
+
+const SuiteEntry = z.object({
+  game: z.string(),
+  file: z.string(),
+  jerichoSupported: z.boolean().optional(),
+  resetCommands: z.array(z.string()).default([]),
+  walkthrough: z.array(z.string()).default([]),
+});
+
+function suiteGames(dir: string, only: string[] | null, states: number | undefined): GameSpec[] {
+  const index = join(dir, 'suite.json');
+  if (!existsSync(index)) throw new SetupError(`no suite.json in ${resolve(dir)} (pass the Jericho suite folder to --suite)`);
+  const parsed = z.array(SuiteEntry).safeParse(JSON.parse(readFileSync(index, 'utf8')));
+  if (!parsed.success) throw new SetupError(`${index} is not a list of suite entries: ${parsed.error.message}`);
+  const playable = parsed.data.filter((e) => e.jerichoSupported !== false && e.walkthrough.length > 0);
+  if (only) {
+    const unknown = only.filter((g) => !playable.some((e) => e.game === g));
+    if (unknown.length) throw new SetupError(`not suite games with a walkthrough: ${unknown.join(', ')}`);
+  }
+  return playable
+    .filter((e) => !only || only.includes(e.game))
+    .map((e) => ({ game: e.game, rom: resolve(dir, e.file), states: states ?? SUITE_STATES, resetCommands: e.resetCommands }));
+}
 
 const progress = (msg: string) => process.stderr.write(`bench:jericho ${msg}\n`);
 
@@ -148,7 +190,9 @@ const ObserveReply = Ok.extend({
   moves: z.number(),
   done: z.boolean(),
 });
-const Group = z.object({ key: z.string(), actions: z.array(z.string()) });
+/** net: whether the group's first action leaves the world different (see the driver's _net_change). */
+/** objects: the fewest object slots any of the group's actions fills (0, 1 or 2). */
+const Group = z.object({ key: z.string(), actions: z.array(z.string()), net: z.boolean(), objects: z.number() });
 const ValidReply = Ok.extend({
   ms: z.number(),
   candidates: z.number(),
@@ -254,11 +298,14 @@ interface MissedExample {
   state: number;
   location: string;
   jerichoKey: string;
+  /** False when the group's action leaves the world as it was (only attributes set and cleared again). */
+  netChange: boolean;
   jerichoActions: string[];
   /** Jericho's actions for this effect that were among grue's candidates (grue tried them). */
   inGrueCandidates: string[];
   /** When grue found one of them valid: the command grue offered for that effect instead. */
   grueGroupedAs?: string;
+  why?: string;
 }
 
 /** The state indices (before walkthrough command i) to measure: all, or n evenly spaced. */
@@ -275,6 +322,8 @@ function treeMismatches(session: GameSession, objects: Array<[number, number, st
   const n = Math.min(tree.length, objects.length);
   for (let k = 0; k < n; k++) {
     const [num, parent, attrHex] = objects[k];
+    // Jericho leaves an object it cannot name (no or an over-long short name) as all zeros.
+    if (num === 0) continue;
     const g = tree[k];
     const bytes = [0, 0, 0, 0];
     for (const a of g.attributes) if (a < 32) bytes[a >> 3] |= 0x80 >> (a & 7);
@@ -284,13 +333,54 @@ function treeMismatches(session: GameSession, objects: Array<[number, number, st
   return out;
 }
 
-async function benchGame(driver: JerichoDriver, pool: ProbePool, game: string, states: number | 'all', parallel: { on: boolean; error?: string }) {
-  const rom = resolve(GAMES[game].path);
+/**
+ * grue's session at the state Jericho's reset() leaves: past any "press a key" screen, with the
+ * reset commands played (the walkthrough assumes them). Throws when grue cannot load the story.
+ */
+function grueSession(spec: GameSpec): GameSession {
+  const session = GameSession.fromFile(spec.rom, { seed: 1 });
+  const dismissKeyPrompts = () => {
+    for (let guard = 0; guard < 8 && session.captureState().input?.type === 'char'; guard++) session.tryCommand('');
+  };
+  dismissKeyPrompts();
+  for (const command of spec.resetCommands) {
+    session.tryCommand(command);
+    dismissKeyPrompts();
+  }
+  return session;
+}
+
+/** Why grue missed one of Jericho's groups, as far as the bench can tell. */
+function missReason(m: MissedExample): string {
+  const toggles = m.netChange ? '' : ' (the group changes nothing in the end: Jericho saw attributes set and cleared)';
+  if (m.grueGroupedAs) return `grue found the effect but grouped it with another (grue's diff and Jericho's differ)${toggles}`;
+  if (m.inGrueCandidates.length) return `grue tried the command but saw no change (its world diff masks it, or the VMs differ)${toggles}`;
+  return `not among grue's candidates${toggles}`;
+}
+
+interface BenchOptions {
+  parallel: { on: boolean; error?: string };
+  /** Also run grue's one-thread search and check it agrees with the threads. */
+  serial: boolean;
+}
+
+async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec, options: BenchOptions) {
+  const { game, rom, states } = spec;
+  const parallel = options.parallel;
+  let session: GameSession;
+  try {
+    session = grueSession(spec);
+  } catch (e) {
+    const error = e instanceof Error ? e.message : String(e);
+    progress(`${game}: grue cannot load ${rom}: ${error}; skipped`);
+    return { game, loaded: false as const, error };
+  }
   const load = await driver.request({ op: 'load', rom }, LoadReply);
   const walkthrough = load.walkthrough;
   const measured = pickStates(walkthrough.length, states);
-  const session = GameSession.fromFile(rom, { seed: 1 });
   const dynamicLength = session.captureState().ram.length;
+  // The threads load the story and its VM now, as Jericho's load happens before its timing.
+  await pool.probe(session, ['look']);
   progress(`${game}: walkthrough of ${walkthrough.length} commands (seed ${load.seed}), measuring ${measured.size} states; dictionary tagger: ${load.nouns} nouns, ${load.adjectives} adjectives`);
 
   let statesMeasured = 0;
@@ -298,6 +388,10 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, game: string, s
   const statesOutOfSync: Array<{ state: number; objects: number[] }> = [];
   let jerichoEffects = 0;
   let covered = 0;
+  let jerichoNetEffects = 0;
+  let coveredNet = 0;
+  /** Jericho's groups and grue's coverage of them by the fewest objects their commands name. */
+  const bySlots = [0, 1, 2].map(() => ({ jericho: 0, covered: 0 }));
   let extraEffects = 0;
   let unseenEffects = 0;
   let sceneActions = 0;
@@ -349,13 +443,14 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, game: string, s
       }
       // grue as its game turns run it (probe threads), then on one thread; both the same actions.
       const t0 = performance.now();
-      const found = await findValidActionsYielding(session, { pool });
+      const search = await searchValidActionsYielding(session, { pool });
+      const found = search.actions;
       const ms = performance.now() - t0;
       grueMs.push(ms);
       const t1 = performance.now();
-      const candidates = candidateCommands(session);
-      const serial = findValidActions(session, candidates);
-      grueSerialMs.push(performance.now() - t1);
+      const candidates = search.candidates;
+      const serial = options.serial ? searchValidActions(session).actions : found;
+      if (options.serial) grueSerialMs.push(performance.now() - t1);
       if (JSON.stringify(serial) !== JSON.stringify(found)) {
         const show = (actions: ValidAction[]) => actions.map((a) => `${a.command} (${a.outcome}, ${a.scoreDelta})`).join(', ');
         throw new Error(`${game} state ${i}: the probe threads and the serial search disagree:\n  threads: ${show(found)}\n  serial:  ${show(serial)}`);
@@ -382,6 +477,14 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, game: string, s
       const bad = rejected.length;
       jerichoEffects += jKeys.size;
       covered += hit;
+      const netKeys = new Set(j.groups.filter((g) => g.net).map((g) => g.key));
+      jerichoNetEffects += netKeys.size;
+      coveredNet += [...netKeys].filter((k) => gKeys.has(k)).length;
+      for (const g of j.groups) {
+        const slot = bySlots[Math.min(2, g.objects)];
+        slot.jericho++;
+        if (gKeys.has(g.key)) slot.covered++;
+      }
       extraEffects += extra;
       unseenEffects += unseen.length;
       sceneActions += scene.length;
@@ -402,7 +505,16 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, game: string, s
         const actions = [...new Set(g.actions)];
         const tried = actions.filter((a) => candidateSet.has(a.toLowerCase()));
         const grouped = actions.map((a) => groupOf.get(a.toLowerCase())).find((c) => c !== undefined);
-        missed.push({ state: i, location, jerichoKey: g.key, jerichoActions: actions.slice(0, 8), inGrueCandidates: tried.slice(0, 8), ...(grouped ? { grueGroupedAs: grouped } : {}) });
+        const miss: MissedExample = {
+          state: i,
+          location,
+          jerichoKey: g.key,
+          netChange: g.net,
+          jerichoActions: actions.slice(0, 8),
+          inGrueCandidates: tried.slice(0, 8),
+          ...(grouped ? { grueGroupedAs: grouped } : {}),
+        };
+        missed.push({ ...miss, why: missReason(miss) });
       }
       progress(
         `${game} ${statesMeasured}/${measured.size} (step ${i}, ${location}): jericho ${jKeys.size} effects in ${round(j.ms, 0)} ms` +
@@ -432,17 +544,21 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, game: string, s
 
   return {
     game,
+    loaded: true as const,
     states: statesMeasured,
     recall: jerichoEffects ? round(covered / jerichoEffects, 3) : 0,
+    recallNet: jerichoNetEffects ? round(coveredNet / jerichoNetEffects, 3) : 1,
+    recallByObjects: bySlots.map((b) => `${b.covered}/${b.jericho}`),
     extraEffects,
     invalidActions,
     grueMsMedian: round(median(grueMs)),
-    grueSerialMsMedian: round(median(grueSerialMs)),
+    ...(grueSerialMs.length ? { grueSerialMsMedian: round(median(grueSerialMs)) } : {}),
     probeThreads: pool.size,
     jerichoMsMedian: round(median(jerichoMs)),
     ...(jerichoParallelMs.length ? { jerichoParallelMsMedian: round(median(jerichoParallelMs)), jerichoParallelSameKeys: `${parallelSameKeys}/${jerichoParallelMs.length}` } : {}),
     jerichoEffects,
     coveredEffects: covered,
+    jerichoNetEffects,
     unseenByJericho: unseenEffects,
     sceneActions,
     grueActions,
@@ -458,25 +574,70 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, game: string, s
     invalidExamples: spread(invalid, EXAMPLES),
     unseenExamples: spread(unseenExamples, EXAMPLES),
     missedExamples: spread(missed, EXAMPLES),
+    // For the suite's totals: every measured state's times and the counts behind recall.
+    totals: { grueMs, jerichoMs, jerichoEffects, covered, jerichoNetEffects, coveredNet, bySlots },
   };
 }
 
 // --- main -----------------------------------------------------------------------------------------
+
+/** The games to measure: the built-in pair, or the suite's games with --suite. */
+function chosenGames(states: number | undefined): { suite: string | null; specs: GameSpec[] } {
+  const only = arg('games')?.split(',').map((g) => g.trim()).filter(Boolean) ?? null;
+  const at = process.argv.indexOf('--suite');
+  if (at >= 0) {
+    const next = process.argv[at + 1];
+    const dir = resolve(next && !next.startsWith('--') ? next : DEFAULT_SUITE);
+    return { suite: dir, specs: suiteGames(dir, only, states) };
+  }
+  const games = only ?? Object.keys(GAMES);
+  for (const g of games) {
+    if (!GAMES[g]) throw new SetupError(`unknown game "${g}" (choose from ${Object.keys(GAMES).join(', ')})`);
+    if (!existsSync(GAMES[g].path)) throw new SetupError(`${g}: story file ${resolve(GAMES[g].path)} not found`);
+  }
+  const specs = games.map((g) => ({ game: g, rom: resolve(GAMES[g].path), states: states ?? GAMES[g].defaultStates, resetCommands: [] }));
+  return { suite: null, specs };
+}
+
+type GameResult = Awaited<ReturnType<typeof benchGame>>;
+
+/** The suite's figures over every measured state of every loaded game, and the misses with their reasons. */
+function suiteSummary(results: GameResult[]) {
+  const loaded = results.flatMap((r) => (r.loaded ? [r] : []));
+  const sum = (f: (r: (typeof loaded)[number]) => number) => loaded.reduce((a, r) => a + f(r), 0);
+  const jerichoEffects = sum((r) => r.totals.jerichoEffects);
+  const perGameMisses = Math.max(3, Math.floor(EXAMPLES * 3 / Math.max(1, loaded.length)));
+  return {
+    recall: jerichoEffects ? round(sum((r) => r.totals.covered) / jerichoEffects, 3) : 0,
+    recallNet: round(sum((r) => r.totals.coveredNet) / Math.max(1, sum((r) => r.totals.jerichoNetEffects)), 3),
+    jerichoEffects,
+    jerichoNetEffects: sum((r) => r.totals.jerichoNetEffects),
+    recallByObjects: [0, 1, 2].map((n) => `${sum((r) => r.totals.bySlots[n].covered)}/${sum((r) => r.totals.bySlots[n].jericho)}`),
+    minRecall: loaded.length ? Math.min(...loaded.map((r) => r.recall)) : 0,
+    gamesBelow95: loaded.filter((r) => r.recall < 0.95).map((r) => `${r.game} ${r.recall}`),
+    extraEffects: sum((r) => r.extraEffects),
+    invalidActions: sum((r) => r.invalidActions),
+    grueMsMedian: round(median(loaded.flatMap((r) => r.totals.grueMs))),
+    jerichoMsMedian: round(median(loaded.flatMap((r) => r.totals.jerichoMs))),
+    gamesSlowerThanJericho: loaded
+      .filter((r) => r.grueMsMedian > r.jerichoMsMedian)
+      .map((r) => `${r.game} ${r.grueMsMedian}/${r.jerichoMsMedian}`),
+    notLoaded: results.flatMap((r) => (r.loaded ? [] : [{ game: r.game, error: r.error }])),
+    misses: loaded.flatMap((r) => spread(r.missedExamples, perGameMisses).map((m) => ({ game: r.game, ...m }))),
+  };
+}
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
     console.log(USAGE);
     return;
   }
-  const games = (arg('games') ?? Object.keys(GAMES).join(',')).split(',').map((g) => g.trim()).filter(Boolean);
-  for (const g of games) {
-    if (!GAMES[g]) throw new SetupError(`unknown game "${g}" (choose from ${Object.keys(GAMES).join(', ')})`);
-    if (!existsSync(GAMES[g].path)) throw new SetupError(`${g}: story file ${resolve(GAMES[g].path)} not found`);
-  }
   const statesArg = arg('states');
   const states = statesArg === undefined ? undefined : Number(statesArg);
   if (states !== undefined && !(Number.isInteger(states) && states > 0)) throw new SetupError(`--states takes a positive whole number, not "${statesArg}"`);
-  const parallel: { on: boolean; error?: string } = { on: !process.argv.includes('--no-parallel') };
+  const { suite, specs } = chosenGames(states);
+  const parallelWanted = suite ? process.argv.includes('--parallel') : !process.argv.includes('--no-parallel');
+  const options: BenchOptions = { parallel: { on: parallelWanted }, serial: !process.argv.includes('--no-serial') };
 
   ensureVenv();
   const started = performance.now();
@@ -489,19 +650,25 @@ async function main(): Promise<void> {
   process.once('exit', () => driver.kill());
   try {
     const ready = await driver.ready();
-    const results = [];
+    const results: GameResult[] = [];
     const pool = new ProbePool();
-    for (const g of games) results.push(await benchGame(driver, pool, g, states ?? GAMES[g].defaultStates, parallel));
+    for (const spec of specs) results.push(await benchGame(driver, pool, spec, options));
     await pool.close();
     await driver.request({ op: 'quit' }, Ok).catch(() => undefined);
+    const games = results.map((r) => {
+      if (!r.loaded) return r;
+      const { totals: _totals, ...shown } = r;
+      return shown;
+    });
     console.log(
       JSON.stringify({
-        games: results,
+        games,
+        ...(suite ? { suite, ...suiteSummary(results) } : {}),
         jericho: {
           version: ready.version,
           nounTagger: ready.nounTagger,
           filter: 'use_object_tree=True, use_ctypes=True, use_parallel=False',
-          ...(parallel.error ? { parallelError: parallel.error } : {}),
+          ...(options.parallel.error ? { parallelError: options.parallel.error } : {}),
         },
         seconds: round((performance.now() - started) / 1000),
       }),

@@ -25,6 +25,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 import time
 import traceback
 
@@ -33,6 +34,9 @@ import traceback
 _reply_stream = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
 os.dup2(2, 1)
 sys.stdout = sys.stderr
+
+# A game told to save (a candidate, a walkthrough command) writes into the working directory.
+os.chdir(tempfile.mkdtemp(prefix="grue-jericho-"))
 
 # Make any attempt to import spaCy fail loudly instead of downloading a model.
 sys.modules["spacy"] = None  # type: ignore[assignment]
@@ -120,6 +124,10 @@ class Driver:
         env = self.env
         if not env.is_fully_supported or not env.bindings:
             raise RuntimeError(f"Jericho does not fully support {rom}")
+        # Read the dictionary once: Jericho reads it again on every get_valid_actions, and that
+        # second read never returns on some stories (sherlock), while the words cannot change.
+        words = env.get_dictionary()
+        env.get_dictionary = lambda: words
         jericho.util.extract_objs = DictionaryTagger(env)
         tagger = jericho.util.extract_objs
         intro, _ = env.reset()
@@ -162,7 +170,11 @@ class Driver:
         t0 = time.perf_counter()
         names, candidates, diff2acts = self._valid(False)
         ms = (time.perf_counter() - t0) * 1000
-        groups = [{"key": diff_key(k), "actions": list(v)} for k, v in diff2acts.items()]
+        slots = self._slots(names)
+        groups = [
+            {"key": diff_key(k), "actions": list(v), "net": self._net_change(k, v[0]), "objects": min(slots.get(a, 2) for a in v)}
+            for k, v in diff2acts.items()
+        ]
         reply = {"ms": ms, "candidates": len(candidates), "objectNames": names, "groups": groups}
         if req.get("parallel"):
             state = env.get_state()
@@ -180,6 +192,37 @@ class Driver:
                 reply["parallelError"] = f"{type(e).__name__}: {e}"
             env.set_state(state)
         return reply
+
+    def _slots(self, names):
+        """How many object slots each candidate fills (0, 1 or 2), from the template it was made from."""
+        out = {}
+        for template in self.env.act_gen.templates:
+            n = template.count("OBJ")
+            for action in self._fill(template, n, names):
+                out[action] = min(out.get(action, n), n)
+        return out
+
+    @staticmethod
+    def _fill(template, n, names):
+        if n <= 0:
+            return [template]
+        if n == 1:
+            return [template.replace("OBJ", o) for o in names]
+        return [template.replace("OBJ", a, 1).replace("OBJ", b, 1) for a in names for b in names if a != b]
+
+    def _net_change(self, key, action):
+        """Whether an action of a group leaves the world different: Jericho's diff records every
+        @insert_obj, @set_attr and @clear_attr a turn executes, so a turn that sets and clears the
+        same attribute (parser scratch) is a group of its own though nothing changed."""
+        if "ram" in diff_key(key):
+            return True
+        env = self.env
+        state = env.get_state()
+        before, score = self._tree(workflag=not self._inform()), env.get_score()
+        response = env.step(action)[0]
+        changed = self._tree(workflag=not self._inform()) != before or env.get_score() != score or bool(env.game_over() or env.victory() or END_BANNER.search(response))
+        env.set_state(state)
+        return changed
 
     def test(self, req):
         """Jericho's own effect test on the given commands: each command's effect key, or None."""
@@ -219,7 +262,12 @@ class Driver:
         env.set_state(state)
         return {"keys": out, "probeKey": probe_key, "responses": responses, "unseen": unseen}
 
-    def _tree(self):
+    def _inform(self):
+        """Inform writes its compiler version ("6.21") at 0x3C; an Infocom story's attribute 25 is a real one."""
+        m = bytes(self.env.get_state()[0][0x3C:0x40])
+        return m[1:2] == b"." and m[0:1].isdigit()
+
+    def _tree(self, workflag=False):
         """Every object's parent and attribute bytes, read from Jericho's RAM: get_world_objects()
         stops at 255 objects (Adventure has 276), and an object above that leaving play must show."""
         m = bytes(self.env.get_state()[0])
@@ -236,7 +284,8 @@ class Driver:
             lowest_props = min(lowest_props, props)
             parent = m[at + attr_bytes] if v3 else (m[at + attr_bytes] << 8) | m[at + attr_bytes + 1]
             attrs = bytearray(m[at:at + attr_bytes])
-            attrs[WORKFLAG_BYTE] &= ~WORKFLAG_BIT & 0xFF
+            if not workflag:
+                attrs[WORKFLAG_BYTE] &= ~WORKFLAG_BIT & 0xFF
             tree[num] = (parent, bytes(attrs))
             at += size
             num += 1

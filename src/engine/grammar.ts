@@ -99,7 +99,49 @@ function verbWords(dict: Dictionary, format: GrammarFormat): Map<number, DictWor
   return out;
 }
 
-function infocomPrepositions(dict: Dictionary): Map<number, string> {
+/** Entry sizes of Infocom's variable-length syntax format, by object count (the top two bits of its first byte). */
+const VARIABLE_ENTRY_SIZES = [2, 4, 7, 0];
+
+/**
+ * Infocom's preposition table: a word count, then per preposition its dictionary address and its
+ * number (a word, or in later games a byte). It follows the action and pre-action tables, which
+ * follow the syntax entries (ZIL's compiler lays them out in that order; infodump finds the table
+ * the same way). Synonyms share a number and the first listed is the one the grammar was written
+ * with ("with", not "using"). Returns null when the table is not where it should be.
+ */
+function infocomPrepositionTable(mem: Uint8Array, base: number, format: GrammarFormat, dict: Dictionary): Map<number, string> | null {
+  const verbCount = (word(mem, base) - base) / 2;
+  let end = 0;
+  let actions = 0;
+  for (let i = 0; i < verbCount; i++) {
+    let at = word(mem, base + 2 * i);
+    if (at <= 0 || at >= mem.length) return null;
+    const count = mem[at++];
+    for (let l = 0; l < count; l++) {
+      const size = format === 'infocom-fixed' ? 8 : VARIABLE_ENTRY_SIZES[(mem[at] >> 6) & 3];
+      if (!size) return null;
+      actions = Math.max(actions, format === 'infocom-fixed' ? mem[at + 7] : mem[at + 1]);
+      at += size;
+    }
+    end = Math.max(end, at);
+  }
+  while (end < mem.length && mem[end] === 0) end++;
+  const table = end + 2 * 2 * (actions + 1);
+  if (table + 6 > mem.length) return null;
+  const count = word(mem, table);
+  const byteNumbers = mem[table + 4] !== 0;
+  const out = new Map<number, string>();
+  for (let i = 0, at = table + 2; i < count; i++, at += byteNumbers ? 3 : 4) {
+    const entry = dict.at(word(mem, at));
+    if (!entry) return null;
+    const number = byteNumbers ? mem[at + 2] : word(mem, at + 2);
+    if (!out.has(number)) out.set(number, entry.text);
+  }
+  return out.size ? out : null;
+}
+
+/** Prepositions by number from the dictionary's own data, for stories whose table is not found. */
+function infocomDictionaryPrepositions(dict: Dictionary): Map<number, string> {
   const out = new Map<number, string>();
   for (const w of dict.words) {
     const flags = w.data[0];
@@ -151,7 +193,9 @@ export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary
   const base = info.staticBase;
   const firstEntry = word(mem, base);
   const verbCount = (firstEntry - base) / 2;
-  const preps = format.startsWith('infocom') ? infocomPrepositions(dict) : inform5Prepositions(dict);
+  const preps = format.startsWith('infocom')
+    ? (infocomPrepositionTable(mem, base, format, dict) ?? infocomDictionaryPrepositions(dict))
+    : inform5Prepositions(dict);
   const lines: GrammarLine[] = [];
 
   for (let i = 0; i < verbCount; i++) {
@@ -178,7 +222,7 @@ export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary
       } else if (format === 'infocom-variable') {
         const head = mem[at];
         const objs = (head >> 6) & 3;
-        const size = [2, 4, 7, 0][objs];
+        const size = VARIABLE_ENTRY_SIZES[objs];
         if (!size) break;
         action = mem[at + 1];
         const prepOf = (b: number) => {

@@ -4,6 +4,8 @@ export * from './bindings';
 export * from './objects';
 export * from './session';
 export * from './validActions';
+export * from './candidates';
+export { scopeObjects } from './scope';
 export * from './vocabulary';
 export * from './resolveStory';
 export type { Grammar, GrammarLine, Token, GrammarFormat } from './grammar';

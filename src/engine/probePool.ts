@@ -85,8 +85,15 @@ export class ProbePool {
    * is not touched. Returns the effect groups in candidate order (see groupHits).
    */
   async probe(session: GameSession, candidates: string[]): Promise<ReturnType<typeof groupHits>> {
+    return groupHits(await this.probeHits(session, candidates));
+  }
+
+  /**
+   * The candidates that changed the world when tried from `state` (by default the session's
+   * current one), numbered from `offset`: a later pass continues the numbering.
+   */
+  async probeHits(session: GameSession, candidates: string[], offset = 0, state: VmState = session.captureState()): Promise<ProbeHit[]> {
     while (this.threads.length < this.size) this.threads.push(new ProbeThread());
-    const state = session.captureState();
     const md5 = session.story.md5;
     const parts = this.threads.map((thread, t) => {
       const indices: number[] = [];
@@ -96,7 +103,8 @@ export class ProbePool {
       thread.stories.add(md5);
       return thread.run({ id: this.nextId++, md5, story, binding: session.binding ?? null, state, candidates, indices });
     });
-    return groupHits((await Promise.all(parts)).flat());
+    const hits = (await Promise.all(parts)).flat();
+    return offset ? hits.map((hit) => ({ ...hit, index: hit.index + offset })) : hits;
   }
 
   /** Whether a search over this many candidates should use the pool. */

@@ -10,11 +10,12 @@
  * letting a turn pass ("wait"): those are the scene's moves.
  */
 import { createHash } from 'node:crypto';
-import type { Grammar, GrammarLine, Token } from './grammar';
-import { diffKey, isEmptyDiff, WorldDiff, worldDiff, worldHash } from './objects';
+import { candidateScope, familiarity, sceneCandidates, singleCandidates } from './candidates';
+import { PairPlan } from './pairs';
+import { diffKey, isEmptyDiff, WorldDiff, worldDiff, worldHash, type WorldState } from './objects';
 import type { GameSession, VmState } from './session';
 import { cellOf } from '../schemas/game';
-import { nounPhrases } from './vocabulary';
+import { isEmptyOps, maskedOps, type ObjectOps, opsKey, traceObjectOps } from './objectOps';
 import type { ProbePool } from './probePool';
 
 export interface ValidAction {
@@ -31,225 +32,132 @@ export interface ValidAction {
   resultCell: string;
   /** A scene's move (see findSceneActions): its resultHash also covers the globals it set. */
   scene?: true;
-}
-
-export interface CandidateOptions {
-  /** Depth of the location's object tree searched for things in scope. */
-  scopeDepth?: number;
-  /** Upper bound on candidates tried per state; the order is deterministic, so a cap is too. */
-  maxCandidates?: number;
-}
-
-/**
- * A display preference only: when several dictionary words name the same verb, show the most
- * familiar. Candidate generation never depends on this list.
- */
-const FAMILIAR_VERBS = [
-  'north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out',
-  'take', 'put', 'drop', 'open', 'close', 'examine', 'look', 'read', 'go', 'enter', 'exit', 'climb', 'turn', 'push', 'pull',
-  'move', 'give', 'show', 'ask', 'tell', 'unlock', 'lock', 'attack', 'kill', 'eat', 'drink', 'wear', 'remove', 'light',
-  'extinguish', 'search', 'tie', 'untie', 'fill', 'pour', 'throw', 'wave', 'dig', 'break', 'insert', 'wait', 'inventory',
-  'listen', 'smell', 'touch', 'jump', 'pray', 'say', 'wake', 'kiss', 'buy', 'sit', 'stand', 'get', 'lie', 'sleep',
-];
-
-function preferredVerb(line: GrammarLine, resolution: number): string {
-  for (const v of FAMILIAR_VERBS) {
-    const stored = v.slice(0, resolution);
-    if (line.synonyms.includes(stored)) return v;
-  }
-  // Otherwise the shortest whole (untruncated) word of three letters or more, else the first.
-  const whole = line.synonyms.filter((w) => w.length >= 3 && w.length < resolution).sort((a, b) => a.length - b.length || a.localeCompare(b));
-  return whole[0] ?? line.verb;
-}
-
-const slots = (tokens: Token[]) => tokens.filter((t) => t.kind === 'object' || t.kind === 'topic');
-
-export interface Template {
-  words: Array<string | Token>;
-  /** Per object slot: must the object be in the inventory? */
-  held: boolean[];
   /**
-   * The phrasing for "all" in the first slot, when a line of this action takes several objects
-   * there (Inform's multi tokens, ZIL's MANY): this template's own line when it does, else the
-   * best other one ("take off all" where "remove" takes one).
+   * Equal for commands with the same effect: the net change, the object operations that made it
+   * (see objectOps.ts), the score change and whether the game ended.
    */
-  allWords?: Array<string | Token>;
+  effect: string;
+  /**
+   * The command moved things or set attributes and left the world as it was (Jericho counts such
+   * a command, e.g. "push the key to the chest" with the key in the chest). Listed after the
+   * commands that change something.
+   */
+  noNetChange?: true;
 }
 
-function verbRank(verb: string): number {
-  const i = FAMILIAR_VERBS.indexOf(verb);
-  return i < 0 ? FAMILIAR_VERBS.length : i;
-}
-
-/**
- * Templates worth trying: fillable, not meta, and one per (action, number of objects). Lines that
- * share an action and object count call the same action routine on the same objects, whatever
- * their verb or prepositions, so trying one of them is enough; the most familiar phrasing wins.
- */
-export function templates(grammar: Grammar, resolution: number): Template[] {
-  const best = new Map<string, { line: GrammarLine; verb: string; score: number }>();
-  const bestMulti = new Map<string, { line: GrammarLine; verb: string; score: number }>();
-  const order: string[] = [];
-  for (const line of grammar.lines) {
-    if (line.meta || line.tokens.some((t) => t.kind === 'unfillable')) continue;
-    const objectSlots = slots(line.tokens);
-    if (objectSlots.length > 2) continue;
-    const key = `${line.action}/${objectSlots.length}`;
-    const verb = preferredVerb(line, resolution);
-    // Prefer familiar verbs; then "give X to Y" over "give Y X", and "open X" over "open up X".
-    const hasWord = line.tokens.some((t) => t.kind === 'word');
-    const awkward = objectSlots.length === 2 ? !hasWord : hasWord && objectSlots.length === 1;
-    const score = verbRank(verb) + (awkward ? 1000 : 0);
-    const current = best.get(key);
-    if (!current) order.push(key);
-    if (!current || score < current.score) best.set(key, { line, verb, score });
-    const first = objectSlots[0];
-    const currentMulti = bestMulti.get(key);
-    if (first?.kind === 'object' && first.multi && (!currentMulti || score < currentMulti.score)) bestMulti.set(key, { line, verb, score });
-  }
-  const wordsOf = (line: GrammarLine, verb: string): Array<string | Token> => [verb, ...line.tokens.map((t) => (t.kind === 'word' ? t.text : t))];
-  return order.map((key) => {
-    const { line, verb } = best.get(key)!;
-    // When the chosen line takes several objects it is also the best such line, so allWords is its own phrasing.
-    const multiLine = bestMulti.get(key);
-    return {
-      words: wordsOf(line, verb),
-      held: slots(line.tokens).map((t) => t.kind === 'object' && t.held),
-      ...(multiLine ? { allWords: wordsOf(multiLine.line, multiLine.verb) } : {}),
-    };
-  });
+/** What a search tried and what it found. */
+export interface ValidActionSearch {
+  actions: ValidAction[];
+  /** Every candidate tried, in order: the first pass, then the pairs. */
+  candidates: string[];
 }
 
 /**
- * Infocom rooms list their "local globals" (a house seen from outside, a window, a forest) in a
- * property whose bytes are objects that all live under one container other than the rooms'
- * own parent. Those are in scope in the room without being in its subtree.
+ * Try every candidate from the current state; return one command per distinct effect. Without a
+ * candidate list, the two passes of candidates.ts; with one, exactly those. The session's state is
+ * unchanged afterwards.
  */
-function localGlobals(session: GameSession, room: number): number[] {
-  const { objects, mem } = session;
-  if (session.story.inform || session.story.version > 3) return [];
-  const roomParent = objects.parent(mem, room);
-  for (const { data } of objects.properties(mem, room)) {
-    const ids = Array.from(data).filter((b) => b !== 0);
-    if (ids.length === 0 || ids.some((b) => b > objects.count)) continue;
-    const parent = objects.parent(mem, ids[0]);
-    if (parent === 0 || parent === roomParent || ids.some((b) => objects.parent(mem, b) !== parent)) continue;
-    return ids;
-  }
-  return [];
+export function findValidActions(session: GameSession, candidates?: string[]): ValidAction[] {
+  return runSerial(session, candidates ? onePass(candidates) : twoPasses(session)).actions;
 }
 
-/** Objects the player can plausibly refer to, in tree order: the location's contents, its local globals, then inventory. */
-export function scopeObjects(session: GameSession, depth = 3): { all: number[]; held: number[] } {
-  const room = session.locationId;
-  const player = session.player;
-  const held = player ? session.objects.descendants(session.mem, player, 2) : [];
-  const around = room ? [...session.objects.descendants(session.mem, room, depth), ...localGlobals(session, room)] : [];
-  const seen = new Set<number>();
-  const all: number[] = [];
-  for (const id of [...around, ...held]) {
-    if (id === player || id === room || seen.has(id)) continue;
-    seen.add(id);
-    all.push(id);
-  }
-  return { all, held: held.filter((id) => id !== player) };
+/** The two-pass search on this thread (see candidates.ts). */
+export function searchValidActions(session: GameSession): ValidActionSearch {
+  return runSerial(session, twoPasses(session));
+}
+
+/** The next candidate list to try, given the hits so far; null when the search is done. */
+type Passes = (hits: ProbeHit[]) => string[] | null;
+
+function onePass(candidates: string[]): Passes {
+  let done = false;
+  return () => (done ? null : ((done = true), candidates));
 }
 
 /**
- * Directions, the grammar's object-free commands ("wait", "sleep"...), and "yes"/"no" when the
- * dictionary has them: a yes-or-no question is read by a library routine, outside the grammar.
+ * The candidate lists of the search: the first pass, then (given its hits) the held pairs and the
+ * screens, then the screened objects' expansions (see pairs.ts). Everything about the start state
+ * is read before any candidate runs.
  */
-export function sceneCandidates(session: GameSession): string[] {
-  const out = new Set<string>(session.grammar.directions);
-  for (const answer of ['yes', 'no']) if (session.dictionary.has(answer)) out.add(answer);
-  for (const t of templates(session.grammar, session.dictionary.resolution)) {
-    if (t.held.length === 0) out.add(t.words.join(' '));
-  }
-  return [...out];
-}
-
-/** Candidate commands for the current state, deterministic in order and content. */
-export function candidateCommands(session: GameSession, options: CandidateOptions = {}): string[] {
-  const grammar = session.grammar;
-  const resolution = session.dictionary.resolution;
-  const scope = scopeObjects(session, options.scopeDepth ?? 3);
-  const phrase = nounPhrases(session, scope.all);
-  const objects = scope.all.filter((id) => phrase.has(id));
-  const heldSet = new Set(scope.held);
-  const parentOf = (id: number) => session.objects.parent(session.mem, id);
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const push = (c: string) => {
-    if (!seen.has(c)) {
-      seen.add(c);
-      out.push(c);
+function twoPasses(session: GameSession): Passes {
+  const scope = candidateScope(session);
+  const singles = singleCandidates(session, scope);
+  let pass = 0;
+  let plan: PairPlan;
+  let screened = 0;
+  return (hits) => {
+    pass++;
+    if (pass === 1) return singles;
+    if (pass === 2) {
+      // Whatever a one-object command moved can be moved: taken, mostly. Not "moved into the
+      // player", so that the pairs do not hang on the player object being known.
+      const portable = new Set(scope.held);
+      for (const hit of hits) for (const m of hit.action.diff.moved) portable.add(m.object);
+      plan = new PairPlan(scope, portable, singles);
+      screened = hits.length;
+      return plan.first();
     }
+    if (pass === 3) return plan.second(hits.slice(screened).map((hit) => hit.action));
+    return null;
   };
-
-  for (const d of grammar.directions) push(d);
-  for (const t of templates(grammar, resolution)) {
-    const nSlots = t.held.length;
-    // A slot the grammar says must be held is filled from the inventory in two-object commands.
-    // On its own it also takes what lies around: the parser picks it up first ("wear watch"
-    // with the watch on the floor).
-    const pools = t.held.map((mustHold) => (mustHold && nSlots > 1 ? objects.filter((o) => heldSet.has(o)) : objects));
-    // "all" stands for an object in a slot that takes several ("take all", "put all in the box").
-    const ALL = 0;
-    const fill = (chosen: number[], words = t.words) => {
-      let k = 0;
-      const text = words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, 'all') : phrase.get(chosen[k++])!)).join(' ');
-      push(text);
-    };
-    if (nSlots === 0) fill([]);
-    else if (nSlots === 1) {
-      for (const a of pools[0]) fill([a]);
-      if (t.allWords) fill([ALL], t.allWords);
-    } else {
-      // Two-object commands act on something the player carries (the thing put, given or thrown,
-      // or the tool used) or take one thing out of another ("take the key from the box"); other
-      // pairs of objects that are both out of hand are not tried.
-      for (const a of pools[0]) for (const b of pools[1]) if (a !== b && (heldSet.has(a) || heldSet.has(b) || parentOf(a) === b)) fill([a, b]);
-      if (t.allWords) for (const b of pools[1]) fill([ALL, b], t.allWords);
-    }
-  }
-  return options.maxCandidates ? out.slice(0, options.maxCandidates) : out;
 }
 
-/** Try every candidate from the current state; return one command per distinct effect. The session's state is unchanged afterwards. */
-export function findValidActions(session: GameSession, candidates: string[] = candidateCommands(session)): ValidAction[] {
-  const search = validActionSearch(session, candidates);
+function runSerial(session: GameSession, passes: Passes): ValidActionSearch {
+  const search = serialSearch(session, passes);
   for (let step = search.next(); ; step = search.next()) if (step.done) return step.value;
 }
 
 /**
  * The same search for callers that must keep their event loop: an activity heartbeats (`onYield`,
  * every `yieldEveryMs`) while it probes, so a worker that dies mid-probe is noticed in seconds.
- * With a pool (and enough candidates) the candidates are tried on its threads; otherwise here,
- * giving the event loop back between candidates. The session must not be used by anything else
- * until it resolves.
+ * With a pool (and enough candidates) each pass is tried on its threads; otherwise here, giving
+ * the event loop back between candidates. The session must not be used by anything else until
+ * it resolves.
  */
-export async function findValidActionsYielding(session: GameSession, options: { yieldEveryMs?: number; onYield?: () => void; pool?: ProbePool } = {}): Promise<ValidAction[]> {
+export async function findValidActionsYielding(session: GameSession, options: YieldingOptions = {}): Promise<ValidAction[]> {
+  return (await searchValidActionsYielding(session, options)).actions;
+}
+
+export interface YieldingOptions {
+  yieldEveryMs?: number;
+  onYield?: () => void;
+  pool?: ProbePool;
+}
+
+export async function searchValidActionsYielding(session: GameSession, options: YieldingOptions = {}): Promise<ValidActionSearch> {
   const every = options.yieldEveryMs ?? 250;
-  const candidates = candidateCommands(session);
-  if (options.pool?.worthIt(candidates.length)) {
-    const start = session.captureState();
-    const timer = setInterval(() => options.onYield?.(), every);
-    try {
-      return finishSearch(session, start, await options.pool.probe(session, candidates));
-    } finally {
-      clearInterval(timer);
+  const start = session.captureState();
+  const passes = twoPasses(session);
+  const timer = setInterval(() => options.onYield?.(), every);
+  try {
+    const hits: ProbeHit[] = [];
+    const tried: string[] = [];
+    for (let list = passes(hits); list; list = passes(hits)) {
+      if (options.pool?.worthIt(list.length)) hits.push(...(await options.pool.probeHits(session, list, tried.length, start)));
+      else hits.push(...(await probeHere(session, start, list, tried.length, every)));
+      tried.push(...list);
     }
+    return { actions: finishSearch(session, start, groupHits(hits)), candidates: tried };
+  } finally {
+    clearInterval(timer);
+    session.restoreState(start);
   }
-  const search = validActionSearch(session, candidates);
+}
+
+/** One pass on this thread, giving the event loop back every `every` ms. */
+async function probeHere(session: GameSession, start: VmState, list: string[], offset: number, every: number): Promise<ProbeHit[]> {
+  const probe = candidateProber(session, start);
+  const hits: ProbeHit[] = [];
   let since = performance.now();
-  for (let step = search.next(); ; step = search.next()) {
-    if (step.done) return step.value;
+  for (let i = 0; i < list.length; i++) {
+    const hit = probe(list[i], offset + i);
+    if (hit) hits.push(hit);
     if (performance.now() - since >= every) {
-      options.onYield?.();
       await new Promise((resolve) => setImmediate(resolve));
       since = performance.now();
     }
   }
+  return hits;
 }
 
 /** One candidate that changed the world, with its place in the candidate list. */
@@ -264,32 +172,70 @@ export interface ProbeHit {
  * Tries single candidates from one state: restore, run, compare. Used by the serial search below
  * and by each thread of a ProbePool, so both judge effects the same way.
  */
-export function candidateProber(session: GameSession, start: VmState = session.captureState()): (command: string, index: number) => ProbeHit | null {
+export function candidateProber(session: GameSession, start: VmState = session.captureState()): Prober {
   session.restoreState(start);
   const before = session.worldState();
   const beforeBytes = Buffer.from(session.objects.entryBytes(session.mem));
-  return (command, index) => {
+  const opsOf = (command: string): ObjectOps | null => {
     session.restoreState(start);
     try {
-      session.tryCommand(command);
+      return maskedOps(traceObjectOps(session.mem, () => session.tryCommand(command)).ops, session.mask);
     } catch {
       // A candidate that crashes, loops or quits the game is simply not a valid action.
       return null;
     }
+  };
+  const passing = passingTurnOps(session, opsOf);
+  return (command, index) => {
+    const ops = opsOf(command);
+    if (!ops) return null;
     // Most candidates change nothing: skip building the world state when no object byte moved.
-    if (beforeBytes.equals(session.objects.entryBytes(session.mem)) && session.score === before.score && !session.isDone && watchedUnchanged(session, before)) return null;
+    const untouched = beforeBytes.equals(session.objects.entryBytes(session.mem)) && session.score === before.score && !session.isDone;
+    if (untouched && isEmptyOps(ops) && watchedUnchanged(session, before)) return null;
     const after = session.worldState();
     const diff = worldDiff(before, after);
     const scoreDelta = after.score - before.score;
     const endsGame = session.isDone && !start.flags.done;
-    if (isEmptyDiff(diff) && scoreDelta === 0 && !endsGame) return null;
+    const unchanged = isEmptyDiff(diff) && scoreDelta === 0 && !endsGame;
+    if (unchanged && (isEmptyOps(ops) || passing.has(opsKey(ops)))) return null;
+    // The net change and the operations that made it: Jericho's grouping, refined by the net change.
+    const effect = `${diffKey(diff)}#${opsKey(ops)}#${scoreDelta}#${endsGame}`;
     return {
       index,
-      key: `${diffKey(diff)}#${scoreDelta}#${endsGame}`,
-      action: { command, equivalents: [], diff, scoreDelta, endsGame, resultHash: worldHash(after), outcome: outcomeOf(session), resultCell: cellOf(session.groundTruth()) },
+      key: effect,
+      action: {
+        command,
+        equivalents: [],
+        diff,
+        scoreDelta,
+        endsGame,
+        resultHash: worldHash(after),
+        outcome: outcomeOf(session),
+        resultCell: cellOf(session.groundTruth()),
+        effect,
+        ...(unchanged ? { noNetChange: true as const } : {}),
+      },
     };
   };
 }
+
+/**
+ * The object operations of turns in which nothing happens ("look", "wait"): the game's own clocks
+ * and daemons (a flag cleared every turn whether or not it was set). A command whose operations
+ * are one of these and that changes nothing did nothing. "wait" alone is not enough: Zork's
+ * passes three turns.
+ */
+function passingTurnOps(session: GameSession, opsOf: (command: string) => ObjectOps | null): Set<string> {
+  const out = new Set<string>();
+  for (const command of ['look', 'wait']) {
+    const ops = session.dictionary.has(command) ? opsOf(command) : null;
+    if (ops && !isEmptyOps(ops)) out.add(opsKey(ops));
+  }
+  return out;
+}
+
+/** Tries one candidate from the prober's start state: its hit, or null when it changed nothing. */
+export type Prober = (command: string, index: number) => ProbeHit | null;
 
 /** Hits grouped by effect, each group led by its earliest candidate; the order does not depend on how the hits were found. */
 export function groupHits(hits: ProbeHit[]): Map<string, ValidAction> {
@@ -304,19 +250,20 @@ export function groupHits(hits: ProbeHit[]): Map<string, ValidAction> {
 
 /**
  * What the search returns once the candidates are tried: the scene tier when nothing changed the
- * world, and each group shown by its most familiar phrasing (the rest stay listed as equivalents).
- * Leaves the session in `start`.
+ * world, and each group shown by its most familiar phrasing (the rest stay listed as equivalents),
+ * the groups that change something first. Leaves the session in `start`.
  */
 export function finishSearch(session: GameSession, start: VmState, groups: Map<string, ValidAction>): ValidAction[] {
   try {
-    if (groups.size === 0) {
+    if ([...groups.values()].every((g) => g.noNetChange)) {
       session.restoreState(start);
       findSceneActions(session, start, session.worldState(), groups);
     }
   } finally {
     session.restoreState(start);
   }
-  return [...groups.values()].map((g) => {
+  const ordered = [...groups.values()].filter((g) => !g.noNetChange).concat([...groups.values()].filter((g) => g.noNetChange));
+  return ordered.map((g) => {
     const all = [g.command, ...g.equivalents];
     const best = all.reduce((a, b) => (familiarity(b) < familiarity(a) ? b : a));
     return { ...g, command: best, equivalents: all.filter((c) => c !== best) };
@@ -324,24 +271,29 @@ export function finishSearch(session: GameSession, start: VmState, groups: Map<s
 }
 
 /** The search as a generator that pauses after each candidate, so callers choose when to yield. */
-function* validActionSearch(session: GameSession, candidates: string[]): Generator<void, ValidAction[], void> {
+function* serialSearch(session: GameSession, passes: Passes): Generator<void, ValidActionSearch, void> {
   const start = session.captureState();
   const hits: ProbeHit[] = [];
+  const tried: string[] = [];
   try {
     const probe = candidateProber(session, start);
-    for (let i = 0; i < candidates.length; i++) {
-      yield;
-      const hit = probe(candidates[i], i);
-      if (hit) hits.push(hit);
-    }
+    const run = function* (list: string[]) {
+      for (const command of list) {
+        yield;
+        const hit = probe(command, tried.length);
+        tried.push(command);
+        if (hit) hits.push(hit);
+      }
+    };
+    for (let list = passes(hits); list; list = passes(hits)) yield* run(list);
   } catch (err) {
     session.restoreState(start);
     throw err;
   }
-  return finishSearch(session, start, groupHits(hits));
+  return { actions: finishSearch(session, start, groupHits(hits)), candidates: tried };
 }
 
-function watchedUnchanged(session: GameSession, before: ReturnType<GameSession['worldState']>): boolean {
+function watchedUnchanged(session: GameSession, before: WorldState): boolean {
   const addrs = session.mask.watchRam ?? [];
   for (let i = 0; i < addrs.length; i++) if (session.mem[addrs[i]] !== before.watched[i]) return false;
   return true;
@@ -356,7 +308,7 @@ function outcomeOf(session: GameSession): ValidAction['outcome'] {
 /** The 240 global variables (480 bytes), copied. */
 const globalsOf = (session: GameSession) => Buffer.from(session.mem.subarray(session.story.globals, session.story.globals + 480));
 
-function globalsAfter(session: GameSession, start: ReturnType<GameSession['captureState']>, command: string): Buffer | null {
+function globalsAfter(session: GameSession, start: VmState, command: string): Buffer | null {
   session.restoreState(start);
   try {
     session.tryCommand(command);
@@ -367,7 +319,7 @@ function globalsAfter(session: GameSession, start: ReturnType<GameSession['captu
 }
 
 /** The scene tier (see the header): object-free commands whose effect on the globals differs from a passing turn's. */
-function findSceneActions(session: GameSession, start: ReturnType<GameSession['captureState']>, before: ReturnType<GameSession['worldState']>, groups: Map<string, ValidAction>): void {
+function findSceneActions(session: GameSession, start: VmState, before: WorldState, groups: Map<string, ValidAction>): void {
   session.restoreState(start);
   const untouched = globalsOf(session);
   const waited = globalsAfter(session, start, 'wait') ?? untouched;
@@ -385,12 +337,11 @@ function findSceneActions(session: GameSession, start: ReturnType<GameSession['c
     const world = session.worldState();
     // Told apart from the unchanged world by the globals they set, so a scene's moves read as new states.
     const resultHash = createHash('md5').update(worldHash(world)).update(after).digest('hex');
-    groups.set(key, { command, equivalents: [], diff: worldDiff(before, world), scoreDelta: world.score - before.score, endsGame, resultHash, outcome: outcomeOf(session), resultCell: cellOf(session.groundTruth()), scene: true });
+    const diff = worldDiff(before, world);
+    const scoreDelta = world.score - before.score;
+    const effect = `scene:${key}`;
+    const outcome = outcomeOf(session);
+    const resultCell = cellOf(session.groundTruth());
+    groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame, resultHash, outcome, resultCell, scene: true, effect });
   }
-}
-
-function familiarity(command: string): number {
-  const verb = command.split(' ')[0];
-  const rank = FAMILIAR_VERBS.indexOf(verb);
-  return (rank < 0 ? FAMILIAR_VERBS.length : rank) * 1000 + command.length;
 }

@@ -28,6 +28,8 @@ const P1_ADJECTIVE = 0x02;
 interface VocabularyLayout {
   nounProperty: number | null;
   adjectiveProperty: number | null;
+  /** Later Infocom stories list adjectives as dictionary addresses, earlier ones as adjective numbers. */
+  adjectivesAsWords: boolean;
   adjectiveWords: Map<number, string>;
 }
 
@@ -56,7 +58,7 @@ function layoutOf(session: SessionView): VocabularyLayout {
   const adjectiveWords = new Map<number, string>();
   let layout: VocabularyLayout;
   if (session.story.inform) {
-    layout = { nounProperty: INFORM_NAME_PROPERTY, adjectiveProperty: null, adjectiveWords };
+    layout = { nounProperty: INFORM_NAME_PROPERTY, adjectiveProperty: null, adjectivesAsWords: false, adjectiveWords };
   } else {
     for (const entry of dictionary.words) {
       const flags = entry.data[0];
@@ -64,18 +66,33 @@ function layoutOf(session: SessionView): VocabularyLayout {
       const number = (flags & P1_MASK) === P1_ADJECTIVE ? entry.data[1] : entry.data[2];
       if (!adjectiveWords.has(number)) adjectiveWords.set(number, entry.text);
     }
+    // A property counts for an object when its data decodes as words (dictionary addresses, or
+    // adjective numbers) and one of them is in the object's printed name: an ACTION routine's
+    // address can decode as two adjective numbers by chance, but not as words of its name.
     const nounVotes = new Map<number, number>();
     const adjectiveVotes = new Map<number, number>();
+    const vote = (votes: Map<number, number>, num: number) => votes.set(num, (votes.get(num) ?? 0) + 1);
     for (let id = 1; id <= objects.count; id++) {
+      const named = new Set(printedWords(session, id).map((p) => p.stored));
       for (const { num, data } of objects.properties(mem, id)) {
-        if (dictionaryWords(session, data)) nounVotes.set(num, (nounVotes.get(num) ?? 0) + 1);
-        else if (data.length > 0 && Array.from(data).every((b) => adjectiveWords.has(b))) adjectiveVotes.set(num, (adjectiveVotes.get(num) ?? 0) + 1);
+        const words = dictionaryWords(session, data);
+        if (words) {
+          if (words.some((w) => named.has(w))) vote(nounVotes, num);
+          continue;
+        }
+        const bytes = Array.from(data);
+        if (bytes.length > 0 && bytes.every((b) => adjectiveWords.has(b)) && bytes.some((b) => named.has(adjectiveWords.get(b)!))) {
+          vote(adjectiveVotes, num);
+        }
       }
     }
     const top = (votes: Map<number, number>, except?: number | null) =>
       [...votes.entries()].filter(([num]) => num !== except).sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? null;
     const nounProperty = top(nounVotes);
-    layout = { nounProperty, adjectiveProperty: top(adjectiveVotes, nounProperty), adjectiveWords };
+    // Later Infocom stories list adjectives as dictionary words too: the runner-up word list.
+    const numbered = top(adjectiveVotes, nounProperty);
+    const worded = numbered === null ? top(nounVotes, nounProperty) : null;
+    layout = { nounProperty, adjectiveProperty: numbered ?? worded, adjectivesAsWords: worded !== null, adjectiveWords };
   }
   layouts.set(session, layout);
   return layout;
@@ -97,7 +114,11 @@ export function objectVocabulary(session: SessionView, id: number): ObjectVocabu
   }
   if (session.story.inform) return { nouns, adjectives: nouns };
   const adjectiveData = layout.adjectiveProperty === null ? null : objects.property(mem, id, layout.adjectiveProperty);
-  const adjectives = adjectiveData ? Array.from(adjectiveData).flatMap((b) => layout.adjectiveWords.get(b) ?? []) : [];
+  const adjectives = !adjectiveData
+    ? []
+    : layout.adjectivesAsWords
+      ? (dictionaryWords(session, adjectiveData) ?? [])
+      : Array.from(adjectiveData).flatMap((b) => layout.adjectiveWords.get(b) ?? []);
   return { nouns, adjectives };
 }
 

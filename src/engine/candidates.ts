@@ -1,0 +1,178 @@
+/**
+ * Candidate commands for the valid-action search, built from the story's own grammar lines and
+ * dictionary and the objects in scope; no verb list is written by hand.
+ *
+ * The search runs in passes. The first tries the movement words, every object-free line, and
+ * every one-object line on every object in scope. Two-object lines (put X in Y, throw X at Y,
+ * unlock X with Y, take X from Y) grow with the square of what is in scope, so the later passes
+ * (pairs.ts) pair objects where one of them is carried, and screen what could be carried.
+ */
+import type { Grammar, GrammarLine, Token } from './grammar';
+import type { GameSession } from './session';
+import { PairPlan } from './pairs';
+import { scopeObjects } from './scope';
+import { nounPhrases } from './vocabulary';
+
+/**
+ * A display preference only: when several dictionary words name the same verb, show the most
+ * familiar. Candidate generation never depends on this list.
+ */
+const FAMILIAR_VERBS = [
+  'north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out',
+  'take', 'put', 'drop', 'open', 'close', 'examine', 'look', 'read', 'go', 'enter', 'exit', 'climb', 'turn', 'push', 'pull',
+  'move', 'give', 'show', 'ask', 'tell', 'unlock', 'lock', 'attack', 'kill', 'eat', 'drink', 'wear', 'remove', 'light',
+  'extinguish', 'search', 'tie', 'untie', 'fill', 'pour', 'throw', 'wave', 'dig', 'break', 'insert', 'wait', 'inventory',
+  'listen', 'smell', 'touch', 'jump', 'pray', 'say', 'wake', 'kiss', 'buy', 'sit', 'stand', 'get', 'lie', 'sleep',
+];
+
+function verbRank(verb: string): number {
+  const i = FAMILIAR_VERBS.indexOf(verb);
+  return i < 0 ? FAMILIAR_VERBS.length : i;
+}
+
+/** Lower is more familiar: a familiar verb first, then the shorter command. */
+export function familiarity(command: string): number {
+  return verbRank(command.split(' ')[0]) * 1000 + command.length;
+}
+
+function preferredVerb(line: GrammarLine, resolution: number): string {
+  for (const v of FAMILIAR_VERBS) {
+    const stored = v.slice(0, resolution);
+    if (line.synonyms.includes(stored)) return v;
+  }
+  // Otherwise the shortest whole (untruncated) word of three letters or more, else the first.
+  const whole = line.synonyms
+    .filter((w) => w.length >= 3 && w.length < resolution)
+    .sort((a, b) => a.length - b.length || a.localeCompare(b));
+  return whole[0] ?? line.verb;
+}
+
+const slots = (tokens: Token[]) => tokens.filter((t) => t.kind === 'object' || t.kind === 'topic');
+
+/** Debugging verbs ("#random", "$verify") are not words a player types, and some change the RNG or open files. */
+const isWord = (verb: string) => /^[a-z]/.test(verb);
+
+export interface Template {
+  words: Array<string | Token>;
+  /** Per object slot: must the object be in the inventory? */
+  held: boolean[];
+  /**
+   * The phrasing for "all" in the first slot, when a line of this action takes several objects
+   * there (Inform's multi tokens, ZIL's MANY): this template's own line when it does, else the
+   * best other one ("take off all" where "remove" takes one).
+   */
+  allWords?: Array<string | Token>;
+}
+
+/**
+ * Templates worth trying: fillable, not meta, and one per (action, number of objects). Lines that
+ * share an action and object count call the same action routine on the same objects, whatever
+ * their verb or prepositions, so trying one of them is enough; the most familiar phrasing wins.
+ */
+export function templates(grammar: Grammar, resolution: number): Template[] {
+  const best = new Map<string, { line: GrammarLine; verb: string; score: number }>();
+  const bestMulti = new Map<string, { line: GrammarLine; verb: string; score: number }>();
+  const order: string[] = [];
+  for (const line of grammar.lines) {
+    if (line.meta || line.tokens.some((t) => t.kind === 'unfillable') || !isWord(line.verb)) continue;
+    const objectSlots = slots(line.tokens);
+    if (objectSlots.length > 2) continue;
+    const key = `${line.action}/${objectSlots.length}`;
+    const verb = preferredVerb(line, resolution);
+    // Prefer familiar verbs; then "give X to Y" over "give Y X", and "open X" over "open up X".
+    const hasWord = line.tokens.some((t) => t.kind === 'word');
+    const awkward = objectSlots.length === 2 ? !hasWord : hasWord && objectSlots.length === 1;
+    const score = verbRank(verb) + (awkward ? 1000 : 0);
+    const current = best.get(key);
+    if (!current) order.push(key);
+    if (!current || score < current.score) best.set(key, { line, verb, score });
+    const first = objectSlots[0];
+    const currentMulti = bestMulti.get(key);
+    if (first?.kind === 'object' && first.multi && (!currentMulti || score < currentMulti.score)) bestMulti.set(key, { line, verb, score });
+  }
+  const wordsOf = (line: GrammarLine, verb: string): Array<string | Token> => [
+    verb,
+    ...line.tokens.map((t) => (t.kind === 'word' ? t.text : t)),
+  ];
+  return order.map((key) => {
+    const { line, verb } = best.get(key)!;
+    // When the chosen line takes several objects it is also the best such line, so allWords is its own phrasing.
+    const multiLine = bestMulti.get(key);
+    return {
+      words: wordsOf(line, verb),
+      held: slots(line.tokens).map((t) => t.kind === 'object' && t.held),
+      ...(multiLine ? { allWords: wordsOf(multiLine.line, multiLine.verb) } : {}),
+    };
+  });
+}
+
+/**
+ * Directions, the grammar's object-free commands ("wait", "sleep"...), and "yes"/"no" when the
+ * dictionary has them: a yes-or-no question is read by a library routine, outside the grammar.
+ */
+export function sceneCandidates(session: GameSession): string[] {
+  const out = new Set<string>(session.grammar.directions);
+  for (const answer of ['yes', 'no']) if (session.dictionary.has(answer)) out.add(answer);
+  for (const t of templates(session.grammar, session.dictionary.resolution)) {
+    if (t.held.length === 0) out.add(t.words.join(' '));
+  }
+  return [...out];
+}
+
+/** What both passes share: the templates, the objects in scope with their phrases, and the inventory. */
+export interface CandidateScope {
+  templates: Template[];
+  objects: number[];
+  phrase: Map<number, string>;
+  held: Set<number>;
+  /** Each object's parent at the start state (the passes run other states in between). */
+  parentOf: (id: number) => number;
+  /** A template's words with objects in its slots (0 for "all"). */
+  fill: (words: Array<string | Token>, chosen: number[]) => string;
+}
+
+export function candidateScope(session: GameSession): CandidateScope {
+  const scope = scopeObjects(session);
+  const phrase = nounPhrases(session, scope.all);
+  const parents = new Map(scope.all.map((id) => [id, session.objects.parent(session.mem, id)]));
+  return {
+    templates: templates(session.grammar, session.dictionary.resolution),
+    objects: scope.all.filter((id) => phrase.has(id)),
+    phrase,
+    held: new Set(scope.held),
+    parentOf: (id) => parents.get(id) ?? 0,
+    fill: (words, chosen) => {
+      let k = 0;
+      return words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, 'all') : phrase.get(chosen[k++])!)).join(' ');
+    },
+  };
+}
+
+/** "all" stands for an object in a slot that takes several ("take all", "put all in the box"). */
+const ALL = 0;
+
+function unique(commands: string[]): string[] {
+  return [...new Set(commands)];
+}
+
+/** The first pass: movement words, object-free lines, and one-object lines on everything in scope. */
+export function singleCandidates(session: GameSession, scope: CandidateScope = candidateScope(session)): string[] {
+  const out: string[] = [...session.grammar.directions];
+  for (const t of scope.templates) {
+    if (t.held.length === 0) out.push(scope.fill(t.words, []));
+    if (t.held.length !== 1) continue;
+    for (const a of scope.objects) out.push(scope.fill(t.words, [a]));
+    if (t.allWords) out.push(scope.fill(t.allWords, [ALL]));
+  }
+  return unique(out);
+}
+
+/**
+ * Candidates for the current state without running anything: the first pass and the pairs with
+ * something already held. The search itself adds pairs with what the first pass found portable.
+ */
+export function candidateCommands(session: GameSession): string[] {
+  const scope = candidateScope(session);
+  const singles = singleCandidates(session, scope);
+  return [...singles, ...new PairPlan(scope, scope.held, singles).first()];
+}

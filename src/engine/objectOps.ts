@@ -1,0 +1,108 @@
+/**
+ * The object operations a command executes, in the order it executes them: every @insert_obj,
+ * @set_attr and @clear_attr, whether or not it changes anything. Jericho's frotz records exactly
+ * these (frotz/src/common/object.c: the first 16 of each kind per turn) and calls a candidate
+ * valid when any was recorded, then groups candidates by the record. A turn that sets a scratch
+ * attribute and clears it again, or throws a thing that ends where "drop" would put it, leaves
+ * the same world as another command but a different record; grouping by the record as well as by
+ * the net change tells such commands apart as Jericho does.
+ *
+ * ZVM compiles those opcodes into calls of the VM's own methods (`e.set_attr(...)`), so the
+ * record is taken by wrapping the three methods on ZVM's prototype once. Only a VM whose memory is
+ * the traced session's records, so other sessions in the same thread are unaffected.
+ */
+import type { WorldMask } from './objects';
+
+/** Jericho keeps the first 16 operations of each kind per turn. */
+const OPS_PER_KIND = 16;
+
+export interface ObjectOps {
+  /** [object, destination] pairs, in order. */
+  moves: number[];
+  /** [object, attribute] pairs, in order. */
+  sets: number[];
+  clears: number[];
+}
+
+interface ActiveTrace extends ObjectOps {
+  memory: ArrayBufferLike;
+}
+
+let active: ActiveTrace | null = null;
+
+interface TracedMethods {
+  set_attr(object: number, attribute: number): unknown;
+  clear_attr(object: number, attribute: number): unknown;
+  insert_obj(object: number, destination: number): unknown;
+}
+
+type Kind = keyof ObjectOps;
+
+function wrap(prototype: TracedMethods, method: keyof TracedMethods, kind: Kind): void {
+  const original = prototype[method];
+  prototype[method] = function (this: { m: DataView }, a: number, b: number) {
+    const trace = active;
+    if (trace && this.m.buffer === trace.memory && trace[kind].length < OPS_PER_KIND * 2) trace[kind].push(a, b);
+    return original.call(this, a, b);
+  };
+}
+
+let installed = false;
+
+function install(): void {
+  if (installed) return;
+  installed = true;
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { ZVM } = require('ifvms') as { ZVM: { prototype: TracedMethods } };
+  wrap(ZVM.prototype, 'insert_obj', 'moves');
+  wrap(ZVM.prototype, 'set_attr', 'sets');
+  wrap(ZVM.prototype, 'clear_attr', 'clears');
+}
+
+/**
+ * Run `body` with the object operations of the VM behind `memory` (a session's `mem`) recorded.
+ * Not reentrant: one trace at a time per thread, which is how candidates are tried.
+ */
+export function traceObjectOps<T>(memory: Uint8Array, body: () => T): { result: T; ops: ObjectOps } {
+  install();
+  const trace: ActiveTrace = { memory: memory.buffer, moves: [], sets: [], clears: [] };
+  const outer = active;
+  active = trace;
+  try {
+    return { result: body(), ops: { moves: trace.moves, sets: trace.sets, clears: trace.clears } };
+  } finally {
+    active = outer;
+  }
+}
+
+/** The record without what the mask says to ignore (daemons, parser scratch attributes). */
+export function maskedOps(ops: ObjectOps, mask: WorldMask): ObjectOps {
+  const keepAttribute = (object: number, attribute: number) =>
+    !mask.ignoreObjects.has(object) &&
+    !mask.ignoreAttributes.has(attribute) &&
+    !mask.ignoreObjectAttributes.some(([o, a]) => o === object && a === attribute);
+  const pairs = (flat: number[], keep: (a: number, b: number) => boolean) => {
+    const out: number[] = [];
+    for (let i = 0; i < flat.length; i += 2) if (keep(flat[i], flat[i + 1])) out.push(flat[i], flat[i + 1]);
+    return out;
+  };
+  return {
+    moves: pairs(ops.moves, (object) => !mask.ignoreObjects.has(object)),
+    sets: pairs(ops.sets, keepAttribute),
+    clears: pairs(ops.clears, keepAttribute),
+  };
+}
+
+export function isEmptyOps(ops: ObjectOps): boolean {
+  return ops.moves.length === 0 && ops.sets.length === 0 && ops.clears.length === 0;
+}
+
+/** A canonical string for a record: equal strings, equal operations in equal order. */
+export function opsKey(ops: ObjectOps): string {
+  const list = (flat: number[], sep: string) => {
+    const out: string[] = [];
+    for (let i = 0; i < flat.length; i += 2) out.push(`${flat[i]}${sep}${flat[i + 1]}`);
+    return out.join(',');
+  };
+  return `${list(ops.moves, '>')}|${list(ops.sets, '+')}|${list(ops.clears, '-')}`;
+}

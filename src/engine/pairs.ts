@@ -1,0 +1,122 @@
+/**
+ * Two-object candidates (put X in Y, throw X at Y, unlock X with Y, break X with Y), chosen so the
+ * search does not try every pair of objects in scope against every two-object grammar line.
+ *
+ * - Every pair with something the player holds, and "take X from Y" with X in Y: the thing put,
+ *   given, thrown or used is usually carried, and a key only fits its own lock.
+ * - Things that can be carried but are not (found by the first pass: some one-object command
+ *   moved them) are screened: each object in the line's first slot is tried once with one such
+ *   thing in the second, and each object in the second slot once with one such thing in the
+ *   first. An object whose screen does something beyond taking the partner ("break the board
+ *   with the awl": the board breaks; "ask the old man about the bottle": he answers and notes
+ *   it) is then tried with every object in the other slot, since each one taken on the way, or
+ *   asked about, is another outcome.
+ */
+import type { CandidateScope, Template } from './candidates';
+import type { WorldDiff } from './objects';
+
+/** What a candidate that changed the world did, as far as the screens need to know. */
+export interface PairOutcome {
+  command: string;
+  diff: WorldDiff;
+  scoreDelta: number;
+  endsGame: boolean;
+}
+
+interface Screen {
+  template: number;
+  /** The object screened and the slot it is in (0 or 1). */
+  object: number;
+  slot: 0 | 1;
+  partner: number;
+}
+
+export class PairPlan {
+  private readonly screens = new Map<string, Screen[]>();
+  private readonly tried: Set<string>;
+  /** Portable things not in the inventory: the screens' partners and the expansions' candidates. */
+  private readonly loose: number[];
+
+  constructor(
+    private readonly scope: CandidateScope,
+    portable: ReadonlySet<number>,
+    tried: Iterable<string>,
+  ) {
+    this.tried = new Set(tried);
+    this.loose = scope.objects.filter((o) => portable.has(o) && !scope.held.has(o));
+  }
+
+  /** The pool for a slot: a slot the grammar wants held takes only what is or can be carried. */
+  private pool(t: Template, slot: 0 | 1): number[] {
+    return t.held[slot] ? this.scope.objects.filter((o) => this.scope.held.has(o) || this.loose.includes(o)) : this.scope.objects;
+  }
+
+  private add(out: string[], t: Template, a: number, b: number): string | null {
+    const command = this.scope.fill(t.words, [a, b]);
+    if (this.tried.has(command)) return null;
+    this.tried.add(command);
+    out.push(command);
+    return command;
+  }
+
+  /** The held pairs, "take X from Y", and the screens. */
+  first(): string[] {
+    const out: string[] = [];
+    const { held, parentOf } = this.scope;
+    this.scope.templates.forEach((t, index) => {
+      if (t.held.length !== 2) return;
+      const [firsts, seconds] = [this.pool(t, 0), this.pool(t, 1)];
+      for (const a of firsts) {
+        for (const b of seconds) if (a !== b && (held.has(a) || held.has(b) || parentOf(a) === b)) this.add(out, t, a, b);
+      }
+      if (t.allWords) for (const b of seconds) out.push(...this.allPair(t, b));
+      const screen = (object: number, slot: 0 | 1, others: number[]) => {
+        const partner = others.find((o) => o !== object && this.loose.includes(o));
+        if (partner === undefined) return;
+        const command = this.scope.fill(t.words, slot === 0 ? [object, partner] : [partner, object]);
+        if (!this.tried.has(command)) {
+          this.tried.add(command);
+          out.push(command);
+        }
+        this.screens.set(command, [...(this.screens.get(command) ?? []), { template: index, object, slot, partner }]);
+      };
+      for (const a of firsts) screen(a, 0, seconds);
+      for (const b of seconds) screen(b, 1, firsts);
+    });
+    return out;
+  }
+
+  private allPair(t: Template, b: number): string[] {
+    const command = this.scope.fill(t.allWords!, [0, b]);
+    if (this.tried.has(command)) return [];
+    this.tried.add(command);
+    return [command];
+  }
+
+  /** Each screened object that did something of its own, with every object in the other slot. */
+  second(outcomes: PairOutcome[]): string[] {
+    const out: string[] = [];
+    for (const hit of outcomes) {
+      for (const s of this.screens.get(hit.command) ?? []) {
+        if (!didMoreThanTake(hit, s.partner)) continue;
+        const t = this.scope.templates[s.template];
+        for (const other of this.pool(t, s.slot === 0 ? 1 : 0)) {
+          if (other !== s.object) this.add(out, t, s.slot === 0 ? s.object : other, s.slot === 0 ? other : s.object);
+        }
+      }
+    }
+    return out;
+  }
+}
+
+/** Whether a screen changed anything but its partner (which the parser may have taken first). */
+function didMoreThanTake(hit: PairOutcome, partner: number): boolean {
+  const { diff } = hit;
+  if (hit.scoreDelta !== 0 || hit.endsGame) return true;
+  return (
+    diff.moved.some((m) => m.object !== partner) ||
+    diff.attributesSet.some((a) => a.object !== partner) ||
+    diff.attributesCleared.some((a) => a.object !== partner) ||
+    (diff.watched?.length ?? 0) > 0
+  );
+}
