@@ -72,7 +72,9 @@ async function main(): Promise<void> {
     if (JSON.stringify(pooled) !== JSON.stringify(found)) throw new Error(`pooled and serial valid actions differ before "${command}"`);
     candidates.push(cands.length);
     valid.push(found.length);
-    progress(`valid actions ${i + 1}/${ZORK_ROUTE.length}: ${found.length} of ${cands.length} in ${round(times[i], 0)} ms (serial ${round(serialTimes[i], 0)} ms)`);
+    progress(
+      `valid actions ${i + 1}/${ZORK_ROUTE.length}: ${found.length} of ${cands.length} in ${round(times[i], 0)} ms (serial ${round(serialTimes[i], 0)} ms)`,
+    );
     v.step(command);
   }
   await pool.close();

@@ -161,7 +161,9 @@ function spread<T>(xs: T[], n: number): T[] {
 
 function jerichoInstalled(): boolean {
   if (!existsSync(VENV_PYTHON)) return false;
-  const check = spawnSync(VENV_PYTHON, ['-c', `import sys, jericho; sys.exit(0 if jericho.__version__ == "${JERICHO_VERSION}" else 3)`], { stdio: 'ignore' });
+  const check = spawnSync(VENV_PYTHON, ['-c', `import sys, jericho; sys.exit(0 if jericho.__version__ == "${JERICHO_VERSION}" else 3)`], {
+    stdio: 'ignore',
+  });
   return check.status === 0;
 }
 
@@ -171,18 +173,31 @@ function ensureVenv(): void {
   if (!existsSync(VENV_PYTHON)) {
     progress(`creating a Python venv at ${VENV}`);
     const venv = spawnSync(python, ['-m', 'venv', VENV], { stdio: ['ignore', 2, 2] });
-    if (venv.error || venv.status !== 0) throw new SetupError(`could not create the venv with "${python} -m venv ${VENV}" (${venv.error?.message ?? `exit ${venv.status}`}); is Python 3 with venv installed?`);
+    if (venv.error || venv.status !== 0)
+      throw new SetupError(
+        `could not create the venv with "${python} -m venv ${VENV}" (${venv.error?.message ?? `exit ${venv.status}`}); is Python 3 with venv installed?`,
+      );
   }
   progress(`installing jericho==${JERICHO_VERSION} into ${VENV} (builds frotz from source, pulls spaCy; a few minutes)`);
   const pip = spawnSync(VENV_PYTHON, ['-m', 'pip', 'install', `jericho==${JERICHO_VERSION}`], { stdio: ['ignore', 2, 2] });
-  if (pip.error || pip.status !== 0) throw new SetupError(`pip install jericho==${JERICHO_VERSION} failed in ${VENV} (${pip.error?.message ?? `exit ${pip.status}`}; see pip's output above)`);
+  if (pip.error || pip.status !== 0)
+    throw new SetupError(
+      `pip install jericho==${JERICHO_VERSION} failed in ${VENV} (${pip.error?.message ?? `exit ${pip.status}`}; see pip's output above)`,
+    );
   if (!jerichoInstalled()) throw new SetupError(`jericho ${JERICHO_VERSION} installed into ${VENV} but "import jericho" fails there`);
 }
 
 const Failure = z.object({ ok: z.literal(false), error: z.string(), traceback: z.string().optional() });
 const Ok = z.object({ ok: z.literal(true), spacyLoaded: z.boolean().optional() });
 const Ready = Ok.extend({ ready: z.literal(true), version: z.string(), nounTagger: z.string() });
-const LoadReply = Ok.extend({ name: z.string(), seed: z.number(), walkthrough: z.array(z.string()), wordLength: z.number(), nouns: z.number(), adjectives: z.number() });
+const LoadReply = Ok.extend({
+  name: z.string(),
+  seed: z.number(),
+  walkthrough: z.array(z.string()),
+  wordLength: z.number(),
+  nouns: z.number(),
+  adjectives: z.number(),
+});
 const ObserveReply = Ok.extend({
   ram: z.string(),
   objects: z.array(z.tuple([z.number(), z.number(), z.string()])),
@@ -232,7 +247,9 @@ class JerichoDriver {
       else this.replies.push(line);
     });
     this.child.on('exit', (code, signal) => {
-      this.exited = new Error(`the Jericho driver exited (${signal ?? `code ${code}`})${this.stderrTail.trim() ? `; its last output:\n${this.stderrTail.trim()}` : ''}`);
+      this.exited = new Error(
+        `the Jericho driver exited (${signal ?? `code ${code}`})${this.stderrTail.trim() ? `; its last output:\n${this.stderrTail.trim()}` : ''}`,
+      );
       for (const w of this.waiters.splice(0)) w.reject(this.exited);
     });
     this.child.on('error', (e) => {
@@ -257,9 +274,13 @@ class JerichoDriver {
       throw new Error(`the Jericho driver's reply to ${what} is not JSON: ${line.slice(0, 200)}`);
     }
     const failed = Failure.safeParse(json);
-    if (failed.success) throw new Error(`the Jericho driver failed on ${what}: ${failed.data.error}${failed.data.traceback ? `\n${failed.data.traceback.trimEnd()}` : ''}`);
+    if (failed.success)
+      throw new Error(
+        `the Jericho driver failed on ${what}: ${failed.data.error}${failed.data.traceback ? `\n${failed.data.traceback.trimEnd()}` : ''}`,
+      );
     const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new Error(`the Jericho driver's reply to ${what} is not what bench:jericho expects: ${parsed.error.message}`);
+    if (!parsed.success)
+      throw new Error(`the Jericho driver's reply to ${what} is not what bench:jericho expects: ${parsed.error.message}`);
     const spacy = (parsed.data as { spacyLoaded?: boolean }).spacyLoaded;
     if (spacy) throw new Error('spaCy was loaded inside the Jericho driver; the dictionary tagger must stand in for it');
     return parsed.data;
@@ -381,7 +402,9 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
   const dynamicLength = session.captureState().ram.length;
   // The threads load the story and its VM now, as Jericho's load happens before its timing.
   await pool.probe(session, ['look']);
-  progress(`${game}: walkthrough of ${walkthrough.length} commands (seed ${load.seed}), measuring ${measured.size} states; dictionary tagger: ${load.nouns} nouns, ${load.adjectives} adjectives`);
+  progress(
+    `${game}: walkthrough of ${walkthrough.length} commands (seed ${load.seed}), measuring ${measured.size} states; dictionary tagger: ${load.nouns} nouns, ${load.adjectives} adjectives`,
+  );
 
   let statesMeasured = 0;
   let statesInSync = 0;
@@ -453,7 +476,9 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
       if (options.serial) grueSerialMs.push(performance.now() - t1);
       if (JSON.stringify(serial) !== JSON.stringify(found)) {
         const show = (actions: ValidAction[]) => actions.map((a) => `${a.command} (${a.outcome}, ${a.scoreDelta})`).join(', ');
-        throw new Error(`${game} state ${i}: the probe threads and the serial search disagree:\n  threads: ${show(found)}\n  serial:  ${show(serial)}`);
+        throw new Error(
+          `${game} state ${i}: the probe threads and the serial search disagree:\n  threads: ${show(found)}\n  serial:  ${show(serial)}`,
+        );
       }
       jerichoCandidates += j.candidates;
       grueCandidates += candidates.length;
@@ -496,7 +521,8 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
         if (gKeys.has(test.probeKey)) walk.grue++;
       }
 
-      for (const a of rejected) invalid.push({ state: i, location, command: a.command, jerichoResponse: clip(test.responses[a.command] ?? '(not fetched)') });
+      for (const a of rejected)
+        invalid.push({ state: i, location, command: a.command, jerichoResponse: clip(test.responses[a.command] ?? '(not fetched)') });
       const candidateSet = new Set(candidates.map((c) => c.toLowerCase()));
       const groupOf = new Map<string, string>();
       for (const f of found) for (const c of [f.command, ...f.equivalents]) groupOf.set(c.toLowerCase(), f.command);
@@ -555,7 +581,12 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
     ...(grueSerialMs.length ? { grueSerialMsMedian: round(median(grueSerialMs)) } : {}),
     probeThreads: pool.size,
     jerichoMsMedian: round(median(jerichoMs)),
-    ...(jerichoParallelMs.length ? { jerichoParallelMsMedian: round(median(jerichoParallelMs)), jerichoParallelSameKeys: `${parallelSameKeys}/${jerichoParallelMs.length}` } : {}),
+    ...(jerichoParallelMs.length
+      ? {
+          jerichoParallelMsMedian: round(median(jerichoParallelMs)),
+          jerichoParallelSameKeys: `${parallelSameKeys}/${jerichoParallelMs.length}`,
+        }
+      : {}),
     jerichoEffects,
     coveredEffects: covered,
     jerichoNetEffects,
@@ -583,7 +614,11 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
 
 /** The games to measure: the built-in pair, or the suite's games with --suite. */
 function chosenGames(states: number | undefined): { suite: string | null; specs: GameSpec[] } {
-  const only = arg('games')?.split(',').map((g) => g.trim()).filter(Boolean) ?? null;
+  const only =
+    arg('games')
+      ?.split(',')
+      .map((g) => g.trim())
+      .filter(Boolean) ?? null;
   const at = process.argv.indexOf('--suite');
   if (at >= 0) {
     const next = process.argv[at + 1];
@@ -606,10 +641,17 @@ function suiteSummary(results: GameResult[]) {
   const loaded = results.flatMap((r) => (r.loaded ? [r] : []));
   const sum = (f: (r: (typeof loaded)[number]) => number) => loaded.reduce((a, r) => a + f(r), 0);
   const jerichoEffects = sum((r) => r.totals.jerichoEffects);
-  const perGameMisses = Math.max(3, Math.floor(EXAMPLES * 3 / Math.max(1, loaded.length)));
+  const perGameMisses = Math.max(3, Math.floor((EXAMPLES * 3) / Math.max(1, loaded.length)));
   return {
     recall: jerichoEffects ? round(sum((r) => r.totals.covered) / jerichoEffects, 3) : 0,
-    recallNet: round(sum((r) => r.totals.coveredNet) / Math.max(1, sum((r) => r.totals.jerichoNetEffects)), 3),
+    recallNet: round(
+      sum((r) => r.totals.coveredNet) /
+        Math.max(
+          1,
+          sum((r) => r.totals.jerichoNetEffects),
+        ),
+      3,
+    ),
     jerichoEffects,
     jerichoNetEffects: sum((r) => r.totals.jerichoNetEffects),
     recallByObjects: [0, 1, 2].map((n) => `${sum((r) => r.totals.bySlots[n].covered)}/${sum((r) => r.totals.bySlots[n].jericho)}`),
@@ -634,7 +676,8 @@ async function main(): Promise<void> {
   }
   const statesArg = arg('states');
   const states = statesArg === undefined ? undefined : Number(statesArg);
-  if (states !== undefined && !(Number.isInteger(states) && states > 0)) throw new SetupError(`--states takes a positive whole number, not "${statesArg}"`);
+  if (states !== undefined && !(Number.isInteger(states) && states > 0))
+    throw new SetupError(`--states takes a positive whole number, not "${statesArg}"`);
   const { suite, specs } = chosenGames(states);
   const parallelWanted = suite ? process.argv.includes('--parallel') : !process.argv.includes('--no-parallel');
   const options: BenchOptions = { parallel: { on: parallelWanted }, serial: !process.argv.includes('--no-serial') };

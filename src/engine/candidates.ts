@@ -11,6 +11,9 @@ import type { Grammar, GrammarLine, Token } from './grammar';
 import type { GameSession } from './session';
 import { PairPlan } from './pairs';
 import { scopeObjects } from './scope';
+import type { CandidateScope, Template } from './templates';
+
+export type { CandidateScope, Template } from './templates';
 import { nounPhrases } from './vocabulary';
 
 /**
@@ -18,11 +21,74 @@ import { nounPhrases } from './vocabulary';
  * familiar. Candidate generation never depends on this list.
  */
 const FAMILIAR_VERBS = [
-  'north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out',
-  'take', 'put', 'drop', 'open', 'close', 'examine', 'look', 'read', 'go', 'enter', 'exit', 'climb', 'turn', 'push', 'pull',
-  'move', 'give', 'show', 'ask', 'tell', 'unlock', 'lock', 'attack', 'kill', 'eat', 'drink', 'wear', 'remove', 'light',
-  'extinguish', 'search', 'tie', 'untie', 'fill', 'pour', 'throw', 'wave', 'dig', 'break', 'insert', 'wait', 'inventory',
-  'listen', 'smell', 'touch', 'jump', 'pray', 'say', 'wake', 'kiss', 'buy', 'sit', 'stand', 'get', 'lie', 'sleep',
+  'north',
+  'south',
+  'east',
+  'west',
+  'northeast',
+  'northwest',
+  'southeast',
+  'southwest',
+  'up',
+  'down',
+  'in',
+  'out',
+  'take',
+  'put',
+  'drop',
+  'open',
+  'close',
+  'examine',
+  'look',
+  'read',
+  'go',
+  'enter',
+  'exit',
+  'climb',
+  'turn',
+  'push',
+  'pull',
+  'move',
+  'give',
+  'show',
+  'ask',
+  'tell',
+  'unlock',
+  'lock',
+  'attack',
+  'kill',
+  'eat',
+  'drink',
+  'wear',
+  'remove',
+  'light',
+  'extinguish',
+  'search',
+  'tie',
+  'untie',
+  'fill',
+  'pour',
+  'throw',
+  'wave',
+  'dig',
+  'break',
+  'insert',
+  'wait',
+  'inventory',
+  'listen',
+  'smell',
+  'touch',
+  'jump',
+  'pray',
+  'say',
+  'wake',
+  'kiss',
+  'buy',
+  'sit',
+  'stand',
+  'get',
+  'lie',
+  'sleep',
 ];
 
 function verbRank(verb: string): number {
@@ -51,18 +117,6 @@ const slots = (tokens: Token[]) => tokens.filter((t) => t.kind === 'object' || t
 
 /** Debugging verbs ("#random", "$verify") are not words a player types, and some change the RNG or open files. */
 const isWord = (verb: string) => /^[a-z]/.test(verb);
-
-export interface Template {
-  words: Array<string | Token>;
-  /** Per object slot: must the object be in the inventory? */
-  held: boolean[];
-  /**
-   * The phrasing for "all" in the first slot, when a line of this action takes several objects
-   * there (Inform's multi tokens, ZIL's MANY): this template's own line when it does, else the
-   * best other one ("take off all" where "remove" takes one).
-   */
-  allWords?: Array<string | Token>;
-}
 
 /**
  * Templates worth trying: fillable, not meta, and one per (action, number of objects). Lines that
@@ -117,18 +171,6 @@ export function sceneCandidates(session: GameSession): string[] {
     if (t.held.length === 0) out.add(t.words.join(' '));
   }
   return [...out];
-}
-
-/** What both passes share: the templates, the objects in scope with their phrases, and the inventory. */
-export interface CandidateScope {
-  templates: Template[];
-  objects: number[];
-  phrase: Map<number, string>;
-  held: Set<number>;
-  /** Each object's parent at the start state (the passes run other states in between). */
-  parentOf: (id: number) => number;
-  /** A template's words with objects in its slots (0 for "all"). */
-  fill: (words: Array<string | Token>, chosen: number[]) => string;
 }
 
 export function candidateScope(session: GameSession): CandidateScope {

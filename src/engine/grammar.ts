@@ -40,7 +40,20 @@ export interface Grammar {
   directions: string[];
 }
 
-const STANDARD_DIRECTIONS = ['north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out'];
+const STANDARD_DIRECTIONS = [
+  'north',
+  'south',
+  'east',
+  'west',
+  'northeast',
+  'northwest',
+  'southeast',
+  'southwest',
+  'up',
+  'down',
+  'in',
+  'out',
+];
 
 const word = (m: Uint8Array, a: number) => (m[a] << 8) | m[a + 1];
 

@@ -52,7 +52,7 @@ let installed = false;
 function install(): void {
   if (installed) return;
   installed = true;
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
+
   const { ZVM } = require('ifvms') as { ZVM: { prototype: TracedMethods } };
   wrap(ZVM.prototype, 'insert_obj', 'moves');
   wrap(ZVM.prototype, 'set_attr', 'sets');

@@ -12,7 +12,7 @@
  *   it) is then tried with every object in the other slot, since each one taken on the way, or
  *   asked about, is another outcome.
  */
-import type { CandidateScope, Template } from './candidates';
+import type { CandidateScope, Template } from './templates';
 import type { WorldDiff } from './objects';
 
 /** What a candidate that changed the world did, as far as the screens need to know. */

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { GameBinding } from './bindings';
 import type { GameSession, VmState } from './session';
-import { groupHits, type ProbeHit } from './validActions';
+import { groupHits, type ProbeHit } from './effectGroups';
 
 export interface ProbeRequest {
   id: number;

@@ -1,7 +1,8 @@
 /** One ProbePool thread: keeps a VM per story and tries the candidates it is sent. */
 import { parentPort } from 'node:worker_threads';
 import { GameSession } from './session';
-import { candidateProber, type ProbeHit } from './validActions';
+import { candidateProber } from './validActions';
+import type { ProbeHit } from './effectGroups';
 import type { ProbeReply, ProbeRequest } from './probePool';
 
 const sessions = new Map<string, GameSession>();

@@ -12,38 +12,14 @@
 import { createHash } from 'node:crypto';
 import { candidateScope, familiarity, sceneCandidates, singleCandidates } from './candidates';
 import { PairPlan } from './pairs';
-import { diffKey, isEmptyDiff, WorldDiff, worldDiff, worldHash, type WorldState } from './objects';
+import { diffKey, isEmptyDiff, worldDiff, worldHash, type WorldState } from './objects';
 import type { GameSession, VmState } from './session';
 import { cellOf } from '../schemas/game';
 import { isEmptyOps, maskedOps, type ObjectOps, opsKey, traceObjectOps } from './objectOps';
 import type { ProbePool } from './probePool';
+import { groupHits, type ProbeHit, type Prober, type ValidAction } from './effectGroups';
 
-export interface ValidAction {
-  command: string;
-  /** Other candidates that had exactly the same effect. */
-  equivalents: string[];
-  diff: WorldDiff;
-  scoreDelta: number;
-  endsGame: boolean;
-  /** World hash after the command. */
-  resultHash: string;
-  outcome: 'continue' | 'died' | 'won' | 'ended';
-  /** The Go-Explore cell the command leads to (see cellOf). */
-  resultCell: string;
-  /** A scene's move (see findSceneActions): its resultHash also covers the globals it set. */
-  scene?: true;
-  /**
-   * Equal for commands with the same effect: the net change, the object operations that made it
-   * (see objectOps.ts), the score change and whether the game ended.
-   */
-  effect: string;
-  /**
-   * The command moved things or set attributes and left the world as it was (Jericho counts such
-   * a command, e.g. "push the key to the chest" with the key in the chest). Listed after the
-   * commands that change something.
-   */
-  noNetChange?: true;
-}
+export type { ValidAction } from './effectGroups';
 
 /** What a search tried and what it found. */
 export interface ValidActionSearch {
@@ -160,14 +136,6 @@ async function probeHere(session: GameSession, start: VmState, list: string[], o
   return hits;
 }
 
-/** One candidate that changed the world, with its place in the candidate list. */
-export interface ProbeHit {
-  index: number;
-  /** Equal keys mean equal effects. */
-  key: string;
-  action: ValidAction;
-}
-
 /**
  * Tries single candidates from one state: restore, run, compare. Used by the serial search below
  * and by each thread of a ProbePool, so both judge effects the same way.
@@ -232,20 +200,6 @@ function passingTurnOps(session: GameSession, opsOf: (command: string) => Object
     if (ops && !isEmptyOps(ops)) out.add(opsKey(ops));
   }
   return out;
-}
-
-/** Tries one candidate from the prober's start state: its hit, or null when it changed nothing. */
-export type Prober = (command: string, index: number) => ProbeHit | null;
-
-/** Hits grouped by effect, each group led by its earliest candidate; the order does not depend on how the hits were found. */
-export function groupHits(hits: ProbeHit[]): Map<string, ValidAction> {
-  const groups = new Map<string, ValidAction>();
-  for (const hit of [...hits].sort((a, b) => a.index - b.index)) {
-    const group = groups.get(hit.key);
-    if (group) group.equivalents.push(hit.action.command);
-    else groups.set(hit.key, { ...hit.action, equivalents: [] });
-  }
-  return groups;
 }
 
 /**

@@ -158,11 +158,17 @@ export function nounPhrases(session: SessionView, ids: number[]): Map<number, st
     while (headIndex >= 0 && !nouns.includes(printed[headIndex].stored)) headIndex--;
     const head = headIndex >= 0 ? printed[headIndex].stored : nouns[0];
     const rivals = ids.filter((other) => other !== id && vocab.get(other)!.nouns.includes(head));
-    const distinguishes = (word: string) => rivals.every((other) => !vocab.get(other)!.adjectives.includes(word) && !vocab.get(other)!.nouns.includes(word));
-    const qualifies = (word: string | undefined): word is string => !!word && word !== head && !FILLER.has(word) && adjectives.includes(word) && distinguishes(word);
+    const distinguishes = (word: string) =>
+      rivals.every((other) => !vocab.get(other)!.adjectives.includes(word) && !vocab.get(other)!.nouns.includes(word));
+    const qualifies = (word: string | undefined): word is string =>
+      !!word && word !== head && !FILLER.has(word) && adjectives.includes(word) && distinguishes(word);
     // The printed name's own qualifier reads best ("brass lantern"); with rivals, any that tells them apart.
     const before = headIndex > 0 ? printed[headIndex - 1].stored : undefined;
-    const qualifier = qualifies(before) ? before : rivals.length ? (printed.map((p) => p.stored).find(qualifies) ?? adjectives.find(qualifies)) : undefined;
+    const qualifier = qualifies(before)
+      ? before
+      : rivals.length
+        ? (printed.map((p) => p.stored).find(qualifies) ?? adjectives.find(qualifies))
+        : undefined;
     out.set(id, qualifier ? `${spell(qualifier)} ${spell(head)}` : spell(head));
   }
   return out;

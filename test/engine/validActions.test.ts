@@ -10,7 +10,10 @@ const OWN_GAMES = [
 ];
 
 function walkthrough(file: string): string[] {
-  return readFileSync(join(GAME_FILES, 'src', file), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+  return readFileSync(join(GAME_FILES, 'src', file), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 describe.each(OWN_GAMES)('valid actions along the winning sequence of $story', ({ story, walkthrough: wt }) => {
@@ -27,8 +30,10 @@ describe.each(OWN_GAMES)('valid actions along the winning sequence of $story', (
       else misses.push(command);
       session.step(command);
     }
-     
-    console.log(`${story}: next winning command offered at ${covered}/${commands.length} steps${misses.length ? `; missed: ${misses.join(', ')}` : ''}`);
+
+    console.log(
+      `${story}: next winning command offered at ${covered}/${commands.length} steps${misses.length ? `; missed: ${misses.join(', ')}` : ''}`,
+    );
     expect(covered / commands.length).toBeGreaterThanOrEqual(0.95);
   });
 
@@ -126,7 +131,10 @@ describeWithGame('905.z5', "valid actions at 9:05's opening (Jericho's own test,
 });
 
 describeWithGame('905.z5', "valid actions in 9:05's closing drive (a scene that moves only globals)", (NINE05) => {
-  const toTheCar = 'answer phone/stand up/s/remove watch/remove clothes/drop all/enter shower/take watch/wear watch/n/get all from table/open dresser/get clothes/wear clothes/e/open front door/s/unlock car/enter car'.split('/');
+  const toTheCar =
+    'answer phone/stand up/s/remove watch/remove clothes/drop all/enter shower/take watch/wear watch/n/get all from table/open dresser/get clothes/wear clothes/e/open front door/s/unlock car/enter car'.split(
+      '/',
+    );
 
   it('offers the yes/no answers, and finds the answer that wins', () => {
     const s = GameSession.fromFile(NINE05);

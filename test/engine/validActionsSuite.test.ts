@@ -21,7 +21,7 @@ function suiteEntry(game: string): SuiteEntry | null {
   const index = join(SUITE, 'suite.json');
   if (!existsSync(index)) {
     if (process.env.CI) throw new Error(`the Jericho suite is missing at ${SUITE}: CI runs with ../shared beside the clone`);
-    // eslint-disable-next-line no-console
+
     console.warn(`skipping tests that need the Jericho suite: ${index} not found`);
     return null;
   }

@@ -1,0 +1,26 @@
+/** The shapes the two candidate passes share: a command template and the objects it is filled with. */
+import type { Token } from './grammar';
+
+export interface Template {
+  words: Array<string | Token>;
+  /** Per object slot: must the object be in the inventory? */
+  held: boolean[];
+  /**
+   * The phrasing for "all" in the first slot, when a line of this action takes several objects
+   * there (Inform's multi tokens, ZIL's MANY): this template's own line when it does, else the
+   * best other one ("take off all" where "remove" takes one).
+   */
+  allWords?: Array<string | Token>;
+}
+
+/** What both passes share: the templates, the objects in scope with their phrases, and the inventory. */
+export interface CandidateScope {
+  templates: Template[];
+  objects: number[];
+  phrase: Map<number, string>;
+  held: Set<number>;
+  /** Each object's parent at the start state (the passes run other states in between). */
+  parentOf: (id: number) => number;
+  /** A template's words with objects in its slots (0 for "all"). */
+  fill: (words: Array<string | Token>, chosen: number[]) => string;
+}
