@@ -90,7 +90,8 @@ export class ProbePool {
 
   /**
    * The candidates that changed the world when tried from `state` (by default the session's
-   * current one), numbered from `offset`: a later pass continues the numbering.
+   * current one), numbered from `offset`: a later pass continues the numbering. In candidate
+   * order, as the serial search finds them, since the next pass is planned from them.
    */
   async probeHits(session: GameSession, candidates: string[], offset = 0, state: VmState = session.captureState()): Promise<ProbeHit[]> {
     while (this.threads.length < this.size) this.threads.push(new ProbeThread());
@@ -103,7 +104,7 @@ export class ProbePool {
       thread.stories.add(md5);
       return thread.run({ id: this.nextId++, md5, story, binding: session.binding ?? null, state, candidates, indices });
     });
-    const hits = (await Promise.all(parts)).flat();
+    const hits = (await Promise.all(parts)).flat().sort((a, b) => a.index - b.index);
     return offset ? hits.map((hit) => ({ ...hit, index: hit.index + offset })) : hits;
   }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { findValidActions, findValidActionsYielding, GameSession } from '../../src/engine';
 import { defaultProbeThreads, ProbePool } from '../../src/engine/probePool';
-import { describeWithGame, GAME_FILES, ZORK_ROUTE } from '../helpers';
+import { describeWithGame, describeWithJerichoStory, GAME_FILES, ZORK_ROUTE } from '../helpers';
 
 // The pool must change how fast the search runs, never what it finds.
 describeWithGame('zork1.z3', 'probe pool on Zork I', (zork) => {
@@ -26,6 +26,19 @@ describeWithGame('zork1.z3', 'probe pool on Zork I', (zork) => {
     const found = await findValidActionsYielding(session, { pool, yieldEveryMs: 5, onYield: () => beats++ });
     expect(found.length).toBeGreaterThan(0);
     expect(beats).toBeGreaterThan(0);
+  });
+});
+
+// The pairs pass is planned from the first pass's hits: the threads must hand them back in candidate order.
+describeWithJerichoStory('acorncourt.z5', 'probe pool on a game whose pairs are planned from many hits', (acorncourt) => {
+  it('finds exactly what the serial search finds, equivalents in the same order', async () => {
+    const pool = new ProbePool(2);
+    try {
+      const session = GameSession.fromFile(acorncourt, { seed: 4 });
+      expect(await findValidActionsYielding(session, { pool })).toEqual(findValidActions(session));
+    } finally {
+      await pool.close();
+    }
   });
 });
 
