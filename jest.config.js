@@ -1,9 +1,11 @@
 /**
- * Two projects. `unit`: pure and in-process tests, no Temporal dev server and no embedded model,
- * for use while working (`npm run test:fast`, under 2 minutes on 2 cores). `platform`: everything
- * that needs the dev server, the embedded model, a spawned grue talking to Temporal, or replays a
- * whole suite; its global setup builds the Temporal CLI and fetches the model once. `npm test`
- * runs both.
+ * Three projects. `unit`: pure and in-process tests, no Temporal dev server and no embedded model,
+ * for use while working (`npm run test:fast`, under 2 minutes on 2 cores). `games`: whole games
+ * played in-process or through a spawned `grue game` — valid-action searches along walkthroughs,
+ * the probe threads, ground truth found by experiment — minutes of engine time, no server.
+ * `platform`: everything that needs the dev server, the embedded model, a spawned grue talking to
+ * Temporal, or replays a whole suite; its global setup builds the Temporal CLI and fetches the
+ * model once. `npm test` runs all three.
  *
  * ts-jest compiles each file on its own (isolatedModules): types are checked by `npm run
  * typecheck`, not again by every test run.
@@ -20,6 +22,13 @@ const PLATFORM = [
   'test/engine/jerichoSuite\\.test\\.ts$',
 ];
 
+/** Test files of the games project. */
+const GAMES = [
+  'test/engine/(validActions|validActionsSuite|noBinding|probePool)\\.test\\.ts$',
+  'test/cli/game\\.test\\.ts$',
+  'test/bench/puzzleStates\\.test\\.ts$',
+];
+
 const common = { testEnvironment: 'node', roots: ['<rootDir>/test'], transform };
 
 /** @type {import('jest').Config} */
@@ -33,8 +42,9 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: ['**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...PLATFORM.map((p) => `/${p}`)],
+      testPathIgnorePatterns: ['/node_modules/', ...[...PLATFORM, ...GAMES].map((p) => `/${p}`)],
     },
+    { ...common, displayName: 'games', testRegex: GAMES.map((p) => `/${p}`) },
     { ...common, displayName: 'platform', testRegex: PLATFORM.map((p) => `/${p}`), globalSetup: '<rootDir>/test/globalSetup.ts' },
   ],
 };
