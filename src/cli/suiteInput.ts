@@ -82,7 +82,7 @@ export function suiteSetting(opts: SuiteOptions): { name: SettingName; episodes:
 
 /** A story that does not load is refused here, naming the game, before any workflow starts. */
 function gameOptions(game: SuiteGame, dir: string, opts: SuiteOptions) {
-  const path = join(dir, game.file);
+  const path = resolve(dir, game.file);
   try {
     return episodeOptions(path, opts);
   } catch (err) {
