@@ -64,7 +64,7 @@ describeWithSuite('grue suite', (jericho) => {
     });
   });
 
-  it('killed mid-run (CLI and worker), then the server: the same command attaches and ends with the results of an uninterrupted run', async () => {
+  it('killed mid-run (CLI, worker), then the server: the same command attaches; the results are an uninterrupted run’s', async () => {
     const dir = suiteFolder(jericho);
     const serverDir = tempDataDir();
     let server = await ownServer(serverDir);
