@@ -11,6 +11,7 @@ import { registerExperimentCommands } from './cli/experiment';
 import { registerGameCommand } from './cli/game';
 import { registerInspectCommands } from './cli/inspect';
 import { registerPlayCommands } from './cli/play';
+import { registerSuiteCommand } from './cli/suite';
 import { refusedByServer, TemporalProfileError } from './temporal/profile';
 import { TemporalSetupError } from './temporal/server';
 import { stopTracing } from './temporal/tracing';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   });
   registerPlayCommands(program);
   registerExperimentCommands(program);
+  registerSuiteCommand(program);
   registerInspectCommands(program);
   registerGameCommand(program);
   return program;

@@ -10,6 +10,7 @@ import { createGameActivities } from './game';
 import { createKnowledgeActivities } from './knowledge';
 import { createOracleActivities } from './oracle';
 import { StorySessions } from './stories';
+import { createSuiteFileActivities } from './suiteFiles';
 import { createThoughtboxActivities } from './thoughtbox';
 
 /** Makes a model's provider; `null` is the worker's configured model. */
@@ -104,6 +105,7 @@ export function createActivities(options: { dataDir: string; llm?: ProviderFacto
   return {
     ...createGameActivities(stories),
     ...createFileActivities(options.dataDir, options.history),
+    ...createSuiteFileActivities(options.dataDir),
     ...routedByModel(createOracleActivities, provider),
     ...routedByModel(createCompactionActivities, provider),
     ...routedByModel(createThoughtboxActivities, provider),

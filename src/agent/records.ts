@@ -59,6 +59,8 @@ export const EpisodeResultSchema = z.object({
   /** What the engine told the agent (see AssistSchema): scores are only comparable at the same level. */
   assist: AssistSchema,
   score: z.number().int(),
+  /** The highest score seen at any step (absent in results recorded before it was kept). */
+  peakScore: z.number().int().optional(),
   maxScore: z.number().int().nullable(),
   moves: z.number().int(),
   turns: z.number().int(),
@@ -81,12 +83,16 @@ export const CampaignResultSchema = z.object({
       workflowId: z.string(),
       seed: z.number().int(),
       score: z.number().int(),
+      /** The highest score seen at any step (absent in results recorded before it was kept). */
+      peakScore: z.number().int().optional(),
       turns: z.number().int(),
       victory: z.boolean(),
       died: z.boolean(),
       llmCalls: z.number().int().optional(),
       tokens: z.number().int().optional(),
       fallbackTurns: z.number().int().optional(),
+      /** The model that answered the episode's LLM calls (provider:model). */
+      model: z.string().optional(),
     }),
   ),
   meanScore: z.number(),
@@ -173,6 +179,7 @@ export function episodeResult(state: AgentState, config: EpisodeConfig, stopped:
     policy: config.policy,
     assist: config.assist,
     score: state.truth.score,
+    peakScore: Math.max(state.peakScore ?? state.truth.score, state.truth.score),
     maxScore: state.story.maxScore,
     moves: state.truth.moves,
     turns: state.turn,

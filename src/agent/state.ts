@@ -68,6 +68,8 @@ export const AgentStateSchema = z.object({
   stalledTurns: z.number().int().nonnegative(),
   /** The last turn a thoughtbox was offered (auto mode waits a few turns before offering again). */
   lastThoughtboxTurn: z.number().int().nullable(),
+  /** The highest score seen at any step of the episode; absent in states carried before it was kept. */
+  peakScore: z.number().int().optional(),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -116,6 +118,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     places: start.truth.location.name ? [start.truth.location.name] : [],
     stalledTurns: 0,
     lastThoughtboxTurn: null,
+    peakScore: start.truth.score,
   };
 }
 

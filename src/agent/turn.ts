@@ -295,6 +295,7 @@ export function learn(
     places: newPlace ? [...state.places, place].slice(-LIMITS.places) : state.places,
     stalledTurns: scoreDelta > 0 || newPlace ? 0 : state.stalledTurns + 1,
     lastThoughtboxTurn: decision.thinking ? state.turn : state.lastThoughtboxTurn,
+    peakScore: Math.max(state.peakScore ?? state.truth.score, step.truth.score),
   };
   const explored = assist.mapRooms(afterBreakthrough(next, state, command), state);
   return { ...explored, memory: observeMemory(explored.memory, turnView(explored, state), modules) };

@@ -14,6 +14,7 @@ import { buildReport } from '../report/build';
 import { experimentReportData, loadReportData, ReportNotFoundError } from '../report/load';
 import { summarize, summaryText } from '../report/summary';
 import { reportDir, writeReport } from '../report/write';
+import { isSuite, printPaths, writeSuiteReport } from './suiteReport';
 import { CAMPAIGN_DEFAULTS } from '../schemas/episode';
 import { ExperimentInput, ExperimentInputSchema, Factor } from '../schemas/experiment';
 import { ExperimentResult } from '../experiment/results';
@@ -37,6 +38,8 @@ interface ExperimentOptions extends RunOptions {
 
 /** Factors whose levels only change what a policy that asks an LLM does. */
 const LLM_FACTORS: Factor[] = ['thoughtbox', 'compaction', 'knowledge', 'model'];
+
+const checkId = parseWorkflowId('the workflow id');
 
 /** A design error or an option the schema refuses, as a usage error (`grue: …`, exit 2). */
 function designed<T>(fn: () => T): T {
@@ -109,13 +112,21 @@ export function registerExperimentCommands(program: Command): void {
   program
     .command('report')
     .description(
-      'Write a report of a finished campaign or experiment: report.html (charts inlined), report.md, each chart ' +
-        'as SVG and PNG, summary.json. Reads the results and transcripts under GRUE_DATA_DIR; needs no server.',
+      'Write a report of a finished campaign or experiment (report.html with charts inlined, report.md, each chart as SVG and ' +
+        'PNG, summary.json), or the leaderboard of one or more finished suites side by side, with the published results of ' +
+        'the same setting. Reads the results and transcripts under GRUE_DATA_DIR; needs no server.',
     )
-    .argument('<id>', 'a campaign or experiment workflow id', parseWorkflowId('the workflow id'))
+    .argument('<ids...>', 'a campaign or experiment workflow id, or one or more suite ids', (value: string, previous?: string[]) => [
+      ...(previous ?? []),
+      checkId(value),
+    ])
     .option('--out <dir>', 'write the report here (default: <data dir>/reports/<id>/)')
-    .action(async (id: string, opts: { out?: string }) => {
+    .option('--baselines <file>', "suites: the published results (default: baselines.json in the first suite's folder)")
+    .action(async (ids: string[], opts: { out?: string; baselines?: string }) => {
       const config = loadConfig();
+      if (isSuite(config.GRUE_DATA_DIR, ids[0])) return writeSuiteReport(config.GRUE_DATA_DIR, ids, opts);
+      if (ids.length > 1) throw new UsageError(`${ids[0]} is not a finished suite: only suites are reported side by side.`);
+      const id = ids[0];
       let data;
       try {
         data = loadReportData(config.GRUE_DATA_DIR, id);
@@ -126,12 +137,7 @@ export function registerExperimentCommands(program: Command): void {
       const report = await buildReport(data);
       const paths = writeReport(opts.out ?? reportDir(config.GRUE_DATA_DIR, id), report);
       process.stdout.write(summaryText(report.summary));
-      process.stdout.write(
-        `report: ${paths[0]}\n${paths
-          .slice(1)
-          .map((p) => `  ${p}`)
-          .join('\n')}\n`,
-      );
+      printPaths(paths);
     });
 }
 

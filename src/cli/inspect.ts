@@ -41,7 +41,7 @@ async function tryQuery<T>(fn: () => Promise<T>, ms = 3000): Promise<T | null> {
 export function registerInspectCommands(program: Command): void {
   program
     .command('status')
-    .description("Show an episode's, campaign's or experiment's state (live when a worker is running).")
+    .description("Show an episode's, campaign's, experiment's or suite's state (live when a worker is running).")
     .argument('<workflowId>', 'the workflow id grue printed when it started', parseWorkflowId('the workflow id'))
     .option('--json', 'print JSON')
     .action(async (id: string, opts: { json?: boolean }) => {
@@ -185,13 +185,15 @@ export function registerInspectCommands(program: Command): void {
 
   program
     .command('list')
-    .description('List recent episodes, campaigns and experiments.')
+    .description('List recent episodes, campaigns, experiments and suites.')
     .option('--limit <n>', 'how many', parseInteger('--limit', 1, 1000), 20)
     .action(async (opts: { limit: number }) => {
       const { client } = await connect();
       let n = 0;
       for await (const w of client.workflow.list({
-        query: "WorkflowType = 'episodeWorkflow' OR WorkflowType = 'campaignWorkflow' OR WorkflowType = 'experimentWorkflow'",
+        query:
+          "WorkflowType = 'episodeWorkflow' OR WorkflowType = 'campaignWorkflow' OR WorkflowType = 'experimentWorkflow' OR " +
+          "WorkflowType = 'suiteWorkflow'",
       })) {
         const a = Object.fromEntries(w.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]));
         process.stdout.write(

@@ -69,6 +69,7 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
       workflowId,
       seed: episode.seed,
       score: result.score,
+      ...(result.peakScore !== undefined ? { peakScore: result.peakScore } : {}),
       turns: result.turns,
       victory: result.victory,
       died: result.died,
@@ -77,6 +78,7 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
             llmCalls: result.llm.calls,
             tokens: result.llm.promptTokens + result.llm.completionTokens,
             fallbackTurns: result.llm.fallbackTurns,
+            ...(result.llm.model ? { model: result.llm.model } : {}),
           }
         : {}),
     });

@@ -2,3 +2,4 @@
 export { episodeWorkflow } from './episode';
 export { campaignWorkflow } from './campaign';
 export { experimentWorkflow } from './experiment';
+export { suiteWorkflow } from './suite';

@@ -1,0 +1,137 @@
+/**
+ * `grue suite [dir]`: every game of a suite folder as one durable suite workflow, a line per game
+ * as it starts and ends, then the suite's figures. Run again with the same arguments, it attaches
+ * to the run already under way (or finished) instead of starting another: no --resume needed.
+ */
+import { Client, WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
+import { Command } from 'commander';
+import { loadConfig, webUiUrl } from '../config';
+import { GAME_KEY } from '../schemas/searchAttributes';
+import { MAX_PARALLEL_GAMES, SuiteGameProgress, SuiteInput, SuiteResult } from '../schemas/suite';
+import { suiteProgressQuery, suiteWorkflow } from '../workflows/suite';
+import { parseInteger, UsageError } from './args';
+import { log } from '../log';
+import { preflightLlm } from './llmCheck';
+import { addRunOptions, pollUntil } from './play';
+import { DEFAULT_SUITE_DIR, SuiteOptions, suiteInput, suiteWorkflowId } from './suiteInput';
+import { connect, withWorker } from './temporal';
+
+type SuiteHandle = WorkflowHandle<typeof suiteWorkflow>;
+
+export function registerSuiteCommand(program: Command): void {
+  addRunOptions(
+    program
+      .command('suite')
+      .description(
+        'Play every game of a suite folder (its suite.json) as one durable run, a campaign per game; prints a line per game ' +
+          'and writes results.json per game and for the suite. The same command again attaches to the same run.',
+      )
+      .argument('[dir]', `the suite folder (default: ${DEFAULT_SUITE_DIR})`, DEFAULT_SUITE_DIR)
+      .option('--setting <name>', 'a named setting: jericho (1 episode × 100 steps) or campaign (10 × 100); default jericho')
+      .option('--episodes <n>', 'episodes per game (instead of --setting)', parseInteger('--episodes', 1, 10_000))
+      .option('--steps <n>', 'turns per episode (instead of --setting; the same as --max-turns)', parseInteger('--steps', 1, 100_000))
+      .option('--games <names>', 'only these games of the suite, comma-separated')
+      .option('--parallel <n>', 'games played at once (default: 1)', parseInteger('--parallel', 1, MAX_PARALLEL_GAMES)),
+  ).action(async (dir: string, opts: SuiteOptions) => {
+    const input = suiteInput(dir, opts);
+    const env = loadConfig();
+    if (input.setting.policy === 'full') log(`LLM: ${await preflightLlm(input.setting.model)}`);
+    const { config, client } = await connect(env);
+    const workflowId = opts.id ?? suiteWorkflowId(input);
+    const { handle, attached } = await startOrAttach(client, input, workflowId, config.GRUE_TASK_QUEUE);
+    const s = input.setting;
+    process.stdout.write(
+      `suite ${workflowId}${attached ? ' (already started: following it)' : ''}: ${input.games.length} games × ` +
+        `${s.episodes} episode(s) × ${s.steps} steps, setting ${s.name}, assist ${s.assist}, policy ${s.policy}, ` +
+        `${input.parallel} at once\nWeb UI: ${webUiUrl(config, workflowId)}\n`,
+    );
+    if (!opts.wait) return;
+    const watch = () => watchSuite(handle);
+    const result = opts.worker ? await withWorker(config, watch) : await watch();
+    process.stdout.write(summaryText(result));
+  });
+}
+
+/** A new run, or the one this id already names: running (follow it) or finished (print it). */
+async function startOrAttach(
+  client: Client,
+  input: SuiteInput,
+  workflowId: string,
+  taskQueue: string,
+): Promise<{ handle: SuiteHandle; attached: boolean }> {
+  const existing = client.workflow.getHandle<typeof suiteWorkflow>(workflowId);
+  const status = await existing.describe().then(
+    (d) => d.status.name,
+    (err: unknown) => {
+      if (err instanceof WorkflowNotFoundError) return null;
+      throw err;
+    },
+  );
+  if (status === 'RUNNING' || status === 'COMPLETED' || status === 'CONTINUED_AS_NEW') return { handle: existing, attached: true };
+  if (status !== null)
+    throw new UsageError(
+      `suite ${JSON.stringify(workflowId)} ended ${status.toLowerCase()}: its games' campaigns keep their ids, so start ` +
+        'a new run under another --id.',
+    );
+  const handle = await client.workflow.start(suiteWorkflow, {
+    workflowId,
+    taskQueue,
+    args: [input],
+    typedSearchAttributes: [{ key: GAME_KEY, value: input.suiteDir }],
+    // Two CLIs started at once with the same command follow one run.
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  return { handle, attached: false };
+}
+
+/** A game's line, as the suite's progress shows it. */
+export function gameLine(game: SuiteGameProgress): string {
+  const name = game.game.padEnd(14);
+  if (game.state === 'failed') return `  ${name} failed   ${game.error ?? ''}`;
+  if (game.state !== 'done') return `  ${name} ${game.state}`;
+  const max = game.maxScore ?? '?';
+  const normalised = game.maxScore && game.best !== null ? ` (${(game.best / game.maxScore).toFixed(3)})` : '';
+  return `  ${name} done     ${game.best}/${max}${normalised}`;
+}
+
+/** Polls the suite's progress and prints each game's line when its state changes; the result ends it. */
+async function watchSuite(handle: SuiteHandle): Promise<SuiteResult> {
+  const shown = new Map<string, string>();
+  const show = (games: SuiteGameProgress[]) => {
+    for (const game of games) {
+      if (game.state === 'waiting' || shown.get(game.game) === game.state) continue;
+      // A game that finished between two polls gets its running line too: every game's course reads the same.
+      if (game.state !== 'running' && !shown.has(game.game)) process.stdout.write(`${gameLine({ ...game, state: 'running' })}\n`);
+      shown.set(game.game, game.state);
+      process.stdout.write(`${gameLine(game)}\n`);
+    }
+  };
+  const result = await pollUntil(handle.result(), async () => show((await handle.query(suiteProgressQuery)).games), 1000);
+  show(
+    result.games.map((g) => ({
+      game: g.game,
+      state: g.status,
+      campaignId: g.campaignId,
+      best: g.best,
+      maxScore: g.maxScore,
+      error: g.error,
+    })),
+  );
+  return result;
+}
+
+const figure = (x: number | null, digits = 3) => (x === null ? '-' : x.toFixed(digits));
+
+export function summaryText(result: SuiteResult): string {
+  const s = result.summary;
+  const lines = [
+    `suite ${result.suiteId}: ${s.games} games, ${s.played} played, mean normalised ${figure(s.meanNormalised)} ` +
+      `(median ${figure(s.medianNormalised)}, peak mean ${figure(s.meanNormalisedPeak)}) over ${s.averaged} games`,
+    `  solved ${s.solved}, at zero ${s.atZero}; ${s.steps} turns in ${s.wallSeconds.toFixed(1)} s ` +
+      `(${figure(s.turnsPerSecond, 2)} turns/s)`,
+  ];
+  if (s.unknownMax.length) lines.push(`  max score unknown (reported, not averaged): ${s.unknownMax.join(', ')}`);
+  for (const f of s.failed) lines.push(`  failed: ${f.game}: ${f.error}`);
+  lines.push(`results: ${result.resultsPath}`, `report: grue report ${result.suiteId}`);
+  return `${lines.join('\n')}\n`;
+}

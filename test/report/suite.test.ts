@@ -1,0 +1,147 @@
+/** The suite's figures (pure aggregation) and its leaderboard: published figures only beside runs of the same setting. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { failedGameResult, GameRun, gameResult, mean, median, suiteSummary } from '../../src/experiment/suiteResults';
+import { resolveCampaignConfig } from '../../src/schemas/episode';
+import type { SuiteGameResult, SuiteResult, SuiteSetting } from '../../src/schemas/suite';
+import { Baseline, BaselinesFileSchema, comparisonRules } from '../../src/report/suite/baselines';
+import { buildSuiteReport } from '../../src/report/suite/build';
+import { suiteReportView } from '../../src/report/suite/view';
+import { describeWithSuite } from '../helpers';
+
+const JERICHO: SuiteSetting = { name: 'jericho', episodes: 1, steps: 100, assist: 'valid', policy: 'oracle-free', model: null };
+
+function run(name: string, maxScore: number | null, setting = JERICHO): GameRun {
+  const campaign = resolveCampaignConfig({ game: `/suite/${name}.z5`, policy: 'oracle-free', episodes: setting.episodes });
+  return { suiteId: 's', game: { name, maxScore, campaign }, campaignId: `s-${name}`, setting, seconds: 2 };
+}
+
+const episode = (seed: number, score: number, extra: object = {}) => ({
+  workflowId: `e${seed}`,
+  seed,
+  score,
+  turns: 100,
+  victory: false,
+  died: false,
+  ...extra,
+});
+
+describe('suite aggregation', () => {
+  it('mean and median of any count, null for none', () => {
+    expect(mean([1, 2, 6])).toBe(3);
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(mean([])).toBeNull();
+    expect(median([])).toBeNull();
+  });
+
+  it("a game's result: finals in episode order, best, peak (an episode may lose points), normalised by the max score", () => {
+    const result = gameResult(run('zork1', 350), {
+      episodes: [episode(13, 10, { peakScore: 35, died: true }), episode(12, 20, { llmCalls: 3, tokens: 900, model: 'local:x' })],
+    });
+    expect(result).toMatchObject({ finals: [20, 10], best: 20, peak: 35, deaths: 1, steps: 200, llmCalls: 3, tokens: 900 });
+    expect(result.normalisedBest).toBeCloseTo(20 / 350);
+    expect(result.normalisedPeak).toBeCloseTo(35 / 350);
+    expect(result.normalisedMeanFinal).toBeCloseTo(15 / 350);
+    expect(result.model).toBe('local:x');
+  });
+
+  it('the summary averages only finished games of known max score; the others are listed', () => {
+    const games: SuiteGameResult[] = [
+      gameResult(run('a', 10), { episodes: [episode(0, 5, { victory: true })] }),
+      gameResult(run('b', 4), { episodes: [episode(0, 0)] }),
+      gameResult(run('c', 100), { episodes: [episode(0, 10)] }),
+      gameResult(run('lgop', null), { episodes: [episode(0, 25)] }),
+      failedGameResult(run('broken', 50), 'the Z-machine stopped'),
+    ];
+    const s = suiteSummary(games, 50);
+    expect(s).toMatchObject({ games: 5, played: 4, averaged: 3, unknownMax: ['lgop'], solved: 1, atZero: 1, steps: 400 });
+    expect(s.failed).toEqual([{ game: 'broken', error: 'the Z-machine stopped' }]);
+    expect(s.meanNormalised).toBeCloseTo((0.5 + 0 + 0.1) / 3);
+    expect(s.medianNormalised).toBeCloseTo(0.1);
+    expect(s.turnsPerSecond).toBeCloseTo(8);
+    expect(games[3].normalisedBest).toBeNull();
+  });
+});
+
+const TALES =
+  'TALES (Cui et al. 2025, microsoft/tale-suite): zero-shot LLM, 100 steps, no valid actions, highest normalised score ' +
+  'reached during the run, mean of 5 seeds; read from the per-game figure';
+const RL = "reinforcement learning with Jericho's valid-action handicap, 100-step episodes, ~100k training steps";
+const baselines: Baseline[] = [
+  { game: 'zork1', system: 'DRRN', setting: RL, source: 'Hausknecht et al. 2020', score: 35 },
+  { game: 'zork1', system: 'TALES best: o3', setting: TALES, source: 'tale-suite figure', normalized: 0.155 },
+  {
+    game: 'zork1',
+    system: 'XTX',
+    setting: 'reinforcement learning, valid actions plus a patched game grammar',
+    source: 'Tuyls',
+    score: 103,
+  },
+  { game: '*suite average*', system: 'TALES: o3', setting: TALES, source: 'TALES leaderboard', normalized: 0.157 },
+];
+
+function suite(id: string, setting: SuiteSetting): SuiteResult {
+  const games = [
+    gameResult(run('zork1', 350, setting), { episodes: [episode(12, 35, { peakScore: 40 })] }),
+    gameResult(run('905', 1, setting), { episodes: [episode(0, 1, { victory: true })] }),
+  ].map((g) => ({ ...g, suiteId: id }));
+  return { suiteId: id, suiteDir: '/suite', setting, parallel: 1, summary: suiteSummary(games, 10), games, resultsPath: '' };
+}
+
+describe('the leaderboard', () => {
+  const none: SuiteSetting = { ...JERICHO, assist: 'none' };
+
+  it('sets a published figure beside a run only at the same setting, and says why the others are not', () => {
+    const valid = suiteReportView({ suites: [suite('v', JERICHO)], baselines, baselinesPath: 'b.json', rules: comparisonRules() });
+    const zork = valid.rows.find((r) => r.game === 'zork1')!;
+    expect(zork.published.map((p) => p.system)).toEqual(['DRRN']);
+    expect(zork.published[0]).toMatchObject({ value: 0.1, measure: 'meanFinal', runs: [0] });
+    expect(valid.means).toEqual([]);
+    const reasons = Object.fromEntries(valid.notCompared.map((n) => [n.baseline.system, n.reason]));
+    expect(reasons['TALES best: o3']).toMatch(/assist none \(this run: valid\)/);
+    expect(reasons.XTX).toMatch(/no grue setting/);
+
+    const noHelp = suiteReportView({ suites: [suite('n', none)], baselines, baselinesPath: 'b.json', rules: comparisonRules() });
+    expect(noHelp.rows.find((r) => r.game === 'zork1')!.published.map((p) => p.system)).toEqual(['TALES best: o3']);
+    expect(noHelp.means.map((m) => m.value)).toEqual([0.157]);
+
+    const custom = suiteReportView({
+      suites: [suite('c', { ...JERICHO, name: 'custom', steps: 50 })],
+      baselines,
+      baselinesPath: 'b.json',
+      rules: comparisonRules(),
+    });
+    expect(custom.rows.flatMap((r) => r.published)).toEqual([]);
+  });
+
+  it('two runs side by side: each published figure names the run it compares with; every figure carries its source', async () => {
+    const data = { suites: [suite('v', JERICHO), suite('n', none)], baselines, baselinesPath: 'b.json', rules: comparisonRules() };
+    const view = suiteReportView(data);
+    const zork = view.rows.find((r) => r.game === 'zork1')!;
+    expect(zork.runs.map((r) => r?.suiteId)).toEqual(['v', 'n']);
+    expect(zork.published.map((p) => [p.system, p.runs])).toEqual([
+      ['DRRN', [0]],
+      ['TALES best: o3', [1]],
+    ]);
+    const files = await buildSuiteReport(data);
+    const md = files['report.md'] as string;
+    expect(md).toMatch(
+      /\| zork1 \| 350 \| 0\.100 .*\| 0\.100 .*\| DRRN 0\.100 \(normalised mean final score, beside run 1\) \[(\d)\]; TALES/,
+    );
+    const drrnSource = /DRRN 0\.100 [^[]*\[(\d)\]/.exec(md)![1];
+    expect(md).toContain(`[${drrnSource}] Hausknecht et al. 2020`);
+    expect(md).toMatch(/XTX .*not compared: no grue setting/);
+    expect((files['leaderboard.png'] as Buffer).subarray(1, 4).toString()).toBe('PNG');
+    expect(files['report.html']).toContain('<svg');
+  });
+});
+
+describeWithSuite('comparisons.json and the suite folder', (suiteDir) => {
+  it('every rule names a setting baselines.json uses, word for word', () => {
+    const path = join(suiteDir, 'baselines.json');
+    expect(existsSync(path)).toBe(true);
+    const settings = new Set(BaselinesFileSchema.parse(JSON.parse(readFileSync(path, 'utf8'))).results.map((r) => r.setting));
+    for (const rule of comparisonRules()) expect(settings.has(rule.setting)).toBe(true);
+  });
+});
