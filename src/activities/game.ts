@@ -74,7 +74,8 @@ export function createGameActivities(stories: StorySessions = new StorySessions(
       return classified(async () => {
         const path = resolveStory(input.game);
         const session = GameSession.fromFile(path, { seed: input.seed });
-        const state = await stateOf(session, session.intro, input.assist);
+        const opening = [session.intro, ...input.openingCommands.map((command) => session.step(command).observation)];
+        const state = await stateOf(session, opening.join('\n'), input.assist);
         stories.remember(path, session);
         recordGameStart(input.game);
         return {

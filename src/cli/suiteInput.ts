@@ -100,7 +100,16 @@ export function suiteInput(dirArgument: string, opts: SuiteOptions): SuiteInput 
     // Each game plays from the seed Jericho plays it with; --seed shifts every game's seed by that much.
     const seed = (game.seed ?? 0) + (opts.seed ?? 0);
     const campaign = resolved(
-      () => resolveCampaignConfig({ ...options, seed, maxTurns: setting.steps, episodes: setting.episodes, parallel: 1 }),
+      () =>
+        resolveCampaignConfig({
+          ...options,
+          seed,
+          maxTurns: setting.steps,
+          episodes: setting.episodes,
+          parallel: 1,
+          // Jericho's reset plays these before the first step; published results start after them.
+          ...(game.resetCommands.length ? { openingCommands: game.resetCommands } : {}),
+        }),
       `options for ${game.game}`,
     );
     return { name: game.game, maxScore: game.maxScore > 0 ? game.maxScore : null, campaign };

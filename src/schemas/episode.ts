@@ -77,6 +77,12 @@ export const EpisodeConfigSchema = z
      * null = the worker's configured model. A name only: secrets stay in the worker's environment.
      */
     model: z.string().min(1).max(200).nullable(),
+    /**
+     * Commands played before the agent's first turn, as Jericho's reset plays a game's intro
+     * actions (`grue suite` passes each game's `resetCommands`); their replies join the opening
+     * text. Absent in configs recorded before it existed, and for a game that needs none.
+     */
+    openingCommands: z.array(z.string().max(200)).max(50).optional(),
   })
   .strict();
 export type EpisodeConfig = z.infer<typeof EpisodeConfigSchema>;

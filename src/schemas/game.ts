@@ -62,6 +62,8 @@ export const StartGameInputSchema = z.object({
   game: GameRefSchema,
   seed: z.number().int(),
   assist: AssistSchema.default('probe'),
+  /** Played before the first turn (see EpisodeConfig.openingCommands). */
+  openingCommands: z.array(z.string().max(200)).max(50).default([]),
 });
 export type StartGameInput = z.input<typeof StartGameInputSchema>;
 

@@ -118,7 +118,12 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   };
 
   if (!state) {
-    const start = await game.startGame({ game: config.game, seed: config.seed, assist: config.assist });
+    const start = await game.startGame({
+      game: config.game,
+      seed: config.seed,
+      assist: config.assist,
+      ...(config.openingCommands?.length ? { openingCommands: config.openingCommands } : {}),
+    });
     const known = learned ?? freshLearned();
     state = initialState(start, known, seedFor(config.seed, 'policy'), initialMemory(known, config));
     upsertSearchAttributes([{ key: GAME_KEY, value: config.game }]);

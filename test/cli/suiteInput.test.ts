@@ -30,6 +30,14 @@ describeWithSuite('suite input from the Jericho folder', (dir) => {
     expect(input.setting).toEqual({ name: 'jericho', episodes: 1, steps: 100, assist: 'valid', policy: 'oracle-free', model: null });
   });
 
+  it("a game's resetCommands are played before the agent's first turn, as Jericho's reset plays them", () => {
+    const input = suiteInput(dir, { ...opts, games: 'seastalker,zork1' });
+    expect(input.games.map((g) => [g.name, g.campaign.openingCommands])).toEqual([
+      ['seastalker', ['John', 'Wayne', 'yes']],
+      ['zork1', undefined],
+    ]);
+  });
+
   it('the same command gives the same workflow id; another option another one', () => {
     const id = suiteWorkflowId(suiteInput(dir, opts));
     expect(id).toMatch(/^grue-suite-jericho-valid-oracle-free-[0-9a-f]{12}$/);

@@ -33,6 +33,12 @@ describe('game activities', () => {
     expect(Buffer.from(s.snapshot, 'base64').subarray(0, 8).toString()).toBe('GRUESNP2');
   });
 
+  it('startGame plays the opening commands first, and their replies join the opening text', async () => {
+    const s = await run(() => acts.startGame({ game: 'lighthouse', seed: 1, openingCommands: ['open chest'] }));
+    expect(s.observation).toMatch(/fix the light[\s\S]*revealing an iron key/);
+    expect(s.options.map((o) => o.command)).toContain('take iron key');
+  });
+
   it('stepGame is a pure function of (snapshot, command): a retry returns the same result', async () => {
     const s = await run(() => acts.startGame({ game: 'lighthouse', seed: 1 }));
     const input = { game: 'lighthouse', storyMd5: s.storyMd5, snapshot: s.snapshot, command: 'open chest' };
