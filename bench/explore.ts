@@ -1,5 +1,5 @@
 /**
- * npm run bench:explore -- [--assist none] [--steps 100] [--games all|a,b] [--seed N] [--suite DIR] [--log]
+ * npm run bench:explore -- [--assist none] [--steps 100] [--games all|a,b] [--seed N] [--prior FILE] [--suite DIR] [--log]
  *
  * The oracle-free explorer played in-process on the Jericho suite: no Temporal, no LLM. Each game
  * of suite.json is opened with Jericho's seed, Jericho's reset commands are sent (as its reset
@@ -16,8 +16,10 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freshLearned } from '../src/agent/learned';
 import { createRng, seedFor } from '../src/agent/rng';
-import { initialState } from '../src/agent/state';
+import { AgentState, initialState } from '../src/agent/state';
+import { VerbPrior, VerbPriorSchema } from '../src/agent/verbPrior';
 import { decide, deliberate, isOver, learn } from '../src/agent/turn';
+import { replyNouns, storyLexicon } from '../src/engine/lexicon';
 import { GameSession } from '../src/engine/session';
 import { resolveEpisodeConfig } from '../src/schemas/episode';
 import type { EpisodeConfig } from '../src/schemas/episode';
@@ -52,6 +54,7 @@ function perceived(session: GameSession, observation: string): GameState {
     snapshot: '',
     options: [],
     commands: [],
+    nouns: replyNouns(session, observation),
   };
 }
 
@@ -60,6 +63,12 @@ export interface PlayOptions {
   seed: number;
   /** Receives each command and the reply to it. */
   onStep?: (command: string, observation: string) => void;
+  /** The prior to play with (default: the agent's own, src/agent/data/none-verb-prior.json). */
+  prior?: VerbPrior;
+  /** The shapes' worth to play with, in place of the prior's (scripts/none-prior.ts samples them). */
+  worth?: (shapes: string[]) => Record<string, number>;
+  /** Receives each turn's state before and after it. */
+  onTurn?: (before: AgentState, after: AgentState) => void;
 }
 
 /** One episode of the oracle-free explorer on one suite game, through the workflow's turn pipeline. */
@@ -93,8 +102,11 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
     storyMd5: session.story.md5,
     storyName: entry.game,
     maxScore: entry.maxScore,
+    lexicon: storyLexicon(session),
   };
-  let state = initialState(start, freshLearned(), seedFor(config.seed, 'policy'), {});
+  let state = initialState(start, freshLearned(), seedFor(config.seed, 'policy'), {}, options.prior);
+  if (options.worth && state.typing)
+    state = { ...state, typing: { ...state.typing, worth: options.worth(Object.keys(state.typing.worth)) } };
   while (state.turn < config.maxTurns && !isOver(state.truth, config)) {
     const rng = createRng(state.rngState);
     const deliberation = deliberate(state, config, rng, []);
@@ -108,7 +120,9 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
       break;
     }
     options.onStep?.(step.command, step.observation);
+    const before = state;
     state = learn(state, config, decision, step, rng, []);
+    options.onTurn?.(before, state);
     run.peak = Math.max(run.peak, state.truth.score);
   }
   run.best = state.truth.score;
@@ -147,11 +161,14 @@ function main(): void {
   const unknown = names.filter((name) => !suite.some((g) => g.game === name));
   if (unknown.length) throw new Error(`Not in ${suiteDir}/suite.json: ${unknown.join(', ')}`);
   const verbose = process.argv.includes('--log');
+  const priorFile = arg('prior', '');
+  const prior = priorFile ? VerbPriorSchema.parse(JSON.parse(readFileSync(priorFile, 'utf8'))) : undefined;
   const runs: GameRun[] = [];
   for (const entry of suite.filter((g) => names.includes(g.game))) {
     const run = playGame(suiteDir, entry, {
       steps,
       seed,
+      ...(prior ? { prior } : {}),
       ...(verbose ? { onStep: (command, reply) => log(`${entry.game} > ${command}\n${reply.slice(0, 300)}`) } : {}),
     });
     runs.push({ ...run, normalised: round(run.normalised) });
@@ -160,7 +177,13 @@ function main(): void {
     );
   }
   const aside = runs.filter((r) => r.maxScore === 0).map((r) => ({ game: r.game, best: r.best, peak: r.peak }));
-  console.log(JSON.stringify({ assist, steps, seed, games: runs.filter((r) => r.maxScore > 0), aside, mean: suiteMeans(runs) }, null, 1));
+  console.log(
+    JSON.stringify(
+      { assist, steps, seed, prior: priorFile || 'default', games: runs.filter((r) => r.maxScore > 0), aside, mean: suiteMeans(runs) },
+      null,
+      1,
+    ),
+  );
 }
 
 if (require.main === module) main();
