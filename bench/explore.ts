@@ -173,7 +173,8 @@ function main(): void {
     });
     runs.push({ ...run, normalised: round(run.normalised) });
     log(
-      `${run.game}: ${run.best}/${run.maxScore} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s${run.fault ? ` — ${run.fault}` : ''}`,
+      `${run.game}: ${run.best}/${run.maxScore} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s` +
+        (run.fault ? ` — ${run.fault}` : ''),
     );
   }
   const aside = runs.filter((r) => r.maxScore === 0).map((r) => ({ game: r.game, best: r.best, peak: r.peak }));

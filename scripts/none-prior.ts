@@ -1,5 +1,5 @@
 /**
- * npx tsx scripts/none-prior.ts [--games all|a,b] [--exclude a,b] [--seeds 0,1] [--steps 150] [--out FILE]
+ * npx tsx scripts/none-prior.ts [--games all|a,b] [--exclude a,b] [--seeds 0,1] [--steps 150] [--from FILE] [--out FILE]
  *
  * Learns the `none` explorer's prior (src/agent/data/none-verb-prior.json): the oracle-free
  * explorer plays each game of the suite (bench/explore.ts, in-process) while the counts grow, and
@@ -9,14 +9,14 @@
  * promising shapes are tried more and seldom-tried ones still get tries. No walkthrough is read.
  * `--exclude` leaves games out, for measuring the explorer on games the prior never saw.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { arg } from '../bench/cli';
 import { playGame, readSuite } from '../bench/explore';
 import { policyContextOf } from '../src/agent/policyContext';
 import { createRng } from '../src/agent/rng';
 import type { AgentState } from '../src/agent/state';
-import type { ShapeCounts, VerbPrior } from '../src/agent/verbPrior';
+import { ShapeCounts, VerbPrior, VerbPriorSchema } from '../src/agent/verbPrior';
 import { resolveEpisodeConfig } from '../src/schemas/episode';
 
 const log = (msg: string) => process.stderr.write(`none-prior ${msg}\n`);
@@ -45,7 +45,10 @@ function main(): void {
   const seeds = arg('seeds', '0,1').split(',').map(Number);
   const steps = Number(arg('steps', '150'));
   const out = resolve(arg('out', join(__dirname, '../src/agent/data/none-verb-prior.json')));
-  const shapes: Record<string, ShapeCounts> = {};
+  // --from: counts of an earlier round to go on from (a second round samples from what the first learned).
+  const from = arg('from', '');
+  const earlier = from ? VerbPriorSchema.parse(JSON.parse(readFileSync(from, 'utf8'))) : null;
+  const shapes: Record<string, ShapeCounts> = structuredClone(earlier?.shapes ?? {});
   const random = createRng(12345).next;
   for (const seed of seeds) {
     for (const entry of games) {
@@ -73,10 +76,11 @@ function main(): void {
   const sorted = Object.fromEntries(Object.entries(shapes).sort(([a], [b]) => a.localeCompare(b)));
   const prior: VerbPrior = {
     about:
+      (earlier ? `${earlier.about} Then: ` : '') +
       `Learned by scripts/none-prior.ts: the oracle-free explorer at --assist none played each listed game ${seeds.length} time(s) ` +
       `(seeds ${seeds.join(',')}), ${steps} steps each, shapes' worth drawn from the counts so far (Thompson sampling); ` +
       'a try counts as a gain when it scored or reached a room or item new to the episode. No walkthrough was read.',
-    learnedFrom: games.map((g) => g.game),
+    learnedFrom: [...new Set([...(earlier?.learnedFrom ?? []), ...games.map((g) => g.game)])],
     shapes: sorted,
   };
   writeFileSync(out, `${JSON.stringify(prior, null, 1)}\n`);
