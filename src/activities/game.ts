@@ -7,6 +7,7 @@
  */
 import { assistFor } from '../agent/assist';
 import { resolveStory } from '../engine/resolveStory';
+import { replyNouns, storyLexicon } from '../engine/lexicon';
 import { GameSession } from '../engine/session';
 import { StorySessions } from './stories';
 import { findValidActionsYielding } from '../engine/validActions';
@@ -64,6 +65,7 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
           }))
         : [],
     commands: shows === 'commands' ? found.map((a) => a.command) : [],
+    ...(shows === 'nothing' ? { nouns: replyNouns(session, observation) } : {}),
   };
 }
 
@@ -83,6 +85,7 @@ export function createGameActivities(stories: StorySessions = new StorySessions(
           storyMd5: session.story.md5,
           storyName: session.binding?.name ?? path.split('/').pop()!,
           maxScore: session.maxScore ?? null,
+          ...(assistFor(input.assist).shows === 'nothing' ? { lexicon: storyLexicon(session) } : {}),
         };
       });
     },

@@ -19,6 +19,7 @@ import { returnWithoutProbe, returnWithProbe } from './returns';
 import { mappedByMoves, mappedByProbe } from './rooms';
 import type { AgentState, StateSet } from './state';
 import { nextUntried, playerCommands, safeCommands } from './untried';
+import { exploreTyped, mappedByTyping, returnTyped } from './typedExplore';
 
 /** The moves the oracle may name this turn, computed once and carried from the question to the answer. */
 export interface AdviceChoices {
@@ -148,14 +149,19 @@ const valid: AssistStrategy = {
   mapRooms: (now, before) => (before.commands.length > 0 ? mappedByMoves(now, before) : now),
 };
 
+/**
+ * With the story's lexicon (see typed.ts) the commands are built from its grammar and the nouns
+ * its replies name, in the order the prior learned across games; without one (a history recorded
+ * before the lexicon existed), from the reply's words alone.
+ */
 const none: AssistStrategy = {
   level: 'none',
   shows: 'nothing',
-  candidates: (ctx) => playerCommands(ctx.observation),
+  candidates: (ctx) => (ctx.typed ? ctx.typed.map((c) => c.command) : playerCommands(ctx.observation)),
   certain: () => ({ pool: [], choice: null }),
   planStarts: () => null,
-  returnMove: () => null,
-  explore: (ctx) => exploreUntried(playerCommands(ctx.observation), ctx),
+  returnMove: (ctx) => (ctx.typed ? returnTyped(ctx.typed, ctx, ctx.spentWorth ?? 0) : null),
+  explore: (ctx) => (ctx.typed ? exploreTyped(ctx.typed, ctx) : exploreUntried(playerCommands(ctx.observation), ctx)),
   replayable: () => () => true,
   idleMove: () => null,
   adviceChoices: () => ({ commands: [], tierWhy: null }),
@@ -168,7 +174,7 @@ const none: AssistStrategy = {
   trustsOtherAdvice: () => true,
   judgeAdvice: () => null,
   judgesHelpByFirsts: () => false,
-  mapRooms: (now) => now,
+  mapRooms: (now, before) => (now.typing ? mappedByTyping(now, before) : now),
 };
 
 const STRATEGIES: Record<Assist, AssistStrategy> = { probe, valid, none };

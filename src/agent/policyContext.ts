@@ -10,6 +10,12 @@ import { shortState } from './dynamics';
 import type { LearnedState } from './learned';
 import type { Rng } from './rng';
 import { AgentState, cellMemory, StateSet, visitedSet } from './state';
+import { TypedCommand, typedCommands, typedContext } from './typed';
+
+/** A room whose best untried typed command is worth less than this share of the mean shape is spent. */
+export const SPENT_SHARE = 0.5;
+
+const carriedNames = (state: AgentState) => state.truth.inventory.map((item) => item.name);
 
 /** Room id -> command -> the room it led to, as the probe (or the move itself) last showed it from there. */
 export type Exits = Record<string, Record<string, number>>;
@@ -42,6 +48,10 @@ export interface PolicyContext {
   tried: Readonly<Record<string, number>>;
   /** The rooms this episode mapped, and those it left with moves untried (see rooms.ts). */
   rooms?: RoomMemory;
+  /** Under `none` with the story's lexicon: the commands a player would type here, most promising first (see typed.ts). */
+  typed?: TypedCommand[];
+  /** Under `none`: the worth below which a typed command does not keep its room open (see typedExplore.ts). */
+  spentWorth?: number;
 }
 
 export interface PolicyChoice {
@@ -86,5 +96,11 @@ export function policyContextOf(state: AgentState, config: EpisodeConfig, rng: R
     rng,
     tried: state.tried,
     rooms: { here: state.truth.location.id, exits: state.exits, open: new Set(state.open) },
+    ...(state.typing && config.assist === 'none'
+      ? {
+          typed: typedCommands(typedContext(state.typing, state.nouns, state.truth.location.id, carriedNames(state))),
+          spentWorth: state.typing.unknownWorth * SPENT_SHARE,
+        }
+      : {}),
   };
 }

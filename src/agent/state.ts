@@ -13,6 +13,8 @@ import type { TurnView } from '../memory/module';
 import type { CellMemory } from './cells';
 import { knownStates, shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
+import { TypingSchema } from './typed';
+import { DEFAULT_VERB_PRIOR, VerbPrior, worthOfShapes } from './verbPrior';
 
 export const LlmUsageSchema = z.object({
   calls: z.number().int(),
@@ -66,6 +68,10 @@ export const AgentStateSchema = z.object({
   places: z.array(z.string()),
   /** Turns since the score rose or a new location was reached. */
   stalledTurns: z.number().int().nonnegative(),
+  /** The nouns of the last reply the story's dictionary knows (`none` only). */
+  nouns: z.array(z.string()).default([]),
+  /** The story's lexicon and what the `none` explorer learned of its words (null: no lexicon, other levels). */
+  typing: TypingSchema.nullable().default(null),
   /** The last turn a thoughtbox was offered (auto mode waits a few turns before offering again). */
   lastThoughtboxTurn: z.number().int().nullable(),
   /** The highest score seen at any step of the episode; absent in states carried before it was kept. */
@@ -90,7 +96,14 @@ export const LIMITS = {
 /** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
 export const MAX_CARRY_BYTES = 60 * 1024;
 
-export function initialState(start: StartGameResult, learned: LearnedState, rngState: number, memory: Record<string, unknown>): AgentState {
+/** `prior`: the command shapes' worth learned across games (the `none` explorer's order; see verbPrior.ts). */
+export function initialState(
+  start: StartGameResult,
+  learned: LearnedState,
+  rngState: number,
+  memory: Record<string, unknown>,
+  prior: VerbPrior = DEFAULT_VERB_PRIOR,
+): AgentState {
   return {
     story: { md5: start.storyMd5, name: start.storyName, maxScore: start.maxScore },
     turn: 0,
@@ -117,6 +130,15 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     discovered: [],
     places: start.truth.location.name ? [start.truth.location.name] : [],
     stalledTurns: 0,
+    nouns: start.nouns ?? [],
+    typing: start.lexicon
+      ? {
+          lexicon: start.lexicon,
+          ...worthOfShapes(prior, start.lexicon),
+          roomNouns: { [start.truth.location.id]: start.nouns ?? [] },
+          refused: [],
+        }
+      : null,
     lastThoughtboxTurn: null,
     peakScore: start.truth.score,
   };

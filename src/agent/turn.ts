@@ -46,6 +46,7 @@ import {
 export { turnView } from './state';
 import type { ThoughtboxSession } from './thoughtbox/schema';
 import { updateFromAnalysis, updateReliability } from './updater';
+import { learnTyping, nounsInReach, Typing, typedContext } from './typed';
 
 /** Tokens a memory module may use in the context unless it says otherwise. */
 const MODULE_CONTEXT_TOKENS = 150;
@@ -215,6 +216,25 @@ export function decide(
   };
 }
 
+/** The `none` explorer's words after a step: the nouns met where the player now is, and the words the parser refused. */
+function typingAfter(state: AgentState, step: GameState & { command: string }): Typing {
+  const typing = state.typing!;
+  const here = typedContext(
+    typing,
+    state.nouns,
+    state.truth.location.id,
+    state.truth.inventory.map((item) => item.name),
+  );
+  return learnTyping(typing, {
+    from: state.truth.location.id,
+    to: step.truth.location.id,
+    command: step.command,
+    reply: step.observation,
+    nouns: step.nouns ?? [],
+    known: nounsInReach(here),
+  });
+}
+
 // ── learn ───────────────────────────────────────────────────────────────────────────────────
 
 /** The state after `step` (the engine's result of running `step.command`, which is what is learned from). */
@@ -294,6 +314,8 @@ export function learn(
     done: pushOnce(state.done, `${state.truth.location.id}|${command}`, LIMITS.done),
     places: newPlace ? [...state.places, place].slice(-LIMITS.places) : state.places,
     stalledTurns: scoreDelta > 0 || newPlace ? 0 : state.stalledTurns + 1,
+    nouns: step.nouns ?? [],
+    typing: state.typing ? typingAfter(state, step) : null,
     lastThoughtboxTurn: decision.thinking ? state.turn : state.lastThoughtboxTurn,
     peakScore: Math.max(state.peakScore ?? state.truth.score, step.truth.score),
   };

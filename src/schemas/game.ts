@@ -78,6 +78,16 @@ export const StepGameInputSchema = z.object({
 });
 export type StepGameInput = z.input<typeof StepGameInputSchema>;
 
+/**
+ * What the story file tells a player without the valid-action list (`none`): its movement words
+ * and its grammar's command shapes, `$` standing for an object ("open $", "put $ in $").
+ */
+export const LexiconSchema = z.object({
+  directions: z.array(z.string()),
+  templates: z.array(z.string()),
+});
+export type Lexicon = z.infer<typeof LexiconSchema>;
+
 export const GameStateSchema = z.object({
   observation: z.string(),
   truth: GroundTruthSchema,
@@ -87,6 +97,8 @@ export const GameStateSchema = z.object({
   options: z.array(ActionOptionSchema),
   /** The valid-action list without outcomes: only under the `valid` assist (Jericho's handicap). */
   commands: z.array(z.string()),
+  /** The reply's words the story's dictionary knows as nouns: only under the `none` assist. */
+  nouns: z.array(z.string()).optional(),
 });
 export type GameState = z.infer<typeof GameStateSchema>;
 
@@ -98,5 +110,7 @@ export const StartGameResultSchema = GameStateSchema.extend({
   storyMd5: z.string(),
   storyName: z.string(),
   maxScore: z.number().int().nullable(),
+  /** The story's movement words and command shapes: only under the `none` assist. */
+  lexicon: LexiconSchema.optional(),
 });
 export type StartGameResult = z.infer<typeof StartGameResultSchema>;

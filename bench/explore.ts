@@ -1,0 +1,190 @@
+/**
+ * npm run bench:explore -- [--assist none] [--steps 100] [--games all|a,b] [--seed N] [--prior FILE] [--suite DIR] [--log]
+ *
+ * The oracle-free explorer played in-process on the Jericho suite: no Temporal, no LLM. Each game
+ * of suite.json is opened with Jericho's seed, Jericho's reset commands are sent (as its reset
+ * does, and as the suite replay does), and then one episode is played through the same pure turn
+ * pipeline the episode workflow runs (deliberate → decide → step → learn, src/agent/turn.ts),
+ * with the session in place of the game activities. Only `none` is supported: it needs no
+ * valid-action search, so the whole suite runs in minutes.
+ *
+ * Prints one JSON object: per game { game, maxScore, best, peak, normalised, steps, seconds },
+ * the suite mean of normalised (best / maxScore; lgop, whose maximum is unknown, aside) and the
+ * mean of peak / maxScore. `--log` writes each game's commands and replies to stderr.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { freshLearned } from '../src/agent/learned';
+import { createRng, seedFor } from '../src/agent/rng';
+import { AgentState, initialState } from '../src/agent/state';
+import { VerbPrior, VerbPriorSchema } from '../src/agent/verbPrior';
+import { decide, deliberate, isOver, learn } from '../src/agent/turn';
+import { replyNouns, storyLexicon } from '../src/engine/lexicon';
+import { GameSession } from '../src/engine/session';
+import { resolveEpisodeConfig } from '../src/schemas/episode';
+import type { EpisodeConfig } from '../src/schemas/episode';
+import type { GameState, StartGameResult } from '../src/schemas/game';
+import { SuiteFileSchema, SuiteGame } from '../src/schemas/jerichoSuite';
+import { arg } from './cli';
+
+const log = (msg: string) => process.stderr.write(`bench:explore ${msg}\n`);
+
+export interface GameRun {
+  game: string;
+  maxScore: number;
+  /** The score the episode ended with (the episode's score, as a campaign counts it). */
+  best: number;
+  /** The highest score reached during the episode. */
+  peak: number;
+  normalised: number;
+  steps: number;
+  seconds: number;
+  /** Rooms the episode reached. */
+  places: number;
+  fault?: string;
+}
+
+/** The game as the agent perceives it under `none`: the reply and the ground truth, no valid actions. */
+function perceived(session: GameSession, observation: string): GameState {
+  return {
+    observation,
+    truth: session.groundTruth(),
+    worldHash: session.worldHash(),
+    // The agent carries the snapshot but never reads it; the activity's base64 copy is not needed here.
+    snapshot: '',
+    options: [],
+    commands: [],
+    nouns: replyNouns(session, observation),
+  };
+}
+
+export interface PlayOptions {
+  steps: number;
+  seed: number;
+  /** Receives each command and the reply to it. */
+  onStep?: (command: string, observation: string) => void;
+  /** The prior to play with (default: the agent's own, src/agent/data/none-verb-prior.json). */
+  prior?: VerbPrior;
+  /** The shapes' worth to play with, in place of the prior's (scripts/none-prior.ts samples them). */
+  worth?: (shapes: string[]) => Record<string, number>;
+  /** Receives each turn's state before and after it. */
+  onTurn?: (before: AgentState, after: AgentState) => void;
+}
+
+/** One episode of the oracle-free explorer on one suite game, through the workflow's turn pipeline. */
+export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOptions): GameRun {
+  const started = performance.now();
+  const run: GameRun = { game: entry.game, maxScore: entry.maxScore, best: 0, peak: 0, normalised: 0, steps: 0, seconds: 0, places: 0 };
+  const finish = () => {
+    run.normalised = entry.maxScore > 0 ? run.best / entry.maxScore : 0;
+    run.seconds = Number(((performance.now() - started) / 1000).toFixed(1));
+    return run;
+  };
+  const config: EpisodeConfig = resolveEpisodeConfig({
+    game: entry.file,
+    seed: options.seed,
+    maxTurns: options.steps,
+    policy: 'oracle-free',
+    assist: 'none',
+  });
+  let session: GameSession;
+  let observation: string;
+  try {
+    session = GameSession.fromFile(join(suiteDir, entry.file), { seed: entry.seed ?? 0 });
+    observation = session.intro;
+    for (const command of entry.resetCommands) observation = session.step(command).observation;
+  } catch (err) {
+    run.fault = `load: ${(err as Error).message}`;
+    return finish();
+  }
+  const start: StartGameResult = {
+    ...perceived(session, observation),
+    storyMd5: session.story.md5,
+    storyName: entry.game,
+    maxScore: entry.maxScore,
+    lexicon: storyLexicon(session),
+  };
+  let state = initialState(start, freshLearned(), seedFor(config.seed, 'policy'), {}, options.prior);
+  if (options.worth && state.typing)
+    state = { ...state, typing: { ...state.typing, worth: options.worth(Object.keys(state.typing.worth)) } };
+  while (state.turn < config.maxTurns && !isOver(state.truth, config)) {
+    const rng = createRng(state.rngState);
+    const deliberation = deliberate(state, config, rng, []);
+    const decision = decide(state, config, rng, deliberation, null);
+    let step;
+    try {
+      const result = session.step(decision.command);
+      step = { command: result.command, ...perceived(session, result.observation) };
+    } catch (err) {
+      run.fault = `step ${state.turn} (${decision.command}): ${(err as Error).message}`;
+      break;
+    }
+    options.onStep?.(step.command, step.observation);
+    const before = state;
+    state = learn(state, config, decision, step, rng, []);
+    options.onTurn?.(before, state);
+    run.peak = Math.max(run.peak, state.truth.score);
+  }
+  run.best = state.truth.score;
+  run.steps = state.turn;
+  run.places = state.places.length;
+  return finish();
+}
+
+export function readSuite(suiteDir: string): SuiteGame[] {
+  return SuiteFileSchema.parse(JSON.parse(readFileSync(join(suiteDir, 'suite.json'), 'utf8')));
+}
+
+const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
+const round = (value: number) => Number(value.toFixed(4));
+
+/** The suite means over the games with a known maximum. */
+export function suiteMeans(runs: GameRun[]): { normalised: number; peakNormalised: number; games: number } {
+  const scored = runs.filter((r) => r.maxScore > 0);
+  return {
+    normalised: round(mean(scored.map((r) => r.normalised))),
+    peakNormalised: round(mean(scored.map((r) => r.peak / r.maxScore))),
+    games: scored.length,
+  };
+}
+
+function main(): void {
+  const assist = arg('assist', 'none');
+  if (assist !== 'none')
+    throw new Error(`bench:explore plays --assist none only (got "${assist}"): the other levels need the valid-action search.`);
+  const suiteDir = resolve(arg('suite', join(__dirname, '../../shared/jericho')));
+  const steps = Number(arg('steps', '100'));
+  const seed = Number(arg('seed', '0'));
+  const wanted = arg('games', 'all');
+  const suite = readSuite(suiteDir);
+  const names = wanted === 'all' ? suite.map((g) => g.game) : wanted.split(',');
+  const unknown = names.filter((name) => !suite.some((g) => g.game === name));
+  if (unknown.length) throw new Error(`Not in ${suiteDir}/suite.json: ${unknown.join(', ')}`);
+  const verbose = process.argv.includes('--log');
+  const priorFile = arg('prior', '');
+  const prior = priorFile ? VerbPriorSchema.parse(JSON.parse(readFileSync(priorFile, 'utf8'))) : undefined;
+  const runs: GameRun[] = [];
+  for (const entry of suite.filter((g) => names.includes(g.game))) {
+    const run = playGame(suiteDir, entry, {
+      steps,
+      seed,
+      ...(prior ? { prior } : {}),
+      ...(verbose ? { onStep: (command, reply) => log(`${entry.game} > ${command}\n${reply.slice(0, 300)}`) } : {}),
+    });
+    runs.push({ ...run, normalised: round(run.normalised) });
+    log(
+      `${run.game}: ${run.best}/${run.maxScore} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s` +
+        (run.fault ? ` — ${run.fault}` : ''),
+    );
+  }
+  const aside = runs.filter((r) => r.maxScore === 0).map((r) => ({ game: r.game, best: r.best, peak: r.peak }));
+  console.log(
+    JSON.stringify(
+      { assist, steps, seed, prior: priorFile || 'default', games: runs.filter((r) => r.maxScore > 0), aside, mean: suiteMeans(runs) },
+      null,
+      1,
+    ),
+  );
+}
+
+if (require.main === module) main();

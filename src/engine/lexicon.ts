@@ -1,0 +1,168 @@
+/**
+ * What a player without the valid-action list (the `none` assist) may learn from the story file
+ * itself: its movement words, its grammar's command shapes, and which words of a reply its
+ * dictionary knows as nouns. The grammar and dictionary are decoded by grammar.ts and
+ * dictionary.ts; nothing here runs the game.
+ */
+import type { Lexicon } from '../schemas/game';
+import { templates } from './candidates';
+import type { GameSession } from './session';
+import type { SessionView } from './sessionView';
+import { objectVocabulary } from './vocabulary';
+
+/** The compass as players type it: a truncated or abbreviated dictionary word is shown whole. */
+const STANDARD_DIRECTIONS = [
+  'north',
+  'south',
+  'east',
+  'west',
+  'northeast',
+  'northwest',
+  'southeast',
+  'southwest',
+  'up',
+  'down',
+  'in',
+  'out',
+];
+const ABBREVIATIONS: Record<string, string> = {
+  n: 'north',
+  s: 'south',
+  e: 'east',
+  w: 'west',
+  ne: 'northeast',
+  nw: 'northwest',
+  se: 'southeast',
+  sw: 'southwest',
+  u: 'up',
+  d: 'down',
+};
+
+/** The dictionary flag both Infocom's (PS?OBJECT) and Inform's compilers set on nouns. */
+const NOUN_FLAG = 0x80;
+/** Nouns that name the player or stand for other nouns: a command on them says nothing about the world. */
+const NOT_THINGS = new Set([
+  'this',
+  'that',
+  'these',
+  'those',
+  'me',
+  'myself',
+  'self',
+  'you',
+  'yourself',
+  'all',
+  'everything',
+  'it',
+  'them',
+  'him',
+  'her',
+  'both',
+  'one',
+]);
+/**
+ * Verbs that talk to the interpreter rather than the world (save, quit, transcript, ...) or repeat
+ * the last command. The grammar marks most as meta, but not every game's tables do; a player never
+ * needs them to explore, and quit or restart would end the episode. Matched on the first word, truncated
+ * as the story truncates.
+ */
+const OUT_OF_WORLD = [
+  'quit',
+  'restart',
+  'restore',
+  'save',
+  'script',
+  'unscript',
+  'transcript',
+  'verbose',
+  'brief',
+  'superbrief',
+  'super',
+  'score',
+  'fullscore',
+  'full',
+  'diagnose',
+  'version',
+  'notify',
+  'undo',
+  'again',
+  'g',
+  'q',
+  'oops',
+  'nouns',
+  'pronouns',
+  'hint',
+  'hints',
+  'help',
+  'about',
+  'info',
+  'credits',
+  'die',
+  'random',
+  'recording',
+  'replay',
+  'normal',
+  'short',
+  'long',
+  'terse',
+  'wordy',
+  'places',
+  'objects',
+];
+
+/** Nouns kept per reply, at most. */
+export const MAX_REPLY_NOUNS = 24;
+
+function wholeDirection(word: string): string {
+  if (ABBREVIATIONS[word]) return ABBREVIATIONS[word];
+  return STANDARD_DIRECTIONS.find((d) => d.startsWith(word) && word.length >= 4) ?? word;
+}
+
+/** A template as text: its words, with `$` for each object slot ("put $ in $"). */
+const patternOf = (words: ReadonlyArray<string | { kind: string }>) => words.map((w) => (typeof w === 'string' ? w : '$')).join(' ');
+
+export function storyLexicon(session: GameSession): Lexicon {
+  const grammar = session.grammar;
+  const directions = [...new Set(grammar.directions.map(wholeDirection))];
+  const patterns = new Set<string>();
+  for (const template of templates(grammar, session.dictionary.resolution)) {
+    patterns.add(patternOf(template.words));
+    if (template.allWords) patterns.add(patternOf(template.allWords).replace('$', 'all'));
+  }
+  const resolution = session.dictionary.resolution;
+  const outOfWorld = new Set(OUT_OF_WORLD.map((verb) => verb.slice(0, resolution)));
+  const inWorld = (pattern: string) => !outOfWorld.has(pattern.split(' ')[0].slice(0, resolution));
+  return { directions, templates: [...patterns].filter((p) => !directions.includes(p) && inWorld(p)) };
+}
+
+const objectWordsCache = new WeakMap<SessionView, Set<string>>();
+
+/**
+ * Every word some object's vocabulary holds (Inform's `name`, Infocom's SYNONYM; see vocabulary.ts),
+ * as the dictionary stores it. Inform's compiler flags nearly every word as a noun ("the", "its"),
+ * so the dictionary's flags alone cannot say which words name things.
+ */
+function objectWords(session: SessionView): Set<string> {
+  const cached = objectWordsCache.get(session);
+  if (cached) return cached;
+  const words = new Set<string>();
+  for (let id = 1; id <= session.objects.count; id++) for (const noun of objectVocabulary(session, id).nouns) words.add(noun);
+  objectWordsCache.set(session, words);
+  return words;
+}
+
+/** The words of `text` that name some object of the story, in the order the text names them. */
+export function replyNouns(session: SessionView, text: string): string[] {
+  const known = objectWords(session);
+  const nouns: string[] = [];
+  for (const match of text.toLowerCase().matchAll(/[a-z][a-z-]*[a-z]/g)) {
+    const word = match[0];
+    if (word.length < 3 || NOT_THINGS.has(word) || nouns.includes(word)) continue;
+    const entry = session.dictionary.lookup(word);
+    // A direction the reply names ("a path leads north") is kept too: it names an exit.
+    const direction = STANDARD_DIRECTIONS.includes(word);
+    if (entry && (direction || (entry.data[0] & NOUN_FLAG && known.has(entry.text)))) nouns.push(word);
+    if (nouns.length >= MAX_REPLY_NOUNS) break;
+  }
+  return nouns;
+}

@@ -1,0 +1,146 @@
+/**
+ * The `none` explorer with the story's lexicon: commands from the grammar's shapes and the nouns
+ * the replies name, tried in the order the prior learned, the parser's refusals struck out, and a
+ * walk back to a room with promising moves once the room is spent.
+ */
+import { join } from 'node:path';
+import { freshLearned } from '../../src/agent/learned';
+import { createRng } from '../../src/agent/rng';
+import { initialState } from '../../src/agent/state';
+import { decide, deliberate, learn } from '../../src/agent/turn';
+import { refusedWords, typedCommands } from '../../src/agent/typed';
+import type { VerbPrior } from '../../src/agent/verbPrior';
+import { replyNouns, storyLexicon } from '../../src/engine/lexicon';
+import { GameSession } from '../../src/engine/session';
+import { resolveEpisodeConfig } from '../../src/schemas/episode';
+import type { GameState, Lexicon, StartGameResult } from '../../src/schemas/game';
+import { GAME_FILES } from '../helpers';
+
+const LEXICON: Lexicon = { directions: ['north', 'south'], templates: ['take $', 'eat $', 'unlock $ with $', 'take all', 'jump'] };
+const PRIOR: VerbPrior = {
+  about: 'test',
+  learnedFrom: [],
+  shapes: {
+    'take $': { tries: 100, gains: 40, deaths: 0 },
+    'eat $': { tries: 100, gains: 1, deaths: 0 },
+    north: { tries: 100, gains: 30, deaths: 0 },
+    south: { tries: 100, gains: 30, deaths: 0 },
+    'take all': { tries: 100, gains: 20, deaths: 0 },
+    jump: { tries: 100, gains: 0, deaths: 10 },
+    'unlock $ with $': { tries: 100, gains: 10, deaths: 0 },
+  },
+};
+const config = resolveEpisodeConfig({ game: 'x', policy: 'oracle-free', assist: 'none' });
+
+const truth = (room: number, name: string, inventory: Array<{ id: number; name: string }> = []) => ({
+  score: 0,
+  moves: 0,
+  location: { id: room, name },
+  inventory,
+  done: false,
+  victory: false,
+  died: false,
+});
+
+function started(observation: string, nouns: string[]): StartGameResult {
+  const at: GameState = { observation, truth: truth(1, 'Hall'), worldHash: 'w0', snapshot: 's', options: [], commands: [], nouns };
+  return { ...at, storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10, lexicon: LEXICON };
+}
+
+const turn = (state: ReturnType<typeof initialState>) => {
+  const rng = createRng(state.rngState);
+  const decision = decide(state, config, rng, deliberate(state, config, rng, []), null);
+  return { decision, rng };
+};
+
+describe('typed commands under none', () => {
+  it('fills the grammar shapes with the nouns named and the things carried, the best shape first', () => {
+    const typed = typedCommands({
+      lexicon: LEXICON,
+      replyNouns: ['chest', 'door'],
+      roomNouns: [],
+      carried: ['small brass key'],
+      refused: new Set(['door']),
+      worth: { 'take $': 0.4, 'eat $': 0.01, 'unlock $ with $': 0.1, north: 0.3 },
+      unknownWorth: 0.05,
+    }).map((c) => c.command);
+    expect(typed[0]).toBe('take chest');
+    expect(typed).toContain('unlock key with chest');
+    expect(typed).toContain('take key');
+    expect(typed.some((c) => c.includes('door'))).toBe(false);
+    expect(typed.indexOf('eat chest')).toBeGreaterThan(typed.indexOf('north'));
+  });
+
+  it('the explorer takes the most promising untried command, not a compass guess (as it did from the reply alone)', () => {
+    const state = initialState(started('A wooden chest sits here.', ['chest']), freshLearned(), 7, {}, PRIOR);
+    expect(turn(state).decision.command).toBe('take chest');
+  });
+
+  it('a noun the parser says is not here is not tried again in that room', () => {
+    const state = initialState(started('You see a lamp and a chest.', ['lamp', 'chest']), freshLearned(), 7, {}, PRIOR);
+    const { decision, rng } = turn(state);
+    const refusedNoun = decision.command.split(' ')[1];
+    const step = {
+      command: decision.command,
+      observation: "You can't see any such thing.",
+      truth: truth(1, 'Hall'),
+      worldHash: 'w0',
+      snapshot: 's',
+      options: [],
+      commands: [],
+      nouns: [],
+    };
+    const after = learn(state, config, decision, step, rng, []);
+    const next = turn(after).decision.command;
+    expect(next.split(' ')).not.toContain(refusedNoun);
+  });
+
+  it('reads the parser refusing a word or a thing out of reach', () => {
+    expect(refusedWords('take xyzzy', 'I don\'t know the word "xyzzy".', ['xyzzy'])).toEqual(['xyzzy']);
+    expect(refusedWords('take lamp', "You can't see any such thing.", ['lamp', 'chest'])).toEqual(['lamp']);
+    expect(refusedWords('take lamp', 'Taken.', ['lamp'])).toEqual([]);
+  });
+
+  it('walks back to a room with promising moves once this one is spent', () => {
+    // Hall (1) has a chest untried; the player went north to an empty corridor (2) and tried everything there.
+    let state = initialState(started('A chest.', ['chest']), freshLearned(), 7, {}, PRIOR);
+    const walk = (command: string, room: number, name: string, observation: string, nouns: string[]) => {
+      const rng = createRng(state.rngState);
+      const decision = { ...decide(state, config, rng, { kind: 'decided', choice: { command, reason: 'untried', why: '' } }, null) };
+      const step = {
+        command,
+        observation,
+        truth: truth(room, name),
+        worldHash: `w${room}`,
+        snapshot: 's',
+        options: [],
+        commands: [],
+        nouns,
+      };
+      state = learn(state, config, decision, step, rng, []);
+    };
+    walk('north', 2, 'Corridor', 'A bare corridor.', []);
+    walk('south', 1, 'Hall', 'A chest.', ['chest']);
+    walk('north', 2, 'Corridor', 'A bare corridor.', []);
+    for (const command of ['take all', 'jump', 'north']) walk(command, 2, 'Corridor', 'Nothing happens.', []);
+    expect(state.open).toContain(1);
+    const { decision } = turn(state);
+    expect({ command: decision.command, reason: decision.reason }).toEqual({ command: 'south', reason: 'return' });
+  });
+});
+
+describe('the story lexicon', () => {
+  const session = GameSession.fromFile(join(GAME_FILES, 'lighthouse.z5'));
+
+  it('has the compass and the grammar shapes, without the interpreter verbs', () => {
+    const lexicon = storyLexicon(session);
+    expect(lexicon.directions).toEqual(expect.arrayContaining(['north', 'up', 'in']));
+    expect(lexicon.templates).toEqual(expect.arrayContaining(['take $', 'open $', 'put $ in $', 'take all']));
+    expect(lexicon.templates.some((t) => /^(quit|save|restore|restart)\b/.test(t))).toBe(false);
+  });
+
+  it("names the reply's things (and exits), not its articles", () => {
+    expect(replyNouns(session, session.intro)).toEqual(expect.arrayContaining(['door', 'chest', 'north']));
+    expect(replyNouns(session, session.intro)).not.toContain('the');
+  });
+});
