@@ -161,7 +161,13 @@ export class OpenAiProvider implements LlmProvider {
     this.endpointKey = `${opts.baseURL ?? OPENAI_API_URL}|${opts.model}`;
     this.pinned = opts.capabilities ?? null;
     // Retries belong to Temporal's activity retry policy, so the client itself never retries.
-    this.client = new OpenAI({ baseURL: opts.baseURL, apiKey: opts.apiKey ?? 'not-needed', timeout: this.timeoutMs, maxRetries: 0 });
+    // No base URL is OpenAI's own API, whatever OPENAI_BASE_URL says: the messages name it so.
+    this.client = new OpenAI({
+      baseURL: opts.baseURL ?? OPENAI_API_URL,
+      apiKey: opts.apiKey ?? 'not-needed',
+      timeout: this.timeoutMs,
+      maxRetries: 0,
+    });
   }
 
   /** The modes in force: negotiated with real calls the first time this process talks to the endpoint and model. */
@@ -188,7 +194,8 @@ export class OpenAiProvider implements LlmProvider {
       const lower = lowerStructuredMode(now.structured);
       if (lower) next = { ...now, structured: lower, findings: [...now.findings, finding] };
     } else if (feature === 'tools' && now.tools === 'native') next = { ...now, tools: 'emulated', findings: [...now.findings, finding] };
-    else if (feature === 'toolChoice' && now.toolChoiceRequired) next = { ...now, toolChoiceRequired: false, findings: [...now.findings, finding] };
+    else if (feature === 'toolChoice' && now.toolChoiceRequired)
+      next = { ...now, toolChoiceRequired: false, findings: [...now.findings, finding] };
     if (!next) return false;
     if (this.pinned) this.pinned = next;
     else remember(this.endpointKey, next);
@@ -217,8 +224,7 @@ export class OpenAiProvider implements LlmProvider {
     }
     this.counts.calls++;
     const choice = response.choices?.[0];
-    if (!choice?.message)
-      throw new LlmError('bad-answer', `The model's answer has no message: ${JSON.stringify(response).slice(0, 200)}`);
+    if (!choice?.message) throw new LlmError('bad-answer', `The model's answer has no message: ${JSON.stringify(response).slice(0, 200)}`);
     const toolCalls: unknown = choice.message.tool_calls ?? [];
     if (!Array.isArray(toolCalls))
       throw new LlmError('bad-answer', `The model's tool_calls is not a list: ${JSON.stringify(toolCalls).slice(0, 200)}`);
@@ -373,7 +379,8 @@ export class OpenAiProvider implements LlmProvider {
       }
     } catch (err) {
       const e = classifyOpenAiError(err, Date.now() - started >= timeout * 0.9, this.opts.baseURL);
-      if (e.kind === 'timeout') throw new LlmError('timeout', `${where} took the connection but did not answer within ${timeout / 1000} s.`);
+      if (e.kind === 'timeout')
+        throw new LlmError('timeout', `${where} took the connection but did not answer within ${timeout / 1000} s.`);
       throw e;
     }
     return describeCapabilities(await this.capabilities());
@@ -381,4 +388,3 @@ export class OpenAiProvider implements LlmProvider {
 
   async close(): Promise<void> {}
 }
-

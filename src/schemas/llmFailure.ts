@@ -45,3 +45,7 @@ export const LLM_CALL_NAMES = {
   synthesizeWisdom: 'wisdom',
 } as const;
 export type LlmCallName = (typeof LLM_CALL_NAMES)[keyof typeof LLM_CALL_NAMES];
+
+/** The sum of a count by name (answered calls by what they were for, failed calls by kind). */
+export const totalOf = (counts: Partial<Record<string, number>> | undefined): number =>
+  Object.values(counts ?? {}).reduce<number>((sum, n) => sum + (n ?? 0), 0);

@@ -134,13 +134,13 @@ export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi>
       if (fault === 'malformed') return answer({ content: null, tool_calls: { oops: true } });
       const tools = body.tools as Array<{ function: { name: string; parameters: Record<string, unknown> } }>;
       const calls =
-        (probe ? null : state.toolCalls) ?? tools.map((t) => ({ name: t.function.name, arguments: JSON.stringify(sampleFor(t.function.parameters)) }));
+        (probe ? null : state.toolCalls) ??
+        tools.map((t) => ({ name: t.function.name, arguments: JSON.stringify(sampleFor(t.function.parameters)) }));
       if (!calls.length) return answer({ content: 'Nothing to update.' });
       return answer({ content: null, tool_calls: calls.map((c, i) => ({ id: `call_${i}`, type: 'function', function: c })) });
     }
     const format = body?.response_format as
-      | { type: string; json_schema?: { schema: Record<string, unknown> }; schema?: Record<string, unknown> }
-      | undefined;
+      { type: string; json_schema?: { schema: Record<string, unknown> }; schema?: Record<string, unknown> } | undefined;
     let content: string;
     if (fault === 'malformed') content = '{"recommended_action": "stand up", oops';
     else if (fault === 'schema-mismatch') content = '{"recommended_action": 42}';
