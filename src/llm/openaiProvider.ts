@@ -148,8 +148,8 @@ interface Answer extends ProbeAnswer {
 export class OpenAiProvider implements LlmProvider {
   readonly name = 'openai';
   readonly model: string;
-  /** Answers counted as they come (eval:servers reads them): every call, unusable answers, repairs. */
-  readonly counts = { calls: 0, invalidAnswers: 0, repairs: 0 };
+  /** Answers counted as they come (eval:servers reads them): every call answered, its seconds, unusable answers, repairs. */
+  readonly counts = { calls: 0, seconds: 0, invalidAnswers: 0, repairs: 0 };
   private readonly client: OpenAI;
   private readonly timeoutMs: number;
   private readonly endpointKey: string;
@@ -223,6 +223,7 @@ export class OpenAiProvider implements LlmProvider {
       throw classifyOpenAiError(err, Date.now() - started >= this.timeoutMs * 0.9, this.opts.baseURL);
     }
     this.counts.calls++;
+    this.counts.seconds += (Date.now() - started) / 1000;
     const choice = response.choices?.[0];
     if (!choice?.message) throw new LlmError('bad-answer', `The model's answer has no message: ${JSON.stringify(response).slice(0, 200)}`);
     const toolCalls: unknown = choice.message.tool_calls ?? [];
