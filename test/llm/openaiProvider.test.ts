@@ -172,9 +172,9 @@ describe('a full episode through the openai provider with injected faults', () =
     expect(result.retries).toBe(6);
     // 4 + 3 + 4 + 2 (turn 4: the turn query and the failure analysis, both answered).
     expect(fake.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(13);
-    // Successful LLM calls were counted with their tokens: 1 + 2 + 0 + 2.
+    // Successful LLM calls were counted: 1 + 2 + 0 + 2; with their tokens, the repair's too (6 answered requests of 100).
     expect(result.r.llm!.calls).toBe(5);
-    expect(result.r.llm!.promptTokens).toBe(500);
+    expect(result.r.llm!.promptTokens).toBe(600);
   });
 });
 
