@@ -87,7 +87,6 @@ const freshStats = (): CompactionStats => ({
   appliedUpdates: 0,
   rejectedUpdates: 0,
   invalidCalls: 0,
-  rejectedText: 0,
   failures: 0,
   droppedTurns: 0,
 });

@@ -36,7 +36,6 @@ const freshStats = (): KnowledgeState['stats'] => ({
   verified: 0,
   refuted: 0,
   wisdomSyntheses: 0,
-  rejectedText: 0,
   calls: 0,
   promptTokens: 0,
   completionTokens: 0,
