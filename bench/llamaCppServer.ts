@@ -45,7 +45,7 @@ export async function startLlamaCppServer(opts: LlamaCppServerOptions): Promise<
   const port = await freePort();
   const model = 'gemma';
   const args = ['-m', 'llama_cpp.server', '--model', opts.modelPath, '--model_alias', model, '--host', '127.0.0.1', '--port', `${port}`];
-  args.push('--n_ctx', `${opts.contextSize ?? 4096}`, '--n_threads', `${opts.threads ?? 2}`, '--verbose', 'false');
+  args.push('--n_ctx', `${opts.contextSize ?? 8192}`, '--n_threads', `${opts.threads ?? 2}`, '--verbose', 'false');
   if (opts.chatFormat) args.push('--chat_format', opts.chatFormat);
   const child = spawn(opts.python, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
