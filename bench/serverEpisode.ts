@@ -58,12 +58,13 @@ export async function measureServerEpisode(opts: ServerEpisodeOptions): Promise<
     maxTurns: opts.maxTurns ?? 4,
     policy: 'full',
     // Every kind of LLM call: the oracle and its failure analysis (no assist, so a command that changes nothing is analysed),
-    // a thought every turn, compaction and knowledge every other turn, the wisdom at the end.
+    // a thought every turn, compaction every other turn, one knowledge window of the whole episode (seed 000's gate skips a
+    // window of fewer than 3 actions without a call), the wisdom at the end.
     assist: 'none',
     thoughtbox: 'always',
-    maxThinkingIterations: 2,
+    maxThinkingIterations: 1,
     compactEvery: 2,
-    knowledgeEvery: 2,
+    knowledgeEvery: opts.maxTurns ?? 4,
     stopOnDeath: false,
   });
   const { result, turns } = await withBenchServer(
