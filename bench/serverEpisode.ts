@@ -55,16 +55,17 @@ export async function measureServerEpisode(opts: ServerEpisodeOptions): Promise<
   const config = resolveEpisodeConfig({
     game: opts.game ?? 'lighthouse',
     seed: opts.seed ?? 1,
-    maxTurns: opts.maxTurns ?? 4,
+    maxTurns: opts.maxTurns ?? 5,
     policy: 'full',
     // Every kind of LLM call: the oracle and its failure analysis (no assist, so a command that changes nothing is analysed),
     // a thought every turn, compaction every other turn, one knowledge window of the whole episode (seed 000's gate skips a
-    // window of fewer than 3 actions without a call), the wisdom at the end.
+    // window of fewer than 3 actions, or a repetitive one, without a call; a final window of 5 actions is always processed),
+    // the wisdom at the end.
     assist: 'none',
     thoughtbox: 'always',
     maxThinkingIterations: 1,
     compactEvery: 2,
-    knowledgeEvery: opts.maxTurns ?? 4,
+    knowledgeEvery: opts.maxTurns ?? 5,
     stopOnDeath: false,
   });
   const { result, turns } = await withBenchServer(

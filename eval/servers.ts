@@ -1,5 +1,5 @@
 /**
- * npm run eval:servers [-- --game lighthouse --turns 4 --formats default,chatml-function-calling]
+ * npm run eval:servers [-- --game lighthouse --turns 5 --formats default,chatml-function-calling]
  *
  * grue against the OpenAI-compatible servers users run, as they run them: llama-cpp-python's
  * server (installed into ~/.cache/grue by scripts/install-llm-server.sh, built from source once)
@@ -18,7 +18,7 @@ const log = (msg: string) => process.stderr.write(`eval:servers ${msg}\n`);
 
 async function main(): Promise<void> {
   const formats = arg('formats', 'default,chatml-function-calling').split(',');
-  const maxTurns = Number(arg('turns', '4'));
+  const maxTurns = Number(arg('turns', '5'));
   const game = arg('game', 'lighthouse');
   await ensureModel('gemma3-270m', log);
   const python = installLlmServer();
