@@ -17,7 +17,7 @@ const PLATFORM = [
   'test/platform/.*\\.test\\.ts$',
   'test/temporal/.*\\.test\\.ts$',
   'test/cli/(experiment|platform|profile|thoughts)\\.test\\.ts$',
-  'test/llm/(embedded|embeddedTools|openaiProvider)\\.test\\.ts$',
+  'test/llm/(embedded|embeddedTools|openaiProvider|llamaCppServer)\\.test\\.ts$',
   'test/eval/oracleStates\\.test\\.ts$',
   'test/engine/jerichoSuite\\.test\\.ts$',
 ];

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTemporalCli, freePort, startDevServer } from '../src/temporal/server';
 import { createGrueWorker } from '../src/worker';
+import type { ProviderFactory } from '../src/activities';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -20,6 +21,8 @@ export async function withBenchServer<T>(
   name: string,
   taskQueue: string,
   work: (ctx: { client: Client; worker: Worker; dataDir: string }) => Promise<T>,
+  /** The worker's LLM (default: the environment's configuration). */
+  llm?: ProviderFactory,
 ): Promise<T> {
   const log = (msg: string) => process.stderr.write(`${name} ${msg}\n`);
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -42,6 +45,7 @@ export async function withBenchServer<T>(
         namespace: 'default',
         taskQueue,
         dataDir,
+        llm,
         workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows'), logger: new DefaultLogger('WARN') }),
       });
       return await work({ client, worker, dataDir });

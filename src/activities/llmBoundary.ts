@@ -8,6 +8,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describeProvider, LlmError, LlmProvider, scrubbedError } from '../llm';
 import type { Usage } from '../llm/types';
+import { llmFailureType } from '../schemas/llmFailure';
 import { lastAttempt, observeLlmCall } from '../telemetry/metrics';
 import { currentActivity } from '../telemetry/activityContext';
 
@@ -24,10 +25,12 @@ export async function classifiedLlmCall<T extends { usage: Usage }>(provider: Ll
     // Scrubbed before anything leaves the worker: an endpoint may echo the API key in its error.
     const err = scrubbedError(raw);
     const permanent = err instanceof LlmError && !err.retryable;
+    const kind = err instanceof LlmError ? err.failure : 'unreachable';
     // A failure on the last attempt is a fallback: the workflow plays on without this answer.
-    await observed(lastAttempt(permanent) ? 'fallback' : 'error');
-    if (permanent) throw ApplicationFailure.nonRetryable(err.message, `LLM_${err.kind.toUpperCase().replace('-', '_')}`);
-    throw err;
+    await observed(lastAttempt(permanent) ? 'fallback' : 'error', undefined, kind);
+    // The failure's type carries the provider's kind, so the workflow can name it (llmFailureKindOf).
+    const type = err instanceof LlmError ? llmFailureType(err.kind) : err.name;
+    throw ApplicationFailure.create({ message: err.message, type, nonRetryable: permanent });
   } finally {
     stop();
   }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { UpdateMetricsSchema } from '../memory/knowledge/schema';
 import { memoryRecord } from '../memory/runner';
+import { LlmFailureKindSchema } from '../schemas/llmFailure';
 import { AssistSchema, CampaignConfigSchema, EpisodeConfig, PolicyNameSchema } from '../schemas/episode';
 import { BeliefsSchema } from './beliefs';
 import { LearnedState, LearnedStateSchema } from './learned';
@@ -35,6 +36,8 @@ export const TurnRecordSchema = z.object({
   llmCalls: z.number().int().optional(),
   tokens: z.number().int().optional(),
   recommended: z.string().optional(),
+  /** LLM calls that failed for good this turn, with what they were for and why (the episode played on without them). */
+  llmFailures: z.array(z.object({ call: z.string(), kind: LlmFailureKindSchema })).optional(),
   /** Memory modules whose maintenance failed this turn (the episode played on without it). */
   memoryFailures: z.array(z.string()).optional(),
   /** A thoughtbox session ran this turn (it may have ended without a conclusion). */
@@ -93,6 +96,9 @@ export const CampaignResultSchema = z.object({
       fallbackTurns: z.number().int().optional(),
       /** The model that answered the episode's LLM calls (provider:model). */
       model: z.string().optional(),
+      /** LLM calls answered and failed for good (all kinds of call). */
+      llmAnswered: z.number().int().optional(),
+      llmFailed: z.number().int().optional(),
     }),
   ),
   meanScore: z.number(),
@@ -140,9 +146,10 @@ export function turnRecord(state: AgentState, decision: Decision, config: Episod
 }
 
 /** The last turn's record with what the end-of-episode maintenance added (the same record when it added nothing new). */
-export function withEndingMaintenance(record: TurnRecord, state: AgentState): TurnRecord {
+export function withEndingMaintenance(record: TurnRecord, state: AgentState, llmFailures: TurnRecord['llmFailures'] = []): TurnRecord {
   if (record.turn !== state.turn) return record;
-  const added = memoryRecord(state.memory, state.turn);
+  const failures = [...(record.llmFailures ?? []), ...(llmFailures ?? [])];
+  const added = { ...memoryRecord(state.memory, state.turn), ...(failures.length ? { llmFailures: failures } : {}) };
   const changed = Object.entries(added).filter(
     ([key, value]) => JSON.stringify(value) !== JSON.stringify((record as Record<string, unknown>)[key]),
   );

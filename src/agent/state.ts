@@ -23,6 +23,10 @@ export const LlmUsageSchema = z.object({
   fallbackTurns: z.number().int(),
   /** The model that answered the oracle (provider:model), once one has. */
   model: z.string().optional(),
+  /** LLM calls answered, by what they were for (oracle, think, compact, ...); absent before they were counted. */
+  answered: z.record(z.string(), z.number().int()).optional(),
+  /** LLM calls that failed for good (retries spent), by kind: unreachable, refused, invalid answer, timed out. */
+  failed: z.record(z.string(), z.number().int()).optional(),
 });
 export type LlmUsage = z.infer<typeof LlmUsageSchema>;
 

@@ -131,7 +131,13 @@ export function decide(
   const ctx = policyContextOf(state, config, rng);
   if (answer === 'unreachable') {
     const choice = choose('oracle-free', ctx, deliberation.known);
-    return { ...choice, why: `LLM unreachable; ${choice.why}`, ...NO_ADVICE, beliefs: state.beliefs, fallback: true };
+    return {
+      ...choice,
+      why: `no LLM answer (its failure is in llmFailures); ${choice.why}`,
+      ...NO_ADVICE,
+      beliefs: state.beliefs,
+      fallback: true,
+    };
   }
   const assist = assistFor(config.assist);
   const analysis = analysisOf(answer);

@@ -7,18 +7,20 @@ import { log } from '../log';
 
 /** Ask the provider to prove it works (load the model, or reach the endpoint); a failure is the user's to fix. */
 async function prove(provider: LlmProvider): Promise<string> {
+  let found: string | void;
   try {
-    await provider.preflight();
+    // A remote endpoint answers with what it supports and the modes grue will use with it.
+    found = await provider.preflight();
   } catch (err) {
     const detail = scrubSecrets(err instanceof LlmError ? err.message : (err as Error).message);
     throw new UsageError(`the LLM (${describeProvider(provider)}) cannot be used: ${detail}`);
   } finally {
     await provider.close();
   }
-  return describeProvider(provider);
+  return found ? `${describeProvider(provider)}; ${found}` : describeProvider(provider);
 }
 
-/** Fetch the embedded model if needed, then ask the provider to prove it works. Returns "provider:model". */
+/** Fetch the embedded model if needed, then ask the provider to prove it works. Returns "provider:model" (and an endpoint's modes). */
 export async function preflightLlm(model: string | null = null): Promise<string> {
   let config;
   try {

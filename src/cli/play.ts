@@ -28,6 +28,7 @@ import { GAME_KEY } from '../schemas/searchAttributes';
 import { MAX_WORKFLOW_ID_LENGTH, parseInteger, parseWorkflowId, resolved } from './args';
 import { log } from '../log';
 import { preflightLlm } from './llmCheck';
+import { campaignLlmLine, llmResultLine } from './llmResult';
 import { connect, newWorkflowId, startNew, withWorker } from './temporal';
 
 export const DEFAULT_GAME = 'lighthouse';
@@ -330,6 +331,7 @@ export function printEpisode(r: EpisodeResult): void {
   process.stdout.write(
     `result: ${ending}; score ${r.score}${r.maxScore !== null ? `/${r.maxScore}` : ''} in ${r.turns} turns (${r.moves} ` +
       `moves), policy ${r.policy}, assist ${r.assist}${r.llm?.model ? `, model ${r.llm.model}` : ''}, seed ${r.seed}\n` +
+      (r.llm ? `${llmResultLine(r.llm)}\n` : '') +
       `transcript: ${r.transcriptPath}\n`,
   );
 }
@@ -340,6 +342,7 @@ function printCampaign(r: CampaignResult): void {
       r.episodes
         .map((e) => `  ${e.workflowId}: score ${e.score} in ${e.turns} turns${e.victory ? ' (won)' : e.died ? ' (died)' : ''}`)
         .join('\n') +
+      `\n${campaignLlmLine(r.episodes) ?? ''}`.replace(/\n$/, '') +
       `\nresults: ${r.resultsPath}\n`,
   );
 }

@@ -1,12 +1,28 @@
 /**
  * LLM failures, classified once here so the activity boundary can decide: retryable (timeouts,
- * 429, 5xx, connection resets, an answer that fails its schema) or not (400/401/403/404, an
- * unknown model, a bad configuration).
+ * 429, 5xx, connection resets, an answer that fails its schema) or not (400/401/403/404, a
+ * request the server refused as invalid whatever its status, an unknown model, a bad
+ * configuration). Each kind is also named by one of four words (see src/schemas/llmFailure.ts).
  */
+import { LlmFailureKind } from '../schemas/llmFailure';
+
 export type LlmErrorKind =
-  'timeout' | 'rate-limited' | 'server' | 'connection' | 'bad-answer' | 'bad-request' | 'auth' | 'not-found' | 'config';
+  'timeout' | 'rate-limited' | 'server' | 'connection' | 'bad-answer' | 'bad-request' | 'refused' | 'auth' | 'not-found' | 'config';
 
 const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['timeout', 'rate-limited', 'server', 'connection', 'bad-answer']);
+
+const WORDS: Record<LlmErrorKind, LlmFailureKind> = {
+  timeout: 'timed out',
+  'rate-limited': 'unreachable',
+  server: 'unreachable',
+  connection: 'unreachable',
+  'bad-answer': 'invalid answer',
+  'bad-request': 'refused',
+  refused: 'refused',
+  auth: 'refused',
+  'not-found': 'refused',
+  config: 'refused',
+};
 
 export class LlmError extends Error {
   readonly retryable: boolean;
@@ -14,18 +30,32 @@ export class LlmError extends Error {
     readonly kind: LlmErrorKind,
     message: string,
     readonly status?: number,
+    /** Overrides the kind's rule: an answer still invalid after its repair is not worth the same request again. */
+    retryable?: boolean,
   ) {
     super(message);
     this.name = 'LlmError';
-    this.retryable = RETRYABLE.has(kind);
+    this.retryable = retryable ?? RETRYABLE.has(kind);
+  }
+
+  /** unreachable, refused, invalid answer or timed out. */
+  get failure(): LlmFailureKind {
+    return WORDS[this.kind];
   }
 }
 
-/** Map an HTTP status to a kind. */
-export function kindForStatus(status: number): LlmErrorKind {
+/**
+ * What a server says when it refuses a request as invalid, whatever status it gives: a 500 from a
+ * request validator (pydantic's "validation error", "Input should be ...") is not a server that
+ * might answer next time.
+ */
+const VALIDATION_MESSAGE = /validation error|input should be|field required|extra inputs are not permitted|not supported|unsupported/i;
+
+/** Map an HTTP status (and the server's message) to a kind. */
+export function kindForStatus(status: number, message = ''): LlmErrorKind {
   if (status === 408) return 'timeout';
   if (status === 429) return 'rate-limited';
-  if (status >= 500) return 'server';
+  if (status >= 500) return VALIDATION_MESSAGE.test(message) ? 'refused' : 'server';
   if (status === 401 || status === 403) return 'auth';
   if (status === 404) return 'not-found';
   return 'bad-request';
@@ -53,7 +83,7 @@ export function scrubSecrets(text: string, env: NodeJS.ProcessEnv = process.env)
 /** The same failure with its message scrubbed, and without the cause and stack that may repeat it. */
 export function scrubbedError(err: unknown): Error {
   if (err instanceof LlmError) {
-    const clean = new LlmError(err.kind, scrubSecrets(err.message), err.status);
+    const clean = new LlmError(err.kind, scrubSecrets(err.message), err.status, err.retryable);
     clean.stack = `${clean.name}: ${clean.message}`;
     return clean;
   }

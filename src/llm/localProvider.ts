@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { LlmError } from './errors';
 import { jsonSchemaFor, llamaGrammarSchema, parseAnswer } from './json';
 import { embeddedModel, modelPath } from './models';
+import { answeredWithRepair } from './repair';
 import {
   checkToolRequest,
   DEFAULT_TOOL_MAX_TOKENS,
@@ -181,14 +182,20 @@ export class LocalProvider implements LlmProvider {
   }
 
   complete<S extends z.ZodTypeAny>(req: CompletionRequest<S>): Promise<Completion<z.infer<S>>> {
+    const maxTokens = req.maxTokens ?? 300;
     return this.serialized(async () => {
-      const { raw, usage, timing } = await this.generate({
-        ...req,
-        messages: messagesAsText(req.messages),
-        jsonSchema: jsonSchemaFor(req.schema),
-        maxTokens: req.maxTokens ?? 300,
-      });
-      return { value: parseAnswer(req.schema, raw, req.schemaName), usage, model: this.model, raw, timing };
+      // The grammar fixes the shape; what it cannot say (lengths, a cut-off answer) is repaired once.
+      const result = await answeredWithRepair(
+        messagesAsText(req.messages),
+        maxTokens,
+        async (messages) => {
+          const answer = await this.generate({ ...req, messages, jsonSchema: jsonSchemaFor(req.schema), maxTokens });
+          return { ...answer, cutOff: answer.usage.completionTokens >= maxTokens };
+        },
+        (answer) => parseAnswer(req.schema, answer.raw, req.schemaName),
+      );
+      const { raw, timing, cutOff } = result.answer;
+      return { value: result.value, usage: result.usage, model: this.model, raw, timing, cutOff };
     });
   }
 

@@ -53,6 +53,8 @@ export interface Completion<T> {
   /** Raw text the model produced, for logs and evaluation. */
   raw: string;
   timing?: GenerationTiming;
+  /** The answer stopped at maxTokens (`finish_reason: length`) and was still usable. */
+  cutOff?: boolean;
 }
 
 /** A tool the model may call: its arguments are checked with `schema` (which must describe an object). */
@@ -99,6 +101,8 @@ export interface ToolCallResult {
   model: string;
   /** What the model produced, for logs and evaluation. */
   raw: string;
+  /** The answer stopped at maxTokens: a call cut off in it is among `invalid`. */
+  cutOff?: boolean;
 }
 
 export interface LlmProvider {
@@ -110,7 +114,11 @@ export interface LlmProvider {
    * all throws a retryable `LlmError('bad-answer')`, and a bad tool list a non-retryable `config` one.
    */
   callTools(request: ToolCallRequest): Promise<ToolCallResult>;
-  /** Fail fast with a clear message when the configured LLM cannot work at all. */
-  preflight(): Promise<void>;
+  /**
+   * Fail fast with a clear message when the configured LLM cannot work at all. May return what
+   * the LLM can do and the modes grue will use with it, in words (a remote endpoint's
+   * negotiated capabilities).
+   */
+  preflight(): Promise<string | void>;
   close(): Promise<void>;
 }

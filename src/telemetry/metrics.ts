@@ -15,6 +15,7 @@ import type { Context } from '@temporalio/activity';
 import { currentActivity } from './activityContext';
 import type { MetricTags } from '@temporalio/common';
 import type { Usage } from '../llm/types';
+import type { LlmFailureKind } from '../schemas/llmFailure';
 import { GAME_KEY } from '../schemas/searchAttributes';
 
 interface CounterSpec {
@@ -29,7 +30,8 @@ export const COUNTERS = {
   llmCalls: {
     name: 'grue_llm_calls_total',
     description:
-      'LLM calls by game, model and outcome: ok; error (will be retried); fallback (failed for good, the episode plays on without it)',
+      'LLM calls by game, model and outcome: ok; error (will be retried); fallback (failed for good, the episode plays on without it); ' +
+      'failed calls also by failure: unreachable, refused, invalid answer, timed out',
   },
   promptTokens: {
     name: 'grue_llm_prompt_tokens_total',
@@ -154,13 +156,14 @@ export function recordTurn(
  * Begin observing one LLM call (`model` as describeProvider gives it); the returned function
  * records how it ended. The episode's game is looked up while the call runs.
  */
-export function observeLlmCall(model: string): (outcome: LlmOutcome, usage?: Usage) => Promise<void> {
+export function observeLlmCall(model: string): (outcome: LlmOutcome, usage?: Usage, failure?: LlmFailureKind) => Promise<void> {
   const ctx = currentActivity();
   if (!ctx) return async () => undefined;
   const game = gameOf(ctx);
-  return async (outcome, usage) => {
+  return async (outcome, usage, failure) => {
     const tags = { game: await game, model };
-    count(ctx, COUNTERS.llmCalls, { ...tags, outcome });
+    // A failed call names its kind (unreachable, refused, invalid answer, timed out).
+    count(ctx, COUNTERS.llmCalls, { ...tags, outcome, ...(failure ? { failure } : {}) });
     if (outcome === 'fallback') count(ctx, COUNTERS.fallbacks, tags);
     if (usage) {
       count(ctx, COUNTERS.promptTokens, tags, usage.promptTokens);
@@ -170,6 +173,7 @@ export function observeLlmCall(model: string): (outcome: LlmOutcome, usage?: Usa
       'grue.game': tags.game,
       'grue.llm.model': model,
       'grue.llm.outcome': outcome,
+      ...(failure ? { 'grue.llm.failure': failure } : {}),
       ...(usage ? { 'grue.llm.prompt_tokens': usage.promptTokens, 'grue.llm.completion_tokens': usage.completionTokens } : {}),
     });
   };

@@ -14,6 +14,7 @@ import { CampaignResult } from '../agent/records';
 import { freshLearned, LearnedState } from '../agent/learned';
 import { episodeWorkflow } from './episode';
 import { validatedInput } from './input';
+import { totalOf } from '../schemas/llmFailure';
 
 const files = proxyActivities<Pick<Activities, 'writeResults'>>({
   startToCloseTimeout: '1 minute',
@@ -79,6 +80,8 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
             tokens: result.llm.promptTokens + result.llm.completionTokens,
             fallbackTurns: result.llm.fallbackTurns,
             ...(result.llm.model ? { model: result.llm.model } : {}),
+            llmAnswered: totalOf(result.llm.answered),
+            llmFailed: totalOf(result.llm.failed),
           }
         : {}),
     });

@@ -5,13 +5,11 @@
  * transcript, and continues as new with the agent's state every `continueAsNewEvery` turns.
  */
 import {
-  ActivityFailure,
   CancellationScope,
   condition,
   continueAsNew,
   defineQuery,
   defineSignal,
-  isCancellation,
   log,
   proxyActivities,
   setHandler,
@@ -30,6 +28,7 @@ import { applyWork, initialMemory, MAX_WORK_ROUNDS, memoryModuleNames, nextWork,
 import { EpisodeInput, EpisodeInputSchema, EpisodeStatus } from './contract';
 import { validatedInput } from './input';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../schemas/searchAttributes';
+import { LlmTally } from './llmTally';
 
 // ── activities ──────────────────────────────────────────────────────────────────────────────
 
@@ -129,6 +128,8 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     upsertSearchAttributes([{ key: GAME_KEY, value: config.game }]);
     publishProgress(state);
   }
+  // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
+  const tally = new LlmTally(state.llm);
 
   /**
    * The thoughtbox's tool-calling loop: one `think` activity per round, each carrying the turn's
@@ -149,7 +150,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
       analysisOf(answers),
       // A conclusion is one of the actions the oracle was asked about (any command under the `none` assist).
       deliberation.request.validActions.map((command) => ({ command })),
-      (request) => unlessUnreachable('thoughtbox', () => thinker.think(withModel(request))),
+      (request) => tally.call('think', 'thoughtbox', () => thinker.think(withModel(request))),
       (round) => void (thinkingNow = round),
     );
     if (session.outcome === 'limit')
@@ -169,7 +170,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     const startedAt = Date.now();
     const rng = createRng(before.rngState);
     const deliberation = deliberate(before, config, rng);
-    const answer = deliberation.kind === 'ask' ? await askOracle(deliberation, withModel) : null;
+    const answer = deliberation.kind === 'ask' ? await askOracle(deliberation, withModel, tally) : null;
     const thinking = deliberation.kind === 'ask' && answer ? await thinkThrough(before, deliberation, answer) : null;
     const decision = decide(before, config, rng, deliberation, answer, thinking);
     const step = await game.stepGame({
@@ -179,8 +180,11 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
       command: decision.command,
       assist: config.assist,
     });
-    const [after, failures] = await maintain(workflowId, learn(before, config, decision, step, rng), before, false, withModel);
-    return [after, { ...turnRecord(after, decision, config, failures), elapsedMs: Date.now() - startedAt }];
+    const [maintained, failures] = await maintain(workflowId, learn(before, config, decision, step, rng), before, false, withModel, tally);
+    const after = { ...maintained, llm: tally.into(maintained.llm) };
+    const llmFailures = tally.takeTurnFailures();
+    const record = { ...turnRecord(after, decision, config, failures), ...(llmFailures.length ? { llmFailures } : {}) };
+    return [after, { ...record, elapsedMs: Date.now() - startedAt }];
   };
 
   const more = (s: AgentState) => s.turn < config.maxTurns && !isOver(s.truth, config) && !control.stopping;
@@ -198,10 +202,12 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
       if (pending.length >= config.transcriptFlushEvery) await flush();
     }
     if (!more(state)) {
-      [state] = await maintain(workflowId, state, null, true, withModel);
-      // What the end-of-episode maintenance decided (the final knowledge update) belongs to the last turn's record.
+      [state] = await maintain(workflowId, state, null, true, withModel, tally);
+      state = { ...state, llm: tally.into(state.llm) };
+      // What the end-of-episode maintenance decided (the final knowledge update, its failures) belongs to the last turn's record.
       const last = recent[recent.length - 1];
-      const amended = last ? withEndingMaintenance(last, state) : null;
+      const endingFailures = tally.takeTurnFailures();
+      const amended = last ? withEndingMaintenance(last, state, endingFailures) : null;
       if (last && amended !== last) {
         pending = [...pending.filter((r) => r.turn !== last.turn), amended!];
         recent = [...recent.slice(0, -1), amended!];
@@ -227,28 +233,18 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
 
 // ── the pipeline's I/O ──────────────────────────────────────────────────────────────────────
 
-/** A failed LLM activity (its retries spent) is an answer the pipeline handles; cancellation and bugs are not. */
-async function unlessUnreachable<T>(what: string, call: () => Promise<T>): Promise<T | 'unreachable'> {
-  try {
-    return await call();
-  } catch (err) {
-    if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
-    log.warn(`${what} unreachable; playing on without it`, { error: String(err.cause?.message ?? err.message) });
-    return 'unreachable';
-  }
-}
-
 /** The oracle's answers, or 'unreachable' when the turn query failed (a failed failure analysis is just left out). */
 type WithModel = <T extends object>(request: T) => T;
 
 async function askOracle(
   deliberation: Extract<Deliberation, { kind: 'ask' }>,
   withModel: WithModel,
+  tally: LlmTally,
 ): Promise<OracleAnswers | 'unreachable'> {
-  const turn = await unlessUnreachable('oracle', () => oracle.analyseTurn(withModel(deliberation.request)));
+  const turn = await tally.call('analyseTurn', 'oracle', () => oracle.analyseTurn(withModel(deliberation.request)));
   if (turn === 'unreachable') return turn;
   const failure = deliberation.failure
-    ? await unlessUnreachable('failure analysis', () => oracle.analyseFailure(withModel(deliberation.failure!)))
+    ? await tally.call('analyseFailure', 'failure analysis', () => oracle.analyseFailure(withModel(deliberation.failure!)))
     : null;
   return { turn, failure: failure === 'unreachable' ? null : failure };
 }
@@ -266,6 +262,7 @@ async function maintain(
   before: AgentState | null,
   ending: boolean,
   withModel: WithModel,
+  tally: LlmTally,
 ): Promise<[AgentState, string[]]> {
   const view = turnView(state, before, ending);
   const failures: string[] = [];
@@ -278,7 +275,9 @@ async function maintain(
       if (!work || failed.has(work.activity)) break;
       // Each module builds its own activity's request; the activity parses it at its boundary.
       const run = memoryActivities[work.activity] as (request: object) => Promise<unknown>;
-      const result = await unlessUnreachable(`memory module ${module} (${work.activity})`, () => run(withModel(work.request as object)));
+      const result = await tally.call(work.activity, `memory module ${module} (${work.activity})`, () =>
+        run(withModel(work.request as object)),
+      );
       if (result === 'unreachable') {
         if (!failures.includes(module)) failures.push(module);
         failed.add(work.activity);

@@ -215,7 +215,7 @@ describe('renderSession', () => {
 
   it.each([
     ['abandoned', /· abandoned \(the model stopped calling the tool before concluding\) ·/],
-    ['unreachable', /· the LLM was unreachable \(after its retries\) ·/],
+    ['unreachable', /· the LLM failed \(after its retries; the turn names why\) ·/],
     ['open', /· still thinking ·/],
   ] as const)('%s is visible in the header', (outcome, expected) => {
     expect(sessionHeader(session([forward(1, 'Goal')], { outcome, action: null, trigger: 'always' }))).toMatch(expected);

@@ -5,6 +5,7 @@
  */
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PROBE_MARK } from '../../src/llm/openaiNegotiation';
 
 export type Fault =
   | 'ok'
@@ -30,6 +31,8 @@ export interface FakeOpenAi {
   /** Faults to apply to the next requests, in order; after them every request is answered. */
   faults: Fault[];
   requests: Array<{ path: string; body: Record<string, unknown> | null; fault: Fault }>;
+  /** The provider's capability checks (always answered, never faulted, not among `requests`). */
+  probes: Array<Record<string, unknown> | null>;
   /**
    * The answer to requests with `tools`: these calls (an empty list is an answer in words only),
    * or, when null, one call per offered tool with sample arguments built from its parameters.
@@ -78,6 +81,7 @@ export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi>
     url: '',
     faults: [],
     requests: [],
+    probes: [],
     toolCalls: null,
     delayMs: 0,
     delays: [],
@@ -97,10 +101,12 @@ export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi>
       if (state.hangModels) return;
       return send(200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'test' }] });
     }
-    const fault = state.faults.shift() ?? 'ok';
-    const delay = state.delays.shift() ?? state.delayMs;
+    const probe = raw.includes(PROBE_MARK);
+    if (probe) state.probes.push(body);
+    const fault = probe ? 'ok' : (state.faults.shift() ?? 'ok');
+    const delay = probe ? 0 : (state.delays.shift() ?? state.delayMs);
     if (delay) await new Promise((r) => setTimeout(r, delay));
-    state.requests.push({ path: req.url ?? '', body, fault });
+    if (!probe) state.requests.push({ path: req.url ?? '', body, fault });
     if (fault === '429') return send(429, { error: { message: 'rate limited', type: 'rate_limit' } });
     if (fault === '500') return send(500, { error: { message: 'internal error', type: 'server_error' } });
     if (fault === '401') return send(401, { error: { message: 'bad key', type: 'auth' } });
@@ -128,20 +134,23 @@ export async function startFakeOpenAi(model = 'fake-model'): Promise<FakeOpenAi>
       if (fault === 'malformed') return answer({ content: null, tool_calls: { oops: true } });
       const tools = body.tools as Array<{ function: { name: string; parameters: Record<string, unknown> } }>;
       const calls =
-        state.toolCalls ?? tools.map((t) => ({ name: t.function.name, arguments: JSON.stringify(sampleFor(t.function.parameters)) }));
+        (probe ? null : state.toolCalls) ??
+        tools.map((t) => ({ name: t.function.name, arguments: JSON.stringify(sampleFor(t.function.parameters)) }));
       if (!calls.length) return answer({ content: 'Nothing to update.' });
       return answer({ content: null, tool_calls: calls.map((c, i) => ({ id: `call_${i}`, type: 'function', function: c })) });
     }
-    const format = body?.response_format as { type: string; json_schema?: { schema: Record<string, unknown> } } | undefined;
+    const format = body?.response_format as
+      { type: string; json_schema?: { schema: Record<string, unknown> }; schema?: Record<string, unknown> } | undefined;
     let content: string;
     if (fault === 'malformed') content = '{"recommended_action": "stand up", oops';
     else if (fault === 'schema-mismatch') content = '{"recommended_action": 42}';
     else if (format?.json_schema) content = JSON.stringify(sampleFor(format.json_schema.schema));
+    else if (format?.schema) content = JSON.stringify(sampleFor(format.schema));
     else {
-      // JSON mode: the schema is in the last system message.
+      // Plain text: the schema is on the line after "JSON Schema:" in the system prompt.
       const messages = (body?.messages ?? []) as Array<{ content: string }>;
-      const hint = messages[messages.length - 1]?.content ?? '';
-      const schema = JSON.parse(hint.slice(hint.indexOf('{')));
+      const hint = messages.map((m) => m.content ?? '').find((c) => c.includes('JSON Schema:\n')) ?? '';
+      const schema = JSON.parse(hint.slice(hint.indexOf('JSON Schema:\n') + 13).split('\n')[0]);
       content = JSON.stringify(sampleFor(schema));
     }
     answer({ content });

@@ -40,8 +40,6 @@ describe('OpenAiProvider fault classification', () => {
     ['429', 'rate-limited', true],
     ['500', 'server', true],
     ['timeout', 'timeout', true],
-    ['malformed', 'bad-answer', true],
-    ['schema-mismatch', 'bad-answer', true],
     ['401', 'auth', false],
   ] as const)('%s -> %s (retryable: %s)', async (fault, kind, retryable) => {
     fake.faults = [fault];
@@ -49,6 +47,18 @@ describe('OpenAiProvider fault classification', () => {
     expect(err).toBeInstanceOf(LlmError);
     expect(err).toMatchObject({ kind, retryable });
   });
+
+  it.each([['malformed'], ['schema-mismatch']] as const)(
+    'a %s answer is asked again once with what was wrong; twice is an invalid answer no retry fixes',
+    async (fault) => {
+      fake.faults = [fault];
+      expect((await ask(provider())).value.recommended_action).toBe('stand up');
+      expect(JSON.stringify(fake.requests[1].body!.messages)).toMatch(/That answer could not be used/);
+      fake.faults = [fault, fault];
+      const err = await ask(provider()).catch((e) => e);
+      expect(err).toMatchObject({ kind: 'bad-answer', retryable: false, failure: 'invalid answer' });
+    },
+  );
 
   it('falls back to JSON mode + zod validation when json_schema is not supported, and remembers', async () => {
     fake.faults = ['400-response-format'];
@@ -62,7 +72,7 @@ describe('OpenAiProvider fault classification', () => {
   it('preflight rejects a model the endpoint does not serve', async () => {
     const p = new OpenAiProvider({ baseURL: fake.url, model: 'gpt-nonexistent' });
     await expect(p.preflight()).rejects.toThrow(/does not serve model "gpt-nonexistent"/);
-    await expect(provider().preflight()).resolves.toBeUndefined();
+    await expect(provider().preflight()).resolves.toBe("structured output json_schema; tools native; tool_choice 'required' native");
   });
 
   it('preflight gives up on an endpoint that takes the connection and never answers', async () => {
@@ -122,8 +132,8 @@ describe('a full episode through the openai provider with injected faults', () =
     });
     // Without an assist the model's sample commands change nothing, so from turn 2 on the failure
     // analysis is asked after the turn query. Turn 1: 429, 500, timeout, then an answer. Turn 2:
-    // malformed then an answer, and the failure analysis answers. Turn 3: four 500s in a row (the
-    // activity's whole retry budget): the turn falls back (and asks nothing more).
+    // malformed then its repair answers (in the same attempt), and the failure analysis answers.
+    // Turn 3: four 500s in a row (the activity's whole retry budget): the turn falls back (and asks nothing more).
     fake.faults = ['429', '500', 'timeout', 'ok', 'malformed', 'ok', 'ok', '500', '500', '500', '500'];
     const result = await worker.runUntil(async () => {
       const handle = await env.client.workflow.start(episodeWorkflow, {
@@ -154,14 +164,17 @@ describe('a full episode through the openai provider with injected faults', () =
     expect(result.r.turns).toBe(4);
     expect(result.r.llm).toMatchObject({ fallbackTurns: 1 });
     expect(result.turns.map((t) => t.fallback)).toEqual([false, false, true, false]);
+    // The failure is named by its kind in the turn's record and counted in the result.
+    expect(result.turns.map((t) => t.llmFailures ?? [])).toEqual([[], [], [{ call: 'oracle', kind: 'unreachable' }], []]);
+    expect(result.r.llm).toMatchObject({ answered: { oracle: 3, 'failure analysis': 2 }, failed: { unreachable: 1 } });
     expect(result.turns[2].reason).not.toBe('recommended');
-    // 3 retries in turn 1, 1 in turn 2, 3 in turn 3 (whose 4th attempt failed too).
-    expect(result.retries).toBe(7);
+    // 3 retries in turn 1, none in turn 2 (the repair is part of the attempt), 3 in turn 3 (whose 4th attempt failed too).
+    expect(result.retries).toBe(6);
     // 4 + 3 + 4 + 2 (turn 4: the turn query and the failure analysis, both answered).
     expect(fake.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(13);
-    // Successful LLM calls were counted with their tokens: 1 + 2 + 0 + 2.
+    // Successful LLM calls were counted: 1 + 2 + 0 + 2; with their tokens, the repair's too (6 answered requests of 100).
     expect(result.r.llm!.calls).toBe(5);
-    expect(result.r.llm!.promptTokens).toBe(500);
+    expect(result.r.llm!.promptTokens).toBe(600);
   });
 });
 

@@ -131,10 +131,13 @@ describe('OpenAiProvider.callTools', () => {
     ]);
   });
 
-  it('takes an answer in words with no tool calls as zero calls', async () => {
+  it('takes an answer in words where tool calls were asked as an invalid answer, not as zero calls', async () => {
     fake.toolCalls = [];
     const r = await ask();
-    expect(r).toMatchObject({ calls: [], invalid: [], usage: { promptTokens: 100, completionTokens: 20 } });
+    expect(r).toMatchObject({ calls: [], usage: { promptTokens: 100, completionTokens: 20 } });
+    expect(r.invalid).toEqual([
+      { tool: '(no call)', error: 'the model answered in words where tool calls were asked', raw: 'Nothing to update.' },
+    ]);
     expect(JSON.parse(r.raw)).toEqual({ content: 'Nothing to update.', tool_calls: [] });
   });
 
@@ -152,14 +155,25 @@ describe('OpenAiProvider.callTools', () => {
     ['500', 'server', true],
     ['timeout', 'timeout', true],
     ['malformed', 'bad-answer', true],
-    ['400-tools', 'bad-request', false],
     ['401', 'auth', false],
   ] as const)('%s -> %s (retryable: %s)', async (fault, kind, retryable) => {
     fake.faults = [fault];
     const err = await ask(provider(1000)).catch((e) => e);
     expect(err).toBeInstanceOf(LlmError);
     expect(err).toMatchObject({ kind, retryable });
-    if (fault === '400-tools') expect(err.message).toMatch(/may not support tool calling/);
+  });
+
+  it('a refusal naming tools switches to tool calls emulated as a JSON answer at once, without a retry', async () => {
+    fake.faults = ['400-tools'];
+    fake.toolCalls = [call('update_item', { name: 'lamp', location: 'here' })];
+    const p = provider();
+    const r = await ask(p);
+    expect(r.invalid).toEqual([]);
+    expect(fake.requests.map((q) => Boolean(q.body!.tools))).toEqual([true, false]);
+    expect(fake.requests[1].body!.response_format).toMatchObject({ type: 'json_schema' });
+    await ask(p);
+    expect(fake.requests).toHaveLength(3);
+    expect(fake.requests[2].body!.tools).toBeUndefined();
   });
 
   it('refuses a bad tool list before calling the endpoint, without retry', async () => {

@@ -49,7 +49,7 @@ function outcomeText(session: ThoughtboxSession): string {
     case 'limit':
       return `stopped at the iteration limit (maxThinkingIterations ${session.maxIterations}) without a conclusion`;
     case 'unreachable':
-      return 'the LLM was unreachable (after its retries)';
+      return 'the LLM failed (after its retries; the turn names why)';
   }
 }
 

@@ -13,6 +13,7 @@ import { applyToolCalls, EngineFacts, EngineFactsSchema, withGroundTruth } from 
 import type { ToolCall } from './tools';
 import { emptyWorldModel, WorldModelSchema } from './models';
 import { renderWorldModel } from './render';
+import { screenFreeText } from './screen';
 
 /** Raw turns kept for the next compaction: a compaction that keeps failing does not grow the state without bound. */
 export const MAX_PENDING_TURNS = 20;
@@ -39,6 +40,8 @@ export const CompactionStatsSchema = z.object({
   appliedUpdates: z.number().int(),
   rejectedUpdates: z.number().int(),
   invalidCalls: z.number().int(),
+  /** Calls rejected because their free text did not read as words (see screen.ts); absent in states from before the screen. */
+  rejectedText: z.number().int().optional(),
   failures: z.number().int(),
   /** Raw turns dropped unread because compactions kept failing. */
   droppedTurns: z.number().int(),
@@ -158,7 +161,8 @@ export function mergeCompaction(
   view: TurnView,
 ): { state: CompactionState; rejected: Array<{ call: ToolCall; reason: string }> } {
   const facts = engineFacts(state, view);
-  const merged = applyToolCalls(state.model, sceneSpans(result.calls, state.pending[0]?.turn ?? view.turn, view.turn), facts);
+  const screened = screenFreeText(result.calls);
+  const merged = applyToolCalls(state.model, sceneSpans(screened.kept, state.pending[0]?.turn ?? view.turn, view.turn), facts);
   const next: CompactionState = {
     ...state,
     model: merged.model,
@@ -170,11 +174,12 @@ export function mergeCompaction(
       compactions: state.stats.compactions + 1,
       calls: state.stats.calls + result.calls.length + result.invalid.length,
       appliedUpdates: state.stats.appliedUpdates + merged.applied,
-      rejectedUpdates: state.stats.rejectedUpdates + merged.rejected.length,
+      rejectedUpdates: state.stats.rejectedUpdates + merged.rejected.length + screened.rejected.length,
       invalidCalls: state.stats.invalidCalls + result.invalid.length,
+      rejectedText: (state.stats.rejectedText ?? 0) + screened.rejected.length,
     },
   };
-  return { state: next, rejected: merged.rejected };
+  return { state: next, rejected: [...screened.rejected, ...merged.rejected] };
 }
 
 export const compactionModule = defineMemoryModule<CompactionState, CompactRequest, CompactResult>({
@@ -236,6 +241,7 @@ export const compactionModule = defineMemoryModule<CompactionState, CompactReque
       `compaction: every ${state.settings.every || 'off'}${state.settings.smart ? ' (smart)' : ''}; ` +
         `${state.stats.compactions} done, last at turn ${state.stats.lastCompactedTurn}; ` +
         `${state.stats.appliedUpdates} updates applied, ${state.stats.rejectedUpdates} rejected, ` +
-        `${state.stats.invalidCalls} invalid calls, ${state.stats.failures} failures; ${state.pending.length} turns pending`,
+        `${state.stats.invalidCalls} invalid calls, ${state.stats.rejectedText ?? 0} rejected as not words, ` +
+        `${state.stats.failures} failures; ${state.pending.length} turns pending`,
     ].join('\n'),
 });

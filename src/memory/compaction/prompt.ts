@@ -7,11 +7,9 @@ import { clip } from '../../text';
 import type { ChatMessage } from '../../llm/types';
 import type { CompactRequest } from './index';
 import { renderWorldModel } from './render';
+import { COMPACTION_SYSTEM_PROMPT } from './tools';
 
-const SYSTEM =
-  'You keep the record of a text adventure game. Read the NEW TURNS and call the tools to record what they show: ' +
-  'rooms with their exits, items and where they are, characters, goals, and one summary ' +
-  'of the scene. Record only what the turns say; skip what the record already holds.';
+export { COMPACTION_SYSTEM_PROMPT };
 
 export function compactionPrompt(request: CompactRequest, budgetTokens: number): ChatMessage[] {
   const { facts } = request;
@@ -29,13 +27,13 @@ export function compactionPrompt(request: CompactRequest, budgetTokens: number):
   let recordTokens = Math.floor(budgetTokens / 3);
   let turnCount = turns.length;
   let user = build(recordTokens, turnCount);
-  while ((SYSTEM.length + user.length) / 4 > budgetTokens && (recordTokens > 60 || turnCount > 1)) {
+  while ((COMPACTION_SYSTEM_PROMPT.length + user.length) / 4 > budgetTokens && (recordTokens > 60 || turnCount > 1)) {
     if (recordTokens > 60) recordTokens = Math.floor(recordTokens * 0.7);
     else turnCount--;
     user = build(recordTokens, turnCount);
   }
   return [
-    { role: 'system', content: SYSTEM },
+    { role: 'system', content: COMPACTION_SYSTEM_PROMPT },
     { role: 'user', content: user },
   ];
 }

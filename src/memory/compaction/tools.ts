@@ -8,6 +8,12 @@
 import { z } from 'zod';
 import { LIMITS, QuestStatusSchema } from './models';
 
+/** What the compaction model is told it does (its system prompt; the free-text screen also checks answers against it). */
+export const COMPACTION_SYSTEM_PROMPT =
+  'You keep the record of a text adventure game. Read the NEW TURNS and call the tools to record what they show: ' +
+  'rooms with their exits, items and where they are, characters, goals, and one summary ' +
+  'of the scene. Record only what the turns say; skip what the record already holds.';
+
 const text = (max: number) => z.string().max(max);
 
 export const UpdateLocationArgsSchema = z.object({

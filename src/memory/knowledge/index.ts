@@ -9,7 +9,7 @@
 import { defineMemoryModule, ModuleWork, TurnView } from '../module';
 import { mapModule } from '../map';
 import { compress, knowledgeBytes, mergeItems } from './layers';
-import { screenFor } from './prompt';
+import { KNOWLEDGE_INSTRUCTIONS, screenFor } from './prompt';
 import { describeKnowledge, knowledgeMarkdown, renderKnowledge, wisdomMarkdown } from './render';
 import {
   EpisodeSummary,
@@ -134,6 +134,7 @@ function applyUpdate(state: KnowledgeState, result: UpdateResult, view: TurnView
     window: state.window,
     source: 'observation',
     accept: screenFor(state.window),
+    instructions: KNOWLEDGE_INSTRUCTIONS,
   });
   const compressed = compress(merged.items, state.settings.limitBytes);
   const metrics: UpdateMetrics = {
@@ -156,9 +157,11 @@ function applyUpdate(state: KnowledgeState, result: UpdateResult, view: TurnView
     window: emptyWindow(view.turn + 1),
     pending: null,
     updates: withMetrics(state, metrics),
-    stats: { ...state.stats, updates: state.stats.updates + 1, ...usage(state, result) },
+    stats: { ...state.stats, updates: state.stats.updates + 1, ...usage(state, result), ...rejectedText(state, merged.rejectedText) },
   };
 }
+
+const rejectedText = (state: KnowledgeState, more: number) => ({ rejectedText: (state.stats.rejectedText ?? 0) + more });
 
 function usage(state: KnowledgeState, result: UpdateResult | WisdomResult) {
   return {
@@ -181,7 +184,7 @@ function applyWisdom(state: KnowledgeState, result: WisdomResult, view: TurnView
     state.wisdom,
     answers,
     state.nextWisdomId,
-    { turn: view.turn, rooms: [], window: state.window, source: 'wisdom' },
+    { turn: view.turn, rooms: [], window: state.window, source: 'wisdom', instructions: KNOWLEDGE_INSTRUCTIONS },
     'w',
   );
   return {
@@ -189,7 +192,12 @@ function applyWisdom(state: KnowledgeState, result: WisdomResult, view: TurnView
     wisdom: merged.items.slice(-LIMITS.wisdom),
     nextWisdomId: merged.nextId,
     wisdomDone: true,
-    stats: { ...state.stats, wisdomSyntheses: state.stats.wisdomSyntheses + 1, ...usage(state, result) },
+    stats: {
+      ...state.stats,
+      wisdomSyntheses: state.stats.wisdomSyntheses + 1,
+      ...usage(state, result),
+      ...rejectedText(state, merged.rejectedText),
+    },
   };
 }
 

@@ -2,7 +2,7 @@
  * Seed 002's layered items: merging an update into the base (update, never duplicate), the size
  * limit with the seed's priority compression, and retrieval against the current situation. Pure.
  */
-import { utf8Bytes } from '../../text';
+import { notWords, utf8Bytes } from '../../text';
 import { ItemAnswer, KnowledgeItem, Layer, LAYERS, LIMITS, TurnWindow } from './schema';
 
 const STOP = new Set(
@@ -62,6 +62,8 @@ export interface MergeContext {
   source: KnowledgeItem['source'];
   /** Whether an answered item is knowledge of this game at all (see `screenFor` in prompt.ts); absent: every item is. */
   accept?: (answer: ItemAnswer) => boolean;
+  /** The prompt's texts: an item echoing them is not knowledge (see notWords). */
+  instructions?: readonly string[];
 }
 
 /**
@@ -119,6 +121,8 @@ export interface MergeOutcome {
   merged: number;
   /** Answers dropped: placeholders, and items that name nothing the turns showed. */
   ignored: number;
+  /** Answers dropped because their text does not read as words (digits, JSON, the prompt echoed). */
+  rejectedText: number;
 }
 
 /**
@@ -138,8 +142,17 @@ export function mergeItems(
   let added = 0;
   let merged = 0;
   let ignored = 0;
+  let rejectedText = 0;
   for (const answer of answers) {
-    if (clean(answer.text).length < 3 || PLACEHOLDER.test(clean(answer.text)) || (context.accept && !context.accept(answer))) {
+    if (clean(answer.text).length < 3 || PLACEHOLDER.test(clean(answer.text))) {
+      ignored++;
+      continue;
+    }
+    if (notWords(answer.text, context.instructions)) {
+      rejectedText++;
+      continue;
+    }
+    if (context.accept && !context.accept(answer)) {
       ignored++;
       continue;
     }
@@ -166,7 +179,7 @@ export function mergeItems(
       added++;
     }
   }
-  return { items: base.slice(-LIMITS.items), nextId: id, added, merged, ignored };
+  return { items: base.slice(-LIMITS.items), nextId: id, added, merged, ignored, rejectedText };
 }
 
 // ── size limit: the seed's priority compression ───────────────────────────────────────────

@@ -101,6 +101,9 @@ export const WISDOM_SYSTEM =
   'You distil cross-episode wisdom for an AI agent playing a text adventure: ' +
   'lasting lessons that will help the next episode, not a story of this one.';
 
+/** Every instruction the knowledge prompts give: an answer repeating them is rejected (see notWords). */
+export const KNOWLEDGE_INSTRUCTIONS: readonly string[] = [UPDATE_SYSTEM, LAYER_GUIDE, RULES, WISDOM_SYSTEM];
+
 export function wisdomPrompt(request: WisdomRequest, budgetTokens: number): ChatMessage[] {
   const s = request.summary;
   const summary = [

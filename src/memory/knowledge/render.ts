@@ -116,7 +116,8 @@ export function describeKnowledge(state: KnowledgeState): string {
     knowledgeMarkdown(state),
     `knowledge: ${state.settings.every ? `update every ${state.settings.every} turns` : 'off'}, limit ` +
       `${Math.round(state.settings.limitBytes / 1024)} KB; ${s.updates} updates (${s.skipped} skipped, ${s.failures} failed), ` +
-      `${s.verified} facts verified and ${s.refuted} refuted by the engine, ${s.wisdomSyntheses} wisdom syntheses, ${s.calls} LLM calls` +
+      `${s.verified} facts verified and ${s.refuted} refuted by the engine, ${s.wisdomSyntheses} wisdom syntheses, ${s.calls} LLM calls, ` +
+      `${s.rejectedText ?? 0} answers rejected as not words` +
       (last
         ? `; last: turn ${last.turn}, ${last.skipped ? `skipped (${last.reason})` : `${last.seconds.toFixed(1)} s, ${last.size} bytes`}`
         : ''),

@@ -220,6 +220,8 @@ export const KnowledgeStatsSchema = z.object({
   verified: z.number().int(),
   refuted: z.number().int(),
   wisdomSyntheses: z.number().int(),
+  /** Answered items (facts, insights) rejected because their text did not read as words; absent in states from before the screen. */
+  rejectedText: z.number().int().optional(),
   calls: z.number().int(),
   promptTokens: z.number().int(),
   completionTokens: z.number().int(),
