@@ -7,16 +7,7 @@
 import { LlmFailureKind } from '../schemas/llmFailure';
 
 export type LlmErrorKind =
-  | 'timeout'
-  | 'rate-limited'
-  | 'server'
-  | 'connection'
-  | 'bad-answer'
-  | 'bad-request'
-  | 'refused'
-  | 'auth'
-  | 'not-found'
-  | 'config';
+  'timeout' | 'rate-limited' | 'server' | 'connection' | 'bad-answer' | 'bad-request' | 'refused' | 'auth' | 'not-found' | 'config';
 
 const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['timeout', 'rate-limited', 'server', 'connection', 'bad-answer']);
 
