@@ -211,8 +211,9 @@ describe('grue worker --metrics-port', () => {
           { name: 'grue_llm_calls_total', value: 1, tags: { ...tags, outcome: 'ok' } },
           { name: 'grue_llm_prompt_tokens_total', value: 7, tags },
           { name: 'grue_llm_completion_tokens_total', value: 3, tags },
-          { name: 'grue_llm_calls_total', value: 1, tags: { ...tags, outcome: 'error' } },
-          { name: 'grue_llm_calls_total', value: 1, tags: { ...tags, outcome: 'fallback' } },
+          // A failed call is tagged with its kind: a 500 the provider retries counts as the server unreachable.
+          { name: 'grue_llm_calls_total', value: 1, tags: { ...tags, outcome: 'error', failure: 'unreachable' } },
+          { name: 'grue_llm_calls_total', value: 1, tags: { ...tags, outcome: 'fallback', failure: 'unreachable' } },
           { name: 'grue_llm_fallbacks_total', value: 1, tags },
         ]);
       } finally {
