@@ -67,8 +67,12 @@ describe('game activities', () => {
     expect(valid.commands).toEqual(probe.options.map((o) => o.command));
     expect(none.options).toEqual([]);
     expect(none.commands).toEqual([]);
+    // Under none, only the words of the reply that name things of the story.
+    expect(none.nouns).toEqual(expect.arrayContaining(['chest', 'key', 'lamp']));
+    expect(probe.nouns ?? []).toEqual([]);
     // The same step, whatever the agent is told.
-    for (const other of [valid, none]) expect({ ...other, options: [], commands: [] }).toEqual({ ...probe, options: [], commands: [] });
+    const same = (result: typeof probe) => ({ ...result, options: [], commands: [], nouns: [] });
+    for (const other of [valid, none]) expect(same(other)).toEqual(same(probe));
   });
 
   it('rejects bad inputs as non-retryable failures that name the field', async () => {
