@@ -40,7 +40,8 @@ export interface Grammar {
   directions: string[];
 }
 
-const STANDARD_DIRECTIONS = [
+/** The compass as players type it. */
+export const STANDARD_DIRECTIONS = [
   'north',
   'south',
   'east',

@@ -6,25 +6,12 @@
  */
 import type { Lexicon } from '../schemas/game';
 import { templates } from './candidates';
+import { STANDARD_DIRECTIONS } from './grammar';
 import type { GameSession } from './session';
 import type { SessionView } from './sessionView';
 import { objectVocabulary } from './vocabulary';
 
-/** The compass as players type it: a truncated or abbreviated dictionary word is shown whole. */
-const STANDARD_DIRECTIONS = [
-  'north',
-  'south',
-  'east',
-  'west',
-  'northeast',
-  'northwest',
-  'southeast',
-  'southwest',
-  'up',
-  'down',
-  'in',
-  'out',
-];
+// The compass words (STANDARD_DIRECTIONS, from grammar.ts) are shown whole: a truncated or abbreviated dictionary word is expanded.
 const ABBREVIATIONS: Record<string, string> = {
   n: 'north',
   s: 'south',
