@@ -1,7 +1,7 @@
 /** What the benchmarks share: a fresh dev server and an in-process worker with a prebuilt bundle. */
 import { Client, Connection } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +46,6 @@ export async function withBenchServer<T>(
         taskQueue,
         dataDir,
         llm,
-        workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows'), logger: new DefaultLogger('WARN') }),
       });
       return await work({ client, worker, dataDir });
     } finally {

@@ -8,7 +8,8 @@ import { connectWorkerConnection } from './temporal/connect';
 import { createActivities } from './activities';
 import { loadConfig } from './config';
 import { episodeRecordsFromHistory } from './temporal/episodeHistory';
-import { startWorkerTelemetry, tracingWorkerOptions } from './temporal/telemetry';
+import { startWorkerTelemetry, tracingWorkerOptions, workflowTracingModules } from './temporal/telemetry';
+import { cachedWorkflowBundle } from './temporal/workflowBundle';
 import type { ProviderFactory } from './activities';
 
 export interface GrueWorkerOptions {
@@ -19,7 +20,7 @@ export interface GrueWorkerOptions {
   /** Activities run at once. Turns are CPU-bound and short, so a few per core is plenty. */
   maxConcurrentActivities?: number;
   maxConcurrentWorkflowTasks?: number;
-  /** A prebuilt workflow bundle (tests build it once); otherwise the worker bundles src/workflows. */
+  /** A prebuilt workflow bundle; otherwise the cached one for this code (built on first use, see workflowBundle.ts). */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** The LLM the activities use (default: the configured provider); tests pass a scripted one. */
   /** Makes the provider for a model (null: the configured one); defaults to the environment's. */
@@ -33,7 +34,7 @@ export async function createGrueWorker(opts: GrueWorkerOptions): Promise<Worker>
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: require.resolve('./workflows') }),
+    workflowBundle: opts.workflowBundle ?? (await cachedWorkflowBundle(workflowTracingModules())),
     activities: createActivities({
       dataDir: opts.dataDir,
       llm: opts.llm,
@@ -42,7 +43,7 @@ export async function createGrueWorker(opts: GrueWorkerOptions): Promise<Worker>
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 4,
     maxConcurrentWorkflowTaskExecutions: opts.maxConcurrentWorkflowTasks ?? 10,
     // Interceptors and the workflow span sink when this process traces (src/telemetry/tracing.ts).
-    ...tracingWorkerOptions(Boolean(opts.workflowBundle)),
+    ...tracingWorkerOptions(),
   });
 }
 

@@ -5,7 +5,7 @@ import { installRuntime, workerMetricsSetting } from './runtime';
 import { startTracing, stopTracing } from './tracing';
 
 export { installRuntime } from './runtime';
-export { startTracing, stopTracing, tracingClientInterceptors, tracingWorkerOptions } from './tracing';
+export { startTracing, stopTracing, tracingClientInterceptors, tracingWorkerOptions, workflowTracingModules } from './tracing';
 
 /**
  * Set up `grue worker`'s telemetry before its first connection, saying where metrics and traces

@@ -118,16 +118,19 @@ export async function startTracing(config: GrueConfig, serviceName: string): Pro
 }
 
 /**
- * What a worker adds to trace its workflows and activities (nothing while tracing is off). A
- * worker given a prebuilt bundle gets the activity spans only, unless the bundle was built with
- * WORKFLOW_TRACING_MODULES.
+ * What the workflow bundle must hold for workflows to trace: the interceptor modules while tracing
+ * is on, nothing otherwise (every bundle is built ahead, see workflowBundle.ts).
  */
-export function tracingWorkerOptions(prebuiltBundle: boolean): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
+export function workflowTracingModules(): string[] {
+  return tracing ? WORKFLOW_TRACING_MODULES : [];
+}
+
+/** The worker's activity interceptors and the workflow span sink while tracing is on. */
+export function tracingWorkerOptions(): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
   if (!tracing) return {};
   const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } = tracing.interceptors;
   return {
     interceptors: {
-      ...(prebuiltBundle ? {} : { workflowModules: WORKFLOW_TRACING_MODULES }),
       activity: [
         (ctx) => ({
           inbound: new OpenTelemetryActivityInboundInterceptor(ctx),

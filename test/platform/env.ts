@@ -3,7 +3,7 @@
  * TestWorkflowEnvironment.createLocal with an existing-path executable.
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker, WorkflowBundleOption } from '@temporalio/worker';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { createActivities } from '../../src/activities';
 import { episodeRecordsFromHistory } from '../../src/temporal/episodeHistory';
 import { installRuntime } from '../../src/temporal/runtime';
 import { findTemporalCli } from '../../src/temporal/server';
+import { cachedWorkflowBundle } from '../../src/temporal/workflowBundle';
 import { createGrueWorker } from '../../src/worker';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../../src/schemas/searchAttributes';
 
@@ -35,11 +36,9 @@ export async function createEnv(opts: { uiPort?: number } = {}): Promise<TestWor
   });
 }
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | null = null;
-/** Bundling the workflows takes a few seconds: once per test file. */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: new DefaultLogger('WARN') });
-  return bundle;
+/** The bundle every worker of the tests runs: built once for the code under test and cached (src/temporal/workflowBundle.ts). */
+export function workflowBundle(): Promise<WorkflowBundleOption> {
+  return cachedWorkflowBundle();
 }
 
 export function tempDataDir(): string {
