@@ -24,6 +24,8 @@ export interface LlamaCppServer {
   url: string;
   /** The model name the server answers to. */
   model: string;
+  /** The context it was started with (--n_ctx): what grue is told as GRUE_LLM_CONTEXT_TOKENS. */
+  contextTokens: number;
   chatFormat: string;
   /** What the server printed (its errors, when a test fails). */
   output(): string;
@@ -44,8 +46,9 @@ export interface LlamaCppServerOptions {
 export async function startLlamaCppServer(opts: LlamaCppServerOptions): Promise<LlamaCppServer> {
   const port = await freePort();
   const model = 'gemma';
+  const contextTokens = opts.contextSize ?? 8192;
   const args = ['-m', 'llama_cpp.server', '--model', opts.modelPath, '--model_alias', model, '--host', '127.0.0.1', '--port', `${port}`];
-  args.push('--n_ctx', `${opts.contextSize ?? 8192}`, '--n_threads', `${opts.threads ?? 2}`, '--verbose', 'false');
+  args.push('--n_ctx', `${contextTokens}`, '--n_threads', `${opts.threads ?? 2}`, '--verbose', 'false');
   if (opts.chatFormat) args.push('--chat_format', opts.chatFormat);
   const child = spawn(opts.python, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -66,7 +69,7 @@ export async function startLlamaCppServer(opts: LlamaCppServerOptions): Promise<
       (r) => r.ok,
       () => false,
     );
-    if (up) return { url, model, chatFormat: opts.chatFormat ?? 'default', output: () => output, stop };
+    if (up) return { url, model, contextTokens, chatFormat: opts.chatFormat ?? 'default', output: () => output, stop };
     await new Promise((r) => setTimeout(r, 500));
   }
   await stop();

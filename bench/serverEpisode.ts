@@ -40,6 +40,8 @@ export interface ServerEpisodeOptions {
   model: string;
   server: string;
   chatFormat: string;
+  /** The served model's context, as a user sets GRUE_LLM_CONTEXT_TOKENS. */
+  contextTokens?: number;
   game?: string;
   seed?: number;
   maxTurns?: number;
@@ -47,7 +49,7 @@ export interface ServerEpisodeOptions {
 
 export async function measureServerEpisode(opts: ServerEpisodeOptions): Promise<ServerMeasure> {
   // The per-call timeout is the longest an LLM activity allows: a loaded machine reads long prompts slowly.
-  const provider = new OpenAiProvider({ baseURL: opts.url, model: opts.model, timeoutMs: 270_000 });
+  const provider = new OpenAiProvider({ baseURL: opts.url, model: opts.model, timeoutMs: 270_000, contextTokens: opts.contextTokens });
   const started = Date.now();
   await provider.preflight();
   const capabilities = await provider.capabilities();

@@ -35,6 +35,7 @@ async function main(): Promise<void> {
         model: server.model,
         server: 'llama-cpp-python 0.3.36',
         chatFormat: format,
+        contextTokens: server.contextTokens,
         game,
         maxTurns,
       });

@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { localKnowledgeAnswerSchema, UPDATE_BUDGET, UPDATE_MAX_TOKENS } from '../src/activities/knowledge';
 import { approxTokens } from '../src/text';
+import { promptSize } from '../src/llm';
 import type { ChatMessage, LlmProvider, Usage } from '../src/llm';
 import { existingLines, LAYER_GUIDE } from '../src/memory/knowledge/prompt';
 import { KnowledgeAnswer, KnowledgeAnswerSchema, KnowledgeItem, LIMITS, UpdateRequest } from '../src/memory/knowledge/schema';
@@ -160,7 +161,7 @@ const NO_USAGE: Usage = { promptTokens: 0, completionTokens: 0 };
 
 /** The three stages on one window (`request` is what the single-stage activity gets). */
 export async function threeStageUpdate(provider: LlmProvider, request: UpdateRequest): Promise<ThreeStageResult> {
-  const size = provider.name === 'local' ? 'local' : 'remote';
+  const size = promptSize(provider) === 'small' ? 'local' : 'remote';
   const budget = UPDATE_BUDGET[size];
   const stages: StageRecord[] = [];
   const call = async <S extends z.ZodTypeAny>(stage: Stage, schema: S, messages: ChatMessage[]): Promise<z.infer<S> | null> => {

@@ -4,7 +4,7 @@
  * pure code in the workflow (src/memory/compaction), so a retried activity cannot apply anything
  * twice.
  */
-import { describeProvider, LlmProvider } from '../llm';
+import { describeProvider, LlmProvider, promptSize } from '../llm';
 import { CompactRequest, CompactRequestSchema, CompactResult } from '../memory/compaction';
 import { compactionPrompt } from '../memory/compaction/prompt';
 import { COMPACTION_TOOLS } from '../memory/compaction/tools';
@@ -14,7 +14,7 @@ import { classifiedLlmCall } from './llmBoundary';
 import { recordLlmWork } from '../telemetry/metrics';
 
 /** Prompt budget by provider: the embedded model's 2,048-token context leaves room for ~8 tool calls. */
-const promptBudget = (provider: LlmProvider) => (provider.name === 'local' ? 1200 : 6000);
+const promptBudget = (provider: LlmProvider) => (promptSize(provider) === 'small' ? 1200 : 6000);
 
 export function createCompactionActivities(llm: () => LlmProvider) {
   return {

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { GameOverError, InvalidCommandError } from '../engine/errors';
-import { describeProvider, LlmProvider } from '../llm';
+import { describeProvider, LlmProvider, promptSize } from '../llm';
 import type { ChatMessage } from '../llm/types';
 import type { OracleUsage } from '../schemas/oracle';
 import {
@@ -33,8 +33,6 @@ import { heartbeat } from './heartbeat';
 import { classifiedLlmCall } from './llmBoundary';
 import type { StorySessions } from './stories';
 import { recordLlmWork } from '../telemetry/metrics';
-
-const local = (provider: LlmProvider) => provider.name === 'local';
 
 /**
  * The embedded model's 2,048 tokens hold a ~1,250-token prompt and three short items (it
@@ -66,7 +64,7 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
     seed: number,
   ): Promise<{ answer: z.infer<S>; usage: OracleUsage; seconds: number }> {
     const provider = llm();
-    const size = local(provider) ? 'local' : 'remote';
+    const size = promptSize(provider) === 'small' ? 'local' : 'remote';
     const started = Date.now();
     const answer = await classifiedLlmCall(provider, () =>
       provider.complete({

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { failurePrompt, PROMPT_ACTIONS, turnAnalysisPrompt } from '../agent/prompts';
-import { describeProvider, LlmProvider } from '../llm';
+import { describeProvider, LlmProvider, promptSize } from '../llm';
 import type { ChatMessage } from '../llm/types';
 import {
   FailureAnalysisSchema,
@@ -27,9 +27,9 @@ import { parseInput } from './failures';
 import { heartbeat } from './heartbeat';
 import { classifiedLlmCall } from './llmBoundary';
 
-/** Prompt budget by provider: a small local context, or a generous remote one. */
+/** Prompt budget by provider: a small context, or a hosted model's generous one. */
 export function promptBudget(provider: LlmProvider): number {
-  return provider.name === 'local' ? 1500 : 6000;
+  return promptSize(provider) === 'small' ? 1500 : 6000;
 }
 
 /** The turn query as the activity sends it: prompt, answer schema (the recommendation constrained to the valid actions) and token limit. */

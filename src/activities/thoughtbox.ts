@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constrainedThoughtboxTool, thinkingMessages, thoughtboxTool } from '../agent/thoughtbox/prompt';
 import { ThinkingStepSchema, ThinkRequest, ThinkRequestSchema, ThinkResult } from '../agent/thoughtbox/schema';
-import { describeProvider, LlmProvider } from '../llm';
+import { describeProvider, LlmProvider, promptSize } from '../llm';
 import { recordLlmWork } from '../telemetry/metrics';
 import { GAME_FILES_DIR } from '../paths';
 import { parseInput } from './failures';
@@ -19,7 +19,7 @@ import { classifiedLlmCall } from './llmBoundary';
 export const COOKBOOK_FILE = join(GAME_FILES_DIR, 'thinking_patterns.md');
 
 /** Prompt budget by provider: the embedded model's 4,096-token context keeps room for one step. */
-const promptBudget = (provider: LlmProvider) => (provider.name === 'local' ? 3300 : 12000);
+const promptBudget = (provider: LlmProvider) => (promptSize(provider) === 'small' ? 3300 : 12000);
 
 function readCookbook(file: string): string {
   if (!existsSync(file))

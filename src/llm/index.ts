@@ -26,6 +26,8 @@ const LlmConfigSchema = z
       .min(1000)
       .max(MAX_LLM_TIMEOUT_MS, `at most ${MAX_LLM_TIMEOUT_MS}: the LLM activities time out after 5 minutes`)
       .default(120_000),
+    /** The served model's context in tokens: under 16,384 grue sends it the short prompts it sends the embedded models. */
+    GRUE_LLM_CONTEXT_TOKENS: z.coerce.number().int().min(512).optional(),
     GRUE_LLM_THREADS: z.coerce.number().int().min(1).max(256).default(2),
     /** Calls a worker sends a remote endpoint at once (an embedded model always takes one at a time; see slots.ts). */
     GRUE_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
@@ -61,6 +63,7 @@ export function createProvider(config: LlmConfig = loadLlmConfig()): LlmProvider
       apiKey: config.GRUE_LLM_API_KEY ?? config.OPENAI_API_KEY,
       model: config.GRUE_LLM_MODEL!,
       timeoutMs: config.GRUE_LLM_TIMEOUT_MS,
+      ...(config.GRUE_LLM_CONTEXT_TOKENS ? { contextTokens: config.GRUE_LLM_CONTEXT_TOKENS } : {}),
     });
   }
   return new LocalProvider({

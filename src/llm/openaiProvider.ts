@@ -44,6 +44,8 @@ export interface OpenAiProviderOptions {
   apiKey?: string;
   model: string;
   timeoutMs?: number;
+  /** Tokens the served model's context holds (GRUE_LLM_CONTEXT_TOKENS); unknown: a hosted model's. */
+  contextTokens?: number;
   /** Skip negotiation and start from these modes (tests; a refusal still steps them down). */
   capabilities?: Capabilities;
 }
@@ -148,6 +150,7 @@ interface Answer extends ProbeAnswer {
 export class OpenAiProvider implements LlmProvider {
   readonly name = 'openai';
   readonly model: string;
+  readonly contextTokens?: number;
   /** Answers counted as they come (eval:servers reads them): every call answered, its seconds, unusable answers, repairs. */
   readonly counts = { calls: 0, seconds: 0, invalidAnswers: 0, repairs: 0 };
   private readonly client: OpenAI;
@@ -157,6 +160,7 @@ export class OpenAiProvider implements LlmProvider {
 
   constructor(private readonly opts: OpenAiProviderOptions) {
     this.model = opts.model;
+    if (opts.contextTokens !== undefined) this.contextTokens = opts.contextTokens;
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.endpointKey = `${opts.baseURL ?? OPENAI_API_URL}|${opts.model}`;
     this.pinned = opts.capabilities ?? null;

@@ -108,6 +108,8 @@ export interface ToolCallResult {
 export interface LlmProvider {
   readonly name: string;
   readonly model: string;
+  /** Tokens the model's context holds, when known (a server declared with GRUE_LLM_CONTEXT_TOKENS); see promptSize. */
+  readonly contextTokens?: number;
   complete<S extends z.ZodTypeAny>(request: CompletionRequest<S>): Promise<Completion<z.infer<S>>>;
   /**
    * Ask for tool calls. Bad individual calls land in `invalid`; an answer that cannot be read at
@@ -121,4 +123,18 @@ export interface LlmProvider {
    */
   preflight(): Promise<string | void>;
   close(): Promise<void>;
+}
+
+/** Below this many tokens of context a model is sent the short prompts and answers written for the embedded models. */
+export const SMALL_CONTEXT_TOKENS = 16_384;
+
+/**
+ * How much to send and ask for: `small` for the embedded models and for a server whose declared
+ * context is under SMALL_CONTEXT_TOKENS (a 4B model behind llama.cpp or Ollama has 4–8k: the
+ * generous prompts and 2,500-token answers meant for hosted models would not fit, or would take
+ * minutes), `large` otherwise.
+ */
+export function promptSize(provider: Pick<LlmProvider, 'name' | 'contextTokens'>): 'small' | 'large' {
+  if (provider.name === 'local') return 'small';
+  return provider.contextTokens !== undefined && provider.contextTokens < SMALL_CONTEXT_TOKENS ? 'small' : 'large';
 }

@@ -46,7 +46,13 @@ describeWithServer.each([
   it('a full-agent Lighthouse episode gets every kind of LLM call answered, with no fallback turn', async () => {
     let measure: ServerMeasure;
     try {
-      measure = await measureServerEpisode({ url: server.url, model: server.model, server: 'llama-cpp-python', chatFormat: name });
+      measure = await measureServerEpisode({
+        url: server.url,
+        model: server.model,
+        server: 'llama-cpp-python',
+        chatFormat: name,
+        contextTokens: server.contextTokens,
+      });
     } catch (err) {
       throw new Error(`${(err as Error).message}\nserver output:\n${server.output().slice(-3000)}`);
     }
