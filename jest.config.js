@@ -18,7 +18,6 @@ const PLATFORM = [
   'test/temporal/.*\\.test\\.ts$',
   'test/cli/(experiment|platform|profile|thoughts)\\.test\\.ts$',
   'test/llm/(embedded|embeddedTools|openaiProvider|llamaCppServer)\\.test\\.ts$',
-  'test/eval/oracleStates\\.test\\.ts$',
   'test/engine/jerichoSuite\\.test\\.ts$',
 ];
 
@@ -27,6 +26,7 @@ const GAMES = [
   'test/engine/(validActions|validActionsSuite|noBinding|probePool|groundTruth|jerichoGames)\\.test\\.ts$',
   'test/cli/game\\.test\\.ts$',
   'test/bench/puzzleStates\\.test\\.ts$',
+  'test/eval/oracleStates\\.test\\.ts$',
 ];
 
 const common = { testEnvironment: 'node', roots: ['<rootDir>/test'], transform };
