@@ -48,7 +48,7 @@ const gameActivities = (turnTimeoutSeconds: number) =>
 /** LLM work heartbeats while it runs; a flaky endpoint gets a few retries, then the turn plays on without it. */
 const llmWork = {
   startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '90 seconds',
+  heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
 } as const;
 const oracle = proxyActivities<Pick<Activities, 'analyseTurn' | 'analyseFailure'>>(llmWork);
