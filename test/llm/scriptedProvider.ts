@@ -14,8 +14,8 @@ import type { Completion, CompletionRequest, LlmProvider, ToolCallRequest, ToolC
 export interface ScriptedOptions {
   /** Write `compacting-<turn>` here when a compaction starts. */
   markerDir?: string;
-  /** Milliseconds each compaction takes. */
-  compactionDelayMs?: number;
+  /** Milliseconds the compaction of the window ending at this turn takes (the others answer at once). */
+  compactionDelay?: { turn: number; ms: number };
   /** 'invalid': every compaction answers one call whose arguments break the schema; 'timeout': every compaction times out. */
   compactionFault?: 'invalid' | 'timeout';
   /**
@@ -83,7 +83,7 @@ export class ScriptedProvider implements LlmProvider {
       mkdirSync(this.options.markerDir, { recursive: true });
       writeFileSync(join(this.options.markerDir, `compacting-${last}`), String(process.pid));
     }
-    if (this.options.compactionDelayMs) await new Promise((r) => setTimeout(r, this.options.compactionDelayMs));
+    if (this.options.compactionDelay?.turn === last) await new Promise((r) => setTimeout(r, this.options.compactionDelay!.ms));
     if (this.options.compactionFault === 'timeout') throw new LlmError('timeout', 'scripted: the model did not answer in time');
     const rooms = [...new Set(turns.map((t) => t.room).filter(Boolean))];
     const calls = [

@@ -79,7 +79,7 @@ describe('compaction in an episode', () => {
     const taskQueue = uniqueQueue('crash');
     const workflowId = `crash-${Date.now()}`;
     const handle = await dev.client.workflow.start(episodeWorkflow, { taskQueue, workflowId, args: [episodeInput(OPTIONS)] });
-    const victim = spawnScripted(taskQueue, dataDir, { markerDir: markers, compactionDelayMs: 60_000 });
+    const victim = spawnScripted(taskQueue, dataDir, { markerDir: markers, compactionDelay: { turn: 10, ms: 60_000 } });
     await waitFor('the second compaction to start', () => existsSync(join(markers, 'compacting-10')));
     await killHard(victim);
     // Where the kill landed: the second compact activity was running (started, not completed).
