@@ -60,14 +60,14 @@ export async function measureServerEpisode(opts: ServerEpisodeOptions): Promise<
     maxTurns: opts.maxTurns ?? 5,
     policy: 'full',
     // Every kind of LLM call: the oracle and its failure analysis (no assist, so a command that changes nothing is analysed),
-    // a thought every turn, compaction every other turn, one knowledge window of the whole episode (seed 000's gate skips a
-    // window of fewer than 3 actions, or a repetitive one, without a call; a final window of 5 actions is always processed),
-    // the wisdom at the end.
+    // a thought every turn, compaction every other turn, one knowledge window of the whole episode, closed only at its end
+    // (seed 000's gate skips a repetitive window without a call, but a final window of 5 actions is always processed: a
+    // window of `maxTurns` turns closed before the end was skipped when a small model repeated itself), the wisdom at the end.
     assist: 'none',
     thoughtbox: 'always',
     maxThinkingIterations: 1,
     compactEvery: 2,
-    knowledgeEvery: opts.maxTurns ?? 5,
+    knowledgeEvery: (opts.maxTurns ?? 5) + 1,
     stopOnDeath: false,
   });
   const { result, turns } = await withBenchServer(
