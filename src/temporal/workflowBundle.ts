@@ -60,7 +60,7 @@ export async function cachedWorkflowBundle(interceptorModules: string[] = []): P
     renameSync(partial, codePath);
     return { codePath };
   } catch (err) {
-    log(`grue: the workflow bundle was not cached (${(err as Error).message}); the next start bundles again`);
+    log(`the workflow bundle was not cached (${(err as Error).message}); the next start bundles again`);
     return { code };
   }
 }
