@@ -26,14 +26,14 @@ export const AssessSchema = z.object({
 });
 export type Assessment = z.infer<typeof AssessSchema>;
 
-const INSIGHTS = { local: 6, remote: 10 };
+const INSIGHTS = { small: 6, large: 10 };
 /** At least one insight, as the single stage must write at least one item: neither pipeline may answer with nothing. */
 export const insightsSchema = (max: number) => z.object({ insights: z.array(z.string().min(3).max(LIMITS.text)).min(1).max(max) });
 
 /** Answer budgets per stage; the create stage gets exactly what `updateKnowledge` gets. */
 const MAX_TOKENS = {
-  assess: { local: 120, remote: 300 },
-  insights: { local: 500, remote: 1500 },
+  assess: { small: 120, large: 300 },
+  insights: { small: 500, large: 1500 },
   create: UPDATE_MAX_TOKENS,
 };
 
@@ -161,7 +161,7 @@ const NO_USAGE: Usage = { promptTokens: 0, completionTokens: 0 };
 
 /** The three stages on one window (`request` is what the single-stage activity gets). */
 export async function threeStageUpdate(provider: LlmProvider, request: UpdateRequest): Promise<ThreeStageResult> {
-  const size = promptSize(provider) === 'small' ? 'local' : 'remote';
+  const size = promptSize(provider);
   const budget = UPDATE_BUDGET[size];
   const stages: StageRecord[] = [];
   const call = async <S extends z.ZodTypeAny>(stage: Stage, schema: S, messages: ChatMessage[]): Promise<z.infer<S> | null> => {
@@ -197,7 +197,7 @@ export async function threeStageUpdate(provider: LlmProvider, request: UpdateReq
   if (!found) return { answer: null, assessment, insights: [], stages };
   const insights = found.insights.map((i: string) => i.replace(/\s+/g, ' ').trim()).filter(Boolean);
 
-  const schema = size === 'local' ? localKnowledgeAnswerSchema : KnowledgeAnswerSchema;
+  const schema = size === 'small' ? localKnowledgeAnswerSchema : KnowledgeAnswerSchema;
   const answer = await call('create', schema, createBasePrompt(request.game, insights, request.existing, budget));
   return { answer, assessment, insights, stages };
 }

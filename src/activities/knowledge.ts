@@ -37,7 +37,7 @@ import { recordLlmWork } from '../telemetry/metrics';
 /**
  * The embedded model's 2,048 tokens hold a ~1,250-token prompt and three short items (it
  * pretty-prints its JSON, so an item costs ~150 tokens; with eight keywords and four items it
- * ran out of tokens mid-answer); a remote model gets the whole window and up to eight items.
+ * ran out of tokens mid-answer); a model with a large context gets the whole window and up to eight items.
  */
 export const LOCAL_ITEMS = 3;
 const localItemSchema = ItemAnswerSchema.extend({
@@ -50,21 +50,21 @@ const localItemSchema = ItemAnswerSchema.extend({
  * takes it every time (eval:knowledge), so its grammar does not offer one.
  */
 export const localKnowledgeAnswerSchema = z.object({ items: z.array(localItemSchema).min(1).max(LOCAL_ITEMS) });
-export const UPDATE_BUDGET = { local: 1250, remote: 8000 };
+export const UPDATE_BUDGET = { small: 1250, large: 8000 };
 const localWisdomAnswerSchema = WisdomAnswerSchema.extend({ insights: WisdomAnswerSchema.shape.insights.min(1).max(6) });
-export const UPDATE_MAX_TOKENS = { local: 700, remote: 2500 };
+export const UPDATE_MAX_TOKENS = { small: 700, large: 2500 };
 
 export function createKnowledgeActivities(llm: () => LlmProvider, stories: StorySessions) {
   /** One timed LLM call: the schema, prompt budget and answer length by provider size. */
   async function timedCall<S extends z.ZodTypeAny>(
     name: string,
-    schemas: { local: S; remote: S },
+    schemas: { small: S; large: S },
     prompt: (budgetTokens: number) => ChatMessage[],
-    maxTokens: { local: number; remote: number },
+    maxTokens: { small: number; large: number },
     seed: number,
   ): Promise<{ answer: z.infer<S>; usage: OracleUsage; seconds: number }> {
     const provider = llm();
-    const size = promptSize(provider) === 'small' ? 'local' : 'remote';
+    const size = promptSize(provider);
     const started = Date.now();
     const answer = await classifiedLlmCall(provider, () =>
       provider.complete({
@@ -83,7 +83,7 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
   return {
     async updateKnowledge(raw: UpdateRequest): Promise<UpdateResult> {
       const request = parseInput(UpdateRequestSchema, raw, 'updateKnowledge input');
-      const schemas = { local: localKnowledgeAnswerSchema as z.ZodType<KnowledgeAnswer>, remote: KnowledgeAnswerSchema };
+      const schemas = { small: localKnowledgeAnswerSchema as z.ZodType<KnowledgeAnswer>, large: KnowledgeAnswerSchema };
       const update = await timedCall(
         'knowledge_update',
         schemas,
@@ -97,8 +97,8 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
 
     async synthesizeWisdom(raw: WisdomRequest): Promise<WisdomResult> {
       const request = parseInput(WisdomRequestSchema, raw, 'synthesizeWisdom input');
-      const schemas = { local: localWisdomAnswerSchema as z.ZodType<WisdomAnswer>, remote: WisdomAnswerSchema };
-      return timedCall('wisdom', schemas, (budget) => wisdomPrompt(request, budget), { local: 600, remote: 1500 }, request.seed);
+      const schemas = { small: localWisdomAnswerSchema as z.ZodType<WisdomAnswer>, large: WisdomAnswerSchema };
+      return timedCall('wisdom', schemas, (budget) => wisdomPrompt(request, budget), { small: 600, large: 1500 }, request.seed);
     },
 
     async verifyKnowledge(raw: VerifyRequest): Promise<VerifyResult> {
