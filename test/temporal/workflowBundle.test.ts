@@ -26,9 +26,8 @@ describe('the cached workflow bundle', () => {
     expect(statSync(path).size).toBeGreaterThan(100_000);
     const built = statSync(path).mtimeMs;
 
-    const started = Date.now();
+    // Not built again: the same file, untouched.
     expect(await cachedWorkflowBundle()).toEqual(first);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(statSync(path).mtimeMs).toBe(built);
     expect(readdirSync(join(cache, 'workflow-bundles')).filter((f) => f.endsWith('.partial'))).toEqual([]);
   }, 120_000);
