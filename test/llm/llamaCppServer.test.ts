@@ -39,7 +39,9 @@ describeWithServer.each([
   let server: LlamaCppServer;
   beforeAll(async () => {
     await ensureModel('gemma3-270m');
-    server = await startLlamaCppServer({ python: python!, modelPath: modelPath('gemma3-270m'), chatFormat });
+    // One thread: jest's other worker shares the two cores, and two spinning llama.cpp threads beside it
+    // slow every call (a knowledge update beside one busy process: 72 s with two threads, 57 s with one).
+    server = await startLlamaCppServer({ python: python!, modelPath: modelPath('gemma3-270m'), chatFormat, threads: 1 });
   }, 300_000);
   afterAll(() => server?.stop());
 
