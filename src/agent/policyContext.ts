@@ -96,7 +96,8 @@ export function policyContextOf(state: AgentState, config: EpisodeConfig, rng: R
     rng,
     tried: state.tried,
     rooms: { here: state.truth.location.id, exits: state.exits, open: new Set(state.open) },
-    ...(state.typing && config.assist === 'none'
+    // Only `none` starts with the story's lexicon (the game activity hands it over when the level shows nothing).
+    ...(state.typing
       ? {
           typed: typedCommands(typedContext(state.typing, state.nouns, state.truth.location.id, carriedNames(state))),
           spentWorth: state.typing.unknownWorth * SPENT_SHARE,
