@@ -279,6 +279,8 @@ async function watchEpisode(handle: WorkflowHandle<typeof episodeWorkflow>, maxT
     stream: process.stderr,
   });
   const bar = bars.create(maxTurns, 0, { score: 0, max: '', location: '' });
+  // Off a terminal the multi-bar creates its bars unstarted (total 100) and draws them once at the end: give it the real total.
+  bar.setTotal(maxTurns);
   const say = (line: string) => (tty ? bars.log(`${line}\n`) : process.stdout.write(`${line}\n`));
   let shown = 0;
   const showMoves = (records: TurnRecord[]) => {

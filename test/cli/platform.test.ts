@@ -94,6 +94,8 @@ describe('grue play, status, transcript, list against a dev server', () => {
     );
     expect(play.code).toBe(0);
     expect(play.stdout).toMatch(/result: .*score \d+\/15 in 4 turns/);
+    // Off a terminal the bar is drawn once, at the end, against the episode's own turn budget.
+    expect(play.stderr).toMatch(/^turn 4\/4 .*score \d+\/15/m);
     expect(play.stdout).toMatch(
       new RegExp(`Web UI: http://127.0.0.1:${server.uiPort}/namespaces/default/workflows/cli-episode-${process.pid}`),
     );
