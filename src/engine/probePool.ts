@@ -28,8 +28,9 @@ export type ProbeReply = { id: number; hits: ProbeHit[] } | { id: number; error:
 /** Below this many candidates a search is not worth splitting. */
 const MIN_PARALLEL_CANDIDATES = 48;
 
-// Threads run the TypeScript module through tsx, as the CLI does, so there is no build step.
-const BOOTSTRAP = `require('tsx/cjs'); require(${JSON.stringify(require.resolve('./probeWorker.ts'))});`;
+// Threads run the TypeScript module through tsx, as the CLI does, so there is no build step. Both are
+// resolved here: an eval'd thread resolves bare names from the working directory, which need not be grue's.
+const BOOTSTRAP = [require.resolve('tsx/cjs'), require.resolve('./probeWorker.ts')].map((m) => `require(${JSON.stringify(m)});`).join(' ');
 
 interface Pending {
   resolve: (hits: ProbeHit[]) => void;

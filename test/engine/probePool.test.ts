@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findValidActions, findValidActionsYielding, GameSession } from '../../src/engine';
 import { defaultProbeThreads, ProbePool } from '../../src/engine/probePool';
@@ -49,6 +50,19 @@ describe('probe pool', () => {
       const session = GameSession.fromFile(join(GAME_FILES, 'ferry.z8'), { binding: null });
       expect(await findValidActionsYielding(session, { pool })).toEqual(findValidActions(session));
     } finally {
+      await pool.close();
+    }
+  });
+
+  it('starts its threads from any working directory (grue run from a folder of its own)', async () => {
+    const home = process.cwd();
+    process.chdir(tmpdir());
+    const pool = new ProbePool(1);
+    try {
+      const session = GameSession.fromFile(join(GAME_FILES, 'lighthouse.z5'));
+      expect((await pool.probe(session, ['look', 'open wooden chest'])).size).toBe(1);
+    } finally {
+      process.chdir(home);
       await pool.close();
     }
   });
