@@ -54,3 +54,18 @@ const { ZVM } = require('ifvms') as { ZVM: new () => Zvm };
 export function createZvm(): Zvm {
   return new ZVM();
 }
+
+/**
+ * ZVM's start() deletes a property of the VM (`delete this.data`), and V8 then keeps the object as
+ * a dictionary: every `e.pc`, `e.m`, `e.sp` the compiled blocks read is a hash lookup. V8 gives an
+ * object fast properties again when it becomes a prototype and a property is read through it, so
+ * the VM is made one, once it has started. Measured on Jericho-suite states (2026-11-26, loaded
+ * 2-core machine): a command costs 0.37 ms instead of 0.55 on Zork I, 2.0 instead of 3.6 on
+ * detective, 12.7 instead of 19.1 on partyfoul.
+ */
+export function restoreFastProperties(vm: Zvm): void {
+  const Heir = function () {} as unknown as new () => Zvm;
+  Heir.prototype = vm;
+  const heir = new Heir();
+  for (let read = 0; read < 2; read++) void heir.pc;
+}
