@@ -30,7 +30,7 @@ import { vmFaultError } from './vmFault';
 import { installVmHooks } from './vmHooks';
 import { captureVm, restoreVm, VmParts } from './vmCapture';
 import type { VmState } from './vmState';
-import { createZvm, restoreFastProperties, Zvm } from './zvm';
+import { createZvm, Zvm } from './zvm';
 
 export type { GroundTruth, Place } from './groundTruth';
 export type { InputState, VmState } from './vmState';
@@ -169,7 +169,6 @@ export class GameSession {
     this.vm.prepare(this.bytes.slice(), opts);
     this.glk.init(opts);
     this.pump();
-    restoreFastProperties(this.vm);
     this.mem = new Uint8Array(this.vm.m.buffer, this.vm.m.byteOffset, this.vm.m.byteLength);
   }
 

@@ -9,6 +9,7 @@ import type { FrotzRandom } from './frotzRandom';
 import type { GlkApi } from './glk';
 import type { Zvm } from './zvm';
 import { applyZvmPatches } from './zvmPatches';
+import type { CompiledBlock } from './superblocks';
 
 /** What the hooks need from the session that owns the VM. */
 export interface VmHost {
@@ -79,24 +80,28 @@ function reuseStackViews(vm: Zvm): void {
 }
 
 /**
- * Bounded run loop: a game that never asks for input is stopped, not waited on forever.
- * Compiled blocks are also kept in an array indexed by address: ZVM's own cache is a plain
- * object, which V8 stores as a slow dictionary once it holds thousands of entries, and blocks
- * end at every routine call, so this lookup runs once every few instructions.
+ * Bounded run loop: a game that never asks for input is stopped, not waited on forever. The
+ * budget counts blocks run, here and at each jump inside a superblock (./superblocks), so it
+ * lives on the VM. Compiled blocks are also kept in an array indexed by address: ZVM's own cache
+ * is a plain object, which V8 stores as a slow dictionary once it holds thousands of entries, and
+ * the run loop looks a block up at every call and return.
  */
 function boundedRunLoop(vm: Zvm, host: VmHost): void {
-  let blocks: Array<((vm: Zvm) => number | undefined) | undefined> = [];
+  let blocks: Array<CompiledBlock | undefined> = [];
   let blocksOf: ArrayBufferLike | null = null;
-  vm.run = function (this: Zvm) {
+  const budgeted = vm as Zvm & { budget: number };
+  // Set before the story starts, like every other property of the VM (see createZvm).
+  budgeted.budget = host.blockBudget;
+  vm.run = function (this: Zvm & { budget: number }) {
     if (blocksOf !== this.m.buffer) {
       blocks = new Array(this.m.byteLength).fill(undefined);
       blocksOf = this.m.buffer;
     }
-    let budget = host.blockBudget;
+    this.budget = host.blockBudget;
     this.stop = 0;
     try {
       while (!this.stop) {
-        if (--budget < 0) throw new InstructionBudgetError(host.blockBudget);
+        if (--this.budget < 0) throw new InstructionBudgetError(host.blockBudget);
         const pc = this.pc;
         let block = blocks[pc];
         if (block === undefined) {

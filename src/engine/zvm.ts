@@ -51,20 +51,57 @@ export interface Zvm {
 
 const { ZVM } = require('ifvms') as { ZVM: new () => Zvm };
 
-export function createZvm(): Zvm {
-  return new ZVM();
-}
-
 /**
- * ZVM's start() deletes a property of the VM (`delete this.data`), and V8 then keeps the object as
- * a dictionary: every `e.pc`, `e.m`, `e.sp` the compiled blocks read is a hash lookup. V8 gives an
- * object fast properties again when it becomes a prototype and a property is read through it, so
- * the VM is made one, once it has started. Measured on Jericho-suite states (2026-11-26, loaded
- * 2-core machine): a command costs 0.37 ms instead of 0.55 on Zork I, 2.0 instead of 3.6 on
- * detective, 12.7 instead of 19.1 on partyfoul.
+ * V8 keeps an object as a slow dictionary (every `e.pc`, `e.m`, `e.sp` of the compiled Z-code a
+ * hash lookup) once it has lost a property or gained more than a dozen through keyed stores, and
+ * ZVM does both: start() deletes `this.data`, and restart() adds twenty fields with utils.extend,
+ * a `for ... in` copy. So the prototype gets an accessor for `data` (the story is kept beside the
+ * VM, and the delete removes nothing), and the fields restart() sets are declared first by plain
+ * named stores, so extend only overwrites them. The VM then keeps fast properties and monomorphic
+ * inline caches. (Making it a prototype restores fast properties too, but V8 does not cache
+ * stores to prototypes, so every `e.pc=` of the compiled Z-code became a generic store.)
  */
-export function restoreFastProperties(vm: Zvm): void {
-  const Heir = function () {} as unknown as new () => Zvm;
-  Heir.prototype = vm;
-  void new Heir().pc;
+const storyData = new WeakMap<object, unknown>();
+const ZvmWithoutOwnData = Object.create((ZVM as unknown as { prototype: object }).prototype, {
+  data: {
+    get(this: object) {
+      return storyData.get(this);
+    },
+    set(this: object, value: unknown) {
+      storyData.set(this, value);
+    },
+  },
+}) as object;
+
+/** The fields ZVM's restart() (zvm/runtime.js) sets through utils.extend. */
+const RESTART_FIELDS = [
+  'stack',
+  'frameptr',
+  'frames',
+  's',
+  'sp',
+  'l',
+  'undo',
+  'undo_len',
+  'glk_blocking_call',
+  'version',
+  'version3',
+  'pc',
+  'properties',
+  'objects',
+  'globals',
+  'eof',
+  'extension',
+  'extension_count',
+  'addr_multipler',
+  'opcodes',
+];
+// Named stores (`vm.pc=...`) are what V8 allows many of; a loop over names would be keyed again.
+const declareRestartFields = new Function('vm', RESTART_FIELDS.map((field) => `vm.${field}=undefined;`).join('')) as (vm: Zvm) => void;
+
+export function createZvm(): Zvm {
+  const vm = new ZVM();
+  Object.setPrototypeOf(vm, ZvmWithoutOwnData);
+  declareRestartFields(vm);
+  return vm;
 }

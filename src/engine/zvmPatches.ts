@@ -5,16 +5,16 @@
  */
 import type { Zvm } from './zvm';
 import { decodeZChars, joinZText, readZChars, ZTextPiece, ZTextTables } from './zText';
+import { type CompiledBlock, type DisassemblingZvm, superblockSource } from './superblocks';
 
 /** The ZVM internals these patches replace or call, beyond the contract in ./zvm. */
-interface PatchableZvm extends Zvm {
+interface PatchableZvm extends DisassemblingZvm {
   version: number;
   abbr_addr: number;
   alphabets: number[][];
   opcodes: Record<number, unknown>;
   zscii_to_text(codes: number[], texts: string[]): string;
   print(type: number, value: number): void;
-  disassemble(): { pc: number; toString(): string };
   indirect(variable: number, value?: number): number;
   incdec(variable: number, change: number): number;
   /** Added here: the value a pull from the routine's empty evaluation stack yields. */
@@ -150,15 +150,15 @@ function compileBoundedPulls(): void {
 }
 
 /**
- * Same compilation as ZVM's own compile(), with each block's code named after its address: a
- * JavaScript error inside compiled code then says which block (and, by column, which instruction)
- * it came from.
+ * ZVM's blocks, joined into superblocks (./superblocks), each named after its entry address: a
+ * JavaScript error inside compiled code then says which superblock it came from, and by column
+ * which instruction (every instruction keeps ZVM's `/* pc/opcode *\/` label).
  */
 function namedCodeBlocks(vm: PatchableZvm): void {
   vm.compile = function (this: PatchableZvm) {
-    const context = this.disassemble();
-    const source = `${context}\n//# sourceURL=${BLOCK_SOURCE_PREFIX}${context.pc}`;
-    this.jit[context.pc] = new Function('e', source) as (e: Zvm) => number | undefined;
+    const entry = this.pc;
+    const source = `${superblockSource(this, entry)}\n//# sourceURL=${BLOCK_SOURCE_PREFIX}${entry}`;
+    this.jit[entry] = new Function('e', source) as CompiledBlock;
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The VM object keeps V8's fast properties once the story has started (see restoreFastProperties
+ * The VM object keeps V8's fast properties once the story has started (see createZvm
  * in src/engine/zvm.ts): in dictionary mode every variable and memory access of the compiled
  * Z-code is a hash lookup. V8 says which mode an object is in only to a process started with
  * --allow-natives-syntax, so the check runs in one.
