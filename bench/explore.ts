@@ -1,12 +1,13 @@
 /**
- * npm run bench:explore -- [--assist none] [--steps 100] [--games all|a,b] [--seed N] [--prior FILE] [--suite DIR] [--log]
+ * npm run bench:explore -- [--assist none|valid] [--steps 100] [--games all|a,b] [--seed N] [--prior FILE] [--suite DIR] [--log]
  *
  * The oracle-free explorer played in-process on the Jericho suite: no Temporal, no LLM. Each game
  * of suite.json is opened with Jericho's seed, Jericho's reset commands are sent (as its reset
  * does, and as the suite replay does), and then one episode is played through the same pure turn
  * pipeline the episode workflow runs (deliberate → decide → step → learn, src/agent/turn.ts),
- * with the session in place of the game activities. Only `none` is supported: it needs no
- * valid-action search, so the whole suite runs in minutes.
+ * with the session in place of the game activities. `none` needs no valid-action search, so the
+ * whole suite runs in minutes; `valid` runs the search on this thread every turn, as the game
+ * activity would (the same commands, the same cap), so count a few minutes a game.
  *
  * Prints one JSON object: per game { game, maxScore, best, peak, normalised, steps, seconds },
  * the suite mean of normalised (best / maxScore; lgop, whose maximum is unknown, aside) and the
@@ -21,6 +22,8 @@ import { VerbPrior, VerbPriorSchema } from '../src/agent/verbPrior';
 import { decide, deliberate, isOver, learn } from '../src/agent/turn';
 import { replyNouns, storyLexicon } from '../src/engine/lexicon';
 import { GameSession } from '../src/engine/session';
+import { findValidActions } from '../src/engine/validActions';
+import { MAX_OPTIONS } from '../src/activities/game';
 import { resolveEpisodeConfig } from '../src/schemas/episode';
 import type { EpisodeConfig } from '../src/schemas/episode';
 import type { GameState, StartGameResult } from '../src/schemas/game';
@@ -44,8 +47,12 @@ export interface GameRun {
   fault?: string;
 }
 
-/** The game as the agent perceives it under `none`: the reply and the ground truth, no valid actions. */
-function perceived(session: GameSession, observation: string): GameState {
+/** The levels this bench plays: without the probe's outcomes, which the explorer would read from every option. */
+export type ExploreAssist = 'none' | 'valid';
+
+/** The game as the agent perceives it: the reply and the ground truth, and under `valid` the valid commands (as stateOf in the game activity). */
+function perceived(session: GameSession, observation: string, assist: ExploreAssist): GameState {
+  const search = assist === 'valid' && !session.groundTruth().victory && !session.isOver;
   return {
     observation,
     truth: session.groundTruth(),
@@ -53,13 +60,19 @@ function perceived(session: GameSession, observation: string): GameState {
     // The agent carries the snapshot but never reads it; the activity's base64 copy is not needed here.
     snapshot: '',
     options: [],
-    commands: [],
-    nouns: replyNouns(session, observation),
+    commands: search
+      ? findValidActions(session)
+          .slice(0, MAX_OPTIONS)
+          .map((action) => action.command)
+      : [],
+    ...(assist === 'none' ? { nouns: replyNouns(session, observation) } : {}),
   };
 }
 
 export interface PlayOptions {
   steps: number;
+  /** Default `none`. */
+  assist?: ExploreAssist;
   seed: number;
   /** Receives each command and the reply to it. */
   onStep?: (command: string, observation: string) => void;
@@ -85,8 +98,9 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
     seed: options.seed,
     maxTurns: options.steps,
     policy: 'oracle-free',
-    assist: 'none',
+    assist: options.assist ?? 'none',
   });
+  const assist = config.assist as ExploreAssist;
   let session: GameSession;
   let observation: string;
   try {
@@ -98,11 +112,11 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
     return finish();
   }
   const start: StartGameResult = {
-    ...perceived(session, observation),
+    ...perceived(session, observation, assist),
     storyMd5: session.story.md5,
     storyName: entry.game,
     maxScore: entry.maxScore,
-    lexicon: storyLexicon(session),
+    ...(assist === 'none' ? { lexicon: storyLexicon(session) } : {}),
   };
   let state = initialState(start, freshLearned(), seedFor(config.seed, 'policy'), {}, options.prior);
   if (options.worth && state.typing)
@@ -114,7 +128,7 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
     let step;
     try {
       const result = session.step(decision.command);
-      step = { command: result.command, ...perceived(session, result.observation) };
+      step = { command: result.command, ...perceived(session, result.observation, assist) };
     } catch (err) {
       run.fault = `step ${state.turn} (${decision.command}): ${(err as Error).message}`;
       break;
@@ -150,8 +164,8 @@ export function suiteMeans(runs: GameRun[]): { normalised: number; peakNormalise
 
 function main(): void {
   const assist = arg('assist', 'none');
-  if (assist !== 'none')
-    throw new Error(`bench:explore plays --assist none only (got "${assist}"): the other levels need the valid-action search.`);
+  if (assist !== 'none' && assist !== 'valid')
+    throw new Error(`bench:explore plays --assist none or valid (got "${assist}"): probe would need every option's outcome.`);
   const suiteDir = resolve(arg('suite', join(__dirname, '../../shared/jericho')));
   const steps = Number(arg('steps', '100'));
   const seed = Number(arg('seed', '0'));
@@ -168,6 +182,7 @@ function main(): void {
     const run = playGame(suiteDir, entry, {
       steps,
       seed,
+      assist,
       ...(prior ? { prior } : {}),
       ...(verbose ? { onStep: (command, reply) => log(`${entry.game} > ${command}\n${reply.slice(0, 300)}`) } : {}),
     });

@@ -1,7 +1,7 @@
 /**
  * Records histories of real runs into test/histories/ for the replay test. Each file is named
  * after its workflow id (replay needs it: child ids derive from it), with `@label` for extra runs.
- *   npx tsx scripts/record-histories.ts [--only full,oracle-free]
+ *   npx tsx scripts/record-histories.ts [--only full,valid,oracle-free]
  * Re-record on purpose, when an agent change is meant to change decisions (see the README's
  * "Shipping an agent change"); the decision-replay test fails until you do.
  */
@@ -38,6 +38,9 @@ async function main() {
   await worker.runUntil(async () => {
     /** An episode that continues as new once: both runs' histories are written. */
     const recordEpisode = async (workflowId: string, options: EpisodeOptions) => {
+      // Only the first and the last run are written: a third run would leave the middle one out.
+      if (options.continueAsNewEvery && options.maxTurns && options.maxTurns > 2 * options.continueAsNewEvery)
+        throw new Error(`${workflowId}: ${options.maxTurns} turns make more than two runs of ${options.continueAsNewEvery}`);
       const handle = await env.client.workflow.start(episodeWorkflow, {
         taskQueue,
         workflowId,
@@ -65,6 +68,17 @@ async function main() {
         thoughtbox: 'always',
         maxThinkingIterations: 2,
         knowledgeEvery: 5,
+      });
+    // The explorer under `valid` (valid commands, no outcomes): the decision replay then covers
+    // how it orders untried commands, which the probe's episodes never reach.
+    if (want('valid'))
+      await recordEpisode('history-valid-episode', {
+        game: 'lighthouse',
+        seed: 1,
+        maxTurns: 12,
+        policy: 'oracle-free',
+        assist: 'valid',
+        continueAsNewEvery: 7,
       });
     if (!want('oracle-free')) return;
     await recordEpisode('history-episode', {
