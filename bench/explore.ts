@@ -23,7 +23,7 @@ import { decide, deliberate, isOver, learn } from '../src/agent/turn';
 import { replyNouns, storyLexicon } from '../src/engine/lexicon';
 import { GameSession } from '../src/engine/session';
 import { findValidActions } from '../src/engine/validActions';
-import { MAX_OPTIONS } from '../src/activities/game';
+import { MAX_OPTIONS, searchable } from '../src/activities/game';
 import { resolveEpisodeConfig } from '../src/schemas/episode';
 import type { EpisodeConfig } from '../src/schemas/episode';
 import type { GameState, StartGameResult } from '../src/schemas/game';
@@ -52,7 +52,7 @@ export type ExploreAssist = 'none' | 'valid';
 
 /** The game as the agent perceives it: the reply and the ground truth, and under `valid` the valid commands (as stateOf in the game activity). */
 function perceived(session: GameSession, observation: string, assist: ExploreAssist): GameState {
-  const search = assist === 'valid' && !session.groundTruth().victory && !session.isOver;
+  const search = assist === 'valid' && searchable(session);
   return {
     observation,
     truth: session.groundTruth(),
@@ -93,14 +93,14 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
     run.seconds = Number(((performance.now() - started) / 1000).toFixed(1));
     return run;
   };
+  const assist = options.assist ?? 'none';
   const config: EpisodeConfig = resolveEpisodeConfig({
     game: entry.file,
     seed: options.seed,
     maxTurns: options.steps,
     policy: 'oracle-free',
-    assist: options.assist ?? 'none',
+    assist,
   });
-  const assist = config.assist as ExploreAssist;
   let session: GameSession;
   let observation: string;
   try {

@@ -40,11 +40,17 @@ function bounded(text: string): string {
  * the search runs for `probe` and `valid`, and `valid` keeps only the commands. Under `none` it
  * does not run at all: the agent gets the parser's reply and nothing else.
  */
+/**
+ * Whether the valid-action search has anything to try: not after a win or a quit (a quit game
+ * cannot be rewound). After a death some games go on (Zork), so the search still runs.
+ */
+export function searchable(session: GameSession): boolean {
+  return !session.groundTruth().victory && !session.isOver;
+}
+
 async function stateOf(session: GameSession, observation: string, assist: Assist): Promise<GameState> {
-  // After a win or a quit there is nothing to try (and a quit game cannot be rewound). After a
-  // death some games go on (Zork), so the search still runs.
   const shows = assistFor(assist).shows;
-  const search = shows !== 'nothing' && !session.groundTruth().victory && !session.isOver;
+  const search = shows !== 'nothing' && searchable(session);
   const found = search
     ? (await findValidActionsYielding(session, { onYield: heartbeat(), pool: sharedProbePool() })).slice(0, MAX_OPTIONS)
     : [];

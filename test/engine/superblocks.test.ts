@@ -13,10 +13,8 @@ function vmWith(blocks: Record<number, string>): DisassemblingZvm & Record<strin
     pc: 0,
     stop: 0,
     budget: 0,
-    disassembled: [] as number[],
-    disassemble(this: { pc: number; stop: number; disassembled: number[] }) {
+    disassemble(this: { pc: number; stop: number }) {
       const pc = this.pc;
-      this.disassembled.push(pc);
       this.pc += 3;
       const code = blocks[pc];
       if (code === undefined) {
