@@ -12,6 +12,7 @@ import { registerGameCommand } from './cli/game';
 import { registerInspectCommands } from './cli/inspect';
 import { registerPlayCommands } from './cli/play';
 import { registerSuiteCommand } from './cli/suite';
+import { InterruptedError } from './cli/temporal';
 import { refusedByServer, TemporalProfileError } from './temporal/profile';
 import { TemporalSetupError } from './temporal/server';
 import { stopTracing } from './temporal/tracing';
@@ -68,6 +69,10 @@ export async function main(argv: string[]): Promise<number> {
     if (refused) {
       process.stderr.write(`grue: ${refused.message}\n`);
       return 2;
+    }
+    if (err instanceof InterruptedError) {
+      process.stderr.write(`grue: ${err.message}\n`);
+      return err.exitCode;
     }
     if (err instanceof ServiceError) {
       const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';

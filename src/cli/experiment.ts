@@ -25,7 +25,7 @@ import { GAME_KEY } from '../schemas/searchAttributes';
 import { parseInteger, parseWorkflowId, resolved, UsageError } from './args';
 import { log } from '../log';
 import { preflightLlm } from './llmCheck';
-import { addRunOptions, DEFAULT_GAME, episodeOptions, pollUntil, progressBar, RunOptions } from './play';
+import { addRunOptions, DEFAULT_GAME, detached, episodeOptions, pollUntil, progressBar, RunOptions } from './play';
 import { connect, newWorkflowId, startNew, withWorker } from './temporal';
 
 interface ExperimentOptions extends RunOptions {
@@ -105,7 +105,7 @@ export function registerExperimentCommands(program: Command): void {
     );
     if (!opts.wait) return;
     const watch = () => watchExperiment(client, handle, input);
-    const result = opts.worker ? await withWorker(config, watch) : await watch();
+    const result = opts.worker ? await withWorker(config, watch, detached(workflowId)) : await watch();
     printExperiment(result, config.GRUE_DATA_DIR);
   });
 

@@ -190,7 +190,7 @@ export function registerPlayCommands(program: Command): void {
     process.stdout.write(`episode ${workflowId}\nWeb UI: ${webUiUrl(config, workflowId)}\n`);
     if (!opts.wait) return;
     const watch = () => watchEpisode(handle, input.maxTurns);
-    const result = opts.worker ? await withWorker(config, watch) : await watch();
+    const result = opts.worker ? await withWorker(config, watch, detached(workflowId)) : await watch();
     printEpisode(result);
     process.stdout.write(`Web UI: ${webUiUrl(config, workflowId)}\n`);
   });
@@ -226,7 +226,7 @@ export function registerPlayCommands(program: Command): void {
     process.stdout.write(`campaign ${workflowId}\nWeb UI: ${webUiUrl(config, workflowId)}\n`);
     if (!opts.wait) return;
     const watch = () => watchCampaign(client, handle, input.episodes);
-    const result = opts.worker ? await withWorker(config, watch) : await watch();
+    const result = opts.worker ? await withWorker(config, watch, detached(workflowId)) : await watch();
     printCampaign(result);
   });
 }
@@ -240,6 +240,12 @@ export function progressBar(format: string): SingleBar {
     notTTYSchedule: 5000,
     stream: process.stderr,
   });
+}
+
+/** How to go on with a run whose CLI was stopped: any worker on the queue picks it up. */
+export function detached(workflowId: string): { workflowId: string; goOn: string } {
+  const id = JSON.stringify(workflowId);
+  return { workflowId, goOn: `start one (\`grue worker\`) and it goes on; follow it with \`grue status ${id}\`.` };
 }
 
 export async function pollUntil<T>(result: Promise<T>, poll: () => Promise<void>, everyMs = 500): Promise<T> {

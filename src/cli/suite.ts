@@ -47,7 +47,8 @@ export function registerSuiteCommand(program: Command): void {
     );
     if (!opts.wait) return;
     const watch = () => watchSuite(handle);
-    const result = opts.worker ? await withWorker(config, watch) : await watch();
+    const goOn = 'run the same command again (or start `grue worker`s) and it goes on from where it was.';
+    const result = opts.worker ? await withWorker(config, watch, { workflowId, goOn }) : await watch();
     process.stdout.write(summaryText(result));
   });
 }

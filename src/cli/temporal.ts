@@ -6,7 +6,8 @@ import {
   WorkflowStartOptions,
 } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
-import { Worker } from '@temporalio/worker';
+import { constants } from 'node:os';
+import { PromiseCompletionTimeoutError, Worker } from '@temporalio/worker';
 import { GrueConfig, loadConfig } from '../config';
 import { connectClient, connectWorkerConnection, registerSearchAttributes } from '../temporal/connect';
 import { ensureServer } from '../temporal/server';
@@ -42,9 +43,39 @@ export function quietWorkerLogs(): void {
   installRuntime({ logLevel: 'WARN' });
 }
 
-/** Run `work` with an in-process worker serving the task queue until it settles. */
-export async function withWorker<T>(config: GrueConfig, work: () => Promise<T>): Promise<T> {
+/**
+ * The CLI was stopped (Ctrl-C, SIGTERM) while its in-process worker served a run: the run itself
+ * is durable and waits in Temporal, so this says how to go on rather than reporting a failure.
+ * The exit status is the shell's for the signal (130 for SIGINT).
+ */
+export class InterruptedError extends Error {
+  readonly exitCode: number;
+  constructor(signal: NodeJS.Signals | null, workflowId: string, goOn: string) {
+    super(
+      `stopped by ${signal ?? 'a signal'} before ${workflowId} finished. Nothing is lost: the workflow waits in ` +
+        `Temporal for a worker; ${goOn}`,
+    );
+    this.name = 'InterruptedError';
+    this.exitCode = 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
+  }
+}
+
+/** The signals on which Temporal's runtime shuts its workers down (its default shutdownSignals). */
+const SHUTDOWN_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGUSR2'];
+
+/**
+ * Run `work` with an in-process worker serving the task queue until it settles. A signal shuts
+ * the worker down before `work` ends: that is reported as an InterruptedError saying `goOn`.
+ */
+export async function withWorker<T>(
+  config: GrueConfig,
+  work: () => Promise<T>,
+  stopped: { workflowId: string; goOn: string },
+): Promise<T> {
   quietWorkerLogs();
+  let signal: NodeJS.Signals | null = null;
+  const onSignal = (received: NodeJS.Signals) => (signal ??= received);
+  for (const s of SHUTDOWN_SIGNALS) process.on(s, onSignal);
   const connection = await connectWorkerConnection(config);
   // The worker's LLMs are ours to close: an embedded model's host process outlives the worker otherwise.
   const providers: LlmProvider[] = [];
@@ -61,7 +92,11 @@ export async function withWorker<T>(config: GrueConfig, work: () => Promise<T>):
       },
     });
     return await worker.runUntil(work());
+  } catch (err) {
+    if (err instanceof PromiseCompletionTimeoutError) throw new InterruptedError(signal, stopped.workflowId, stopped.goOn);
+    throw err;
   } finally {
+    for (const s of SHUTDOWN_SIGNALS) process.off(s, onSignal);
     await Promise.all(providers.map((provider) => provider.close()));
     await connection.close();
   }

@@ -8,6 +8,8 @@ export interface GrueRun {
   stderr: string;
   /** Killed because it was still running `graceMs` after printing `until` (see options). */
   lingered: boolean;
+  /** Sent `interrupt` after printing `until` (see options). */
+  interrupted: boolean;
   /** Killed because `timeoutMs` passed. */
   timedOut: boolean;
 }
@@ -18,13 +20,14 @@ export interface GrueRun {
  * caller's TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and TEMPORAL_PROFILE are not inherited.
  * With `until`, a process still alive `graceMs` after its stdout matched it is killed and
  * reported as lingering: how long the work takes (a slow model on a busy machine) is then kept
- * apart from whether the process ends once it is done.
+ * apart from whether the process ends once it is done. With `interrupt`, that signal is sent
+ * instead (as Ctrl-C sends SIGINT), and the run is reported as interrupted.
  */
 export function grueProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
   timeoutMs = 120_000,
-  options: { until?: RegExp; graceMs?: number } = {},
+  options: { until?: RegExp; graceMs?: number; interrupt?: NodeJS.Signals } = {},
 ): Promise<GrueRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [GRUE, ...args], {
@@ -34,14 +37,16 @@ export function grueProcess(
     let stdout = '';
     let stderr = '';
     let lingered = false;
+    let interrupted = false;
     let timedOut = false;
     let graceTimer: NodeJS.Timeout | undefined;
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
       if (options.until && !graceTimer && options.until.test(stdout)) {
         graceTimer = setTimeout(() => {
-          lingered = true;
-          child.kill('SIGKILL');
+          if (options.interrupt) interrupted = true;
+          else lingered = true;
+          child.kill(options.interrupt ?? 'SIGKILL');
         }, options.graceMs ?? 30_000);
       }
     });
@@ -54,7 +59,7 @@ export function grueProcess(
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       clearTimeout(graceTimer);
-      resolve({ code, signal, stdout, stderr, lingered, timedOut });
+      resolve({ code, signal, stdout, stderr, lingered, interrupted, timedOut });
     });
   });
 }

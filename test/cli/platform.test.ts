@@ -170,6 +170,22 @@ describe('grue play, status, transcript, list against a dev server', () => {
     expect(missing.stderr).toMatch(/no workflow with id "no-such-workflow"/);
   });
 
+  it('Ctrl-C while the run is under way: one grue: line saying how to go on, exit 130, the workflow still running', async () => {
+    const id = `cli-interrupted-${process.pid}`;
+    // A queue of its own: the workflow left running must not be picked up by the other tests' workers.
+    const apart = { ...env, GRUE_TASK_QUEUE: `cli-interrupted-${process.pid}` };
+    const args = ['play', 'ferry', '--policy', 'random', '--max-turns', '5000', '--no-stop-on-death', '--id', id];
+    const run = await grueProcess(args, apart, 120_000, { until: /^Web UI: /m, graceMs: 1000, interrupt: 'SIGINT' });
+    expect(run.interrupted).toBe(true);
+    expect(run.code).toBe(130);
+    expect(run.stderr).not.toMatch(/unexpected error|^\s+at /m);
+    expect(run.stderr).toMatch(
+      new RegExp(`^grue: stopped by SIGINT before ${id} finished\\. Nothing is lost: .*grue status "${id}"`, 'm'),
+    );
+    const status = JSON.parse(grue(['status', id, '--json'], apart).stdout);
+    expect(status.status).toBe('RUNNING');
+  });
+
   const ZORK = sharedGame('zork1.z3');
   (ZORK ? it : it.skip)('a campaign with --no-stop-on-death plays on after a death (Zork I, random policy, seed 6 dies at turn 21)', () => {
     const id = `cli-campaign-${process.pid}`;
