@@ -2,8 +2,8 @@
  * Candidate commands for the valid-action search, built from the story's own grammar lines and
  * dictionary and the objects in scope; no verb list is written by hand.
  *
- * The search runs in passes. The first tries the movement words, every object-free line, and
- * every one-object line on every object in scope. Two-object lines (put X in Y, throw X at Y,
+ * The search runs in passes. The first tries the movement words, every object-free line, every
+ * one-object line on every object in scope, and Inform's `push noun noun` with a direction. Two-object lines (put X in Y, throw X at Y,
  * unlock X with Y, take X from Y) grow with the square of what is in scope, so the later passes
  * (pairs.ts) pair objects where one of them is carried, and screen what could be carried.
  */
@@ -156,8 +156,28 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
       words: wordsOf(line, verb),
       held: slots(line.tokens).map((t) => t.kind === 'object' && t.held),
       ...(multiLine ? { allWords: wordsOf(multiLine.line, multiLine.verb) } : {}),
+      ...(grammar.format.startsWith('inform') && twoPlainObjects(line.tokens) ? { directionSecond: true as const } : {}),
     };
   });
+}
+
+/** `verb noun noun`: two objects with no word between, neither held nor a creature. */
+function twoPlainObjects(tokens: Token[]): boolean {
+  return tokens.length === 2 && tokens.every((t) => t.kind === 'object' && !t.held && !t.creature);
+}
+
+/** "push coffin east": each object not carried with each direction, where the line takes one. */
+function directionCandidates(scope: CandidateScope, directions: string[]): string[] {
+  const out: string[] = [];
+  for (const t of scope.templates) {
+    if (!t.directionSecond) continue;
+    const second = t.words.length - 1;
+    for (const a of scope.objects) {
+      if (scope.held.has(a)) continue;
+      for (const d of directions) out.push(scope.fill(t.words.map((w, i) => (i === second ? d : w)), [a]));
+    }
+  }
+  return out;
 }
 
 /**
@@ -197,7 +217,7 @@ function unique(commands: string[]): string[] {
   return [...new Set(commands)];
 }
 
-/** The first pass: movement words, object-free lines, and one-object lines on everything in scope. */
+/** The first pass: movement words, object-free lines, one-object lines on everything in scope, pushes in each direction. */
 export function singleCandidates(session: GameSession, scope: CandidateScope = candidateScope(session)): string[] {
   const out: string[] = [...session.grammar.directions];
   for (const t of scope.templates) {
@@ -206,6 +226,7 @@ export function singleCandidates(session: GameSession, scope: CandidateScope = c
     for (const a of scope.objects) out.push(scope.fill(t.words, [a]));
     if (t.allWords) out.push(scope.fill(t.allWords, [ALL]));
   }
+  out.push(...directionCandidates(scope, session.grammar.directions));
   return unique(out);
 }
 

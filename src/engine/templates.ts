@@ -11,6 +11,12 @@ export interface Template {
    * best other one ("take off all" where "remove" takes one).
    */
   allWords?: Array<string | Token>;
+  /**
+   * An Inform line of two plain objects side by side (`push noun noun`, the library's PushDir):
+   * its second object may be a compass direction, which Inform keeps as objects always in scope
+   * ("push the coffin east"), though no direction is in the room's object tree.
+   */
+  directionSecond?: true;
 }
 
 /** What both passes share: the templates, the objects in scope with their phrases, and the inventory. */

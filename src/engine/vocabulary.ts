@@ -162,12 +162,17 @@ export function nounPhrases(session: SessionView, ids: number[]): Map<number, st
       rivals.every((other) => !vocab.get(other)!.adjectives.includes(word) && !vocab.get(other)!.nouns.includes(word));
     const qualifies = (word: string | undefined): word is string =>
       !!word && word !== head && !FILLER.has(word) && adjectives.includes(word) && distinguishes(word);
+    // A qualifier that names another object in scope on its own may be read as that object: with
+    // the coffee in the coffee cup, "drop coffee cup" is "drop coffee" and a word left over.
+    const namesAnother = (word: string) => ids.some((other) => other !== id && vocab.get(other)!.nouns.includes(word));
+    const safe = (word: string | undefined): word is string => qualifies(word) && !namesAnother(word);
     // The printed name's own qualifier reads best ("brass lantern"); with rivals, any that tells them apart.
     const before = headIndex > 0 ? printed[headIndex - 1].stored : undefined;
-    const qualifier = qualifies(before)
+    const words = printed.map((p) => p.stored);
+    const qualifier = safe(before)
       ? before
       : rivals.length
-        ? (printed.map((p) => p.stored).find(qualifies) ?? adjectives.find(qualifies))
+        ? (words.find(safe) ?? adjectives.find(safe) ?? words.find(qualifies) ?? adjectives.find(qualifies))
         : undefined;
     out.set(id, qualifier ? `${spell(qualifier)} ${spell(head)}` : spell(head));
   }

@@ -108,6 +108,18 @@ describeWithSuite(['acorncourt'], 'two-object commands on things that are not he
   });
 });
 
+describeWithSuite(['inhumane'], 'a direction as the second object', ({ inhumane }) => {
+  it('pushes the coffin east, north and south from the landing (Inform keeps the compass out of the room)', () => {
+    // The walkthrough's step 121 is "push coffin s", on the landing.
+    const session = sessionAt(inhumane, 121);
+    const coffin = objectNamed(session, 'gold coffin');
+    const pushes = findValidActions(session).filter((a) => a.diff.moved.some((m) => m.object === coffin));
+    expect(pushes.map((a) => a.command)).toEqual(
+      expect.arrayContaining(['push gold coffin north', 'push gold coffin south', 'push gold coffin east']),
+    );
+  });
+});
+
 describe("Jericho's measure: object operations that leave the world as it was", () => {
   it('offers "push the key to the chest" with the key in the chest, after the commands that change something', () => {
     const session = GameSession.fromFile(join(GAME_FILES, 'lighthouse.z5'));
