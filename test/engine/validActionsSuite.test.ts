@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { findValidActions, GameSession, nounPhrases, scopeObjects, templates, type Token } from '../../src/engine';
+import { candidateCommands, findValidActions, GameSession, nounPhrases, scopeObjects, templates, type Token } from '../../src/engine';
 import { GAME_FILES, ROOT } from '../helpers';
 
 /**
@@ -81,6 +81,19 @@ describeWithSuite(['wishbringer', 'sherlock'], ADJECTIVES, ({ wishbringer, sherl
     const session = sessionAt(sherlock);
     const bottles = [objectNamed(session, 'brown bottle'), objectNamed(session, 'blue bottle')];
     expect([...nounPhrases(session, bottles).values()]).toEqual(['brown bottle', 'blue bottle']);
+  });
+});
+
+describeWithSuite(['ludicorp'], 'names: a qualifier that names another object', ({ ludicorp }) => {
+  it('calls the coffee cup "cup" while the coffee is in it, and drops it', () => {
+    // Step 156 of the walkthrough: the player carries the cup of coffee ("coffee" alone names the coffee).
+    const session = sessionAt(ludicorp, 156);
+    const [cup, coffee] = [objectNamed(session, 'Coffee Cup'), objectNamed(session, 'Coffee_1')];
+    expect(session.objects.parent(session.mem, coffee)).toBe(cup);
+    expect(nounPhrases(session, scopeObjects(session).all).get(cup)).toBe('cup');
+    expect(candidateCommands(session)).toContain('drop cup');
+    expect(session.tryCommand('drop cup')).toMatch(/Dropped/);
+    expect(session.objects.parent(session.mem, cup)).toBe(session.locationId);
   });
 });
 
