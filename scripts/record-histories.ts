@@ -70,12 +70,13 @@ async function main() {
         knowledgeEvery: 5,
       });
     // The explorer under `valid` (valid commands, no outcomes): the decision replay then covers
-    // how it orders untried commands, which the probe's episodes never reach.
+    // how it orders untried commands, which the probe's episodes never reach. On the ferry at seed
+    // 1 a move is made a third time in one room by turn 11, so spent commands are covered too.
     if (want('valid'))
       await recordEpisode('history-valid-episode', {
-        game: 'lighthouse',
+        game: 'ferry',
         seed: 1,
-        maxTurns: 12,
+        maxTurns: 14,
         policy: 'oracle-free',
         assist: 'valid',
         continueAsNewEvery: 7,

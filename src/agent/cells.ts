@@ -81,6 +81,8 @@ export interface CellMemory {
   known?: { has(worldHash: string): boolean };
   /** Commands this episode already made where the player stands (whatever was carried then). */
   doneHere?: ReadonlySet<string>;
+  /** Commands made so often where the player stands that they are spent there (see SPENT_AFTER). */
+  spentHere?: ReadonlySet<string>;
 }
 
 /** Whether being in `cell` is being somewhere, or holding something, that no episode had reached yet. */

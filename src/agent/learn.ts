@@ -18,6 +18,7 @@ import type { Rng } from './rng';
 import { afterBreakthrough } from './rooms';
 import {
   AgentState,
+  countMade,
   keepNewest,
   LIMITS,
   markVisited,
@@ -126,6 +127,7 @@ export function learn(
     // The state the find was made from: a later episode returns there and tries what was not tried.
     discovered: firstEver ? pushOnce(state.discovered, shortState(state.worldHash), LIMITS.frontier) : state.discovered,
     done: pushOnce(state.done, `${state.truth.location.id}|${command}`, LIMITS.done),
+    made: countMade(state.made, state.truth.location.id, command),
     places: newPlace ? [...state.places, place].slice(-LIMITS.places) : state.places,
     stalledTurns: scoreDelta > 0 || newPlace ? 0 : state.stalledTurns + 1,
     nouns: step.nouns ?? [],

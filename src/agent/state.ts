@@ -62,6 +62,8 @@ export const AgentStateSchema = z.object({
   exits: z.record(z.string(), z.record(z.string(), z.number().int())).default({}),
   /** `room id|command` for each command this episode made, oldest first (see CellMemory.doneHere). */
   done: z.array(z.string()).default([]),
+  /** `room id|command` -> how many times this episode made it there (see CellMemory.spentHere). */
+  made: z.record(z.string(), z.number().int().positive()).default({}),
   /** Rooms this episode left with moves that still open something up, oldest first (see rooms.ts). */
   open: z.array(z.number().int()).default([]),
   /** Short world hashes from which this episode was the first ever to reach a place or item (see learned.frontier). */
@@ -129,6 +131,7 @@ export function initialState(
     cells: [cellOf(start.truth)],
     exits: {},
     done: [],
+    made: {},
     open: [],
     spent: [],
     discovered: [],
@@ -162,6 +165,29 @@ export interface StateSet {
 export function doneIn(state: AgentState, room: number): Set<string> {
   const prefix = `${room}|`;
   return new Set(state.done.filter((entry) => entry.startsWith(prefix)).map((entry) => entry.slice(prefix.length)));
+}
+
+/**
+ * A command made this many times in one room is spent there, whatever the world state: a game
+ * whose clock or counters change every turn makes each state new, so "untried from this state"
+ * alone lets the explorer repeat one command all game (acorncourt: "take acorn from self" 31
+ * times in a row; 9:05: "look under bed" 14 times).
+ */
+export const SPENT_AFTER = 3;
+
+/** The commands made SPENT_AFTER times or more in `room`. */
+export function spentIn(state: Pick<AgentState, 'made'>, room: number): Set<string> {
+  const prefix = `${room}|`;
+  const out = new Set<string>();
+  for (const [entry, count] of Object.entries(state.made)) if (count >= SPENT_AFTER && entry.startsWith(prefix)) out.add(entry.slice(prefix.length));
+  return out;
+}
+
+/** `made` after one more `command` in `room` (the newest entries kept). */
+export function countMade(made: Record<string, number>, room: number, command: string): Record<string, number> {
+  const key = `${room}|${command}`;
+  const { [key]: count = 0, ...others } = made;
+  return keepNewest({ ...others, [key]: count + 1 }, LIMITS.done);
 }
 
 export function visitedSet(state: AgentState): StateSet {
@@ -234,6 +260,7 @@ export function fitCarry(state: AgentState, maxBytes = MAX_CARRY_BYTES): AgentSt
       cells: s.cells.slice(Math.ceil(s.cells.length / 10)),
       exits: drop(s.exits),
       done: s.done.slice(Math.ceil(s.done.length / 10)),
+      made: drop(s.made),
       tried: drop(s.tried),
       learned: { ...s.learned, dynamics: { entries: drop(s.learned.dynamics.entries) } },
     };
@@ -252,6 +279,7 @@ export function cellMemory(state: AgentState): CellMemory {
     visited: visitedSet(state),
     known: { has: (hash) => known.has(shortState(hash)) },
     doneHere: doneIn(state, state.truth.location.id),
+    spentHere: spentIn(state, state.truth.location.id),
   };
 }
 

@@ -2,7 +2,7 @@
  * Choosing without outcomes (the `valid` and `none` assists): what a player would type from the
  * game's reply alone, and which untried command to try next, by what such commands usually do.
  */
-import { isUndoing, startsWithAny } from './cells';
+import { type CellMemory, isUndoing, startsWithAny } from './cells';
 import type { PolicyContext } from './policyContext';
 import { timesTried } from './policyContext';
 import { moveAt } from './state';
@@ -41,29 +41,48 @@ export function playerCommands(observation: string): string[] {
   return [...DIRECTIONS, 'take all', ...things, 'look', 'inventory'];
 }
 
-/** What nextUntried reads: the state, what was tried and what killed before. */
-export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learned' | 'rooms'>;
+/** What nextUntried reads: the state, what was tried and what killed before, and what is spent in this room. */
+export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learned' | 'rooms'> & {
+  cells?: Pick<CellMemory, 'spentHere'>;
+};
 
 export interface Untried {
   commands: string[];
   /** Only risky moves (jumping, throwing, fighting) are left untried. */
   risky: boolean;
-  /** Something going places, taking or opening is still untried. */
+  /** Something going places, taking or opening is still untried, and not spent in this room. */
   opensUp: boolean;
+  /** Every command left is spent in this room (made there SPENT_AFTER times, from other states). */
+  spent: boolean;
 }
 
 /**
  * Without outcomes, the commands to try next: those of `candidates` not yet tried from this
  * state, of the least risky kind left (see riskOf), leaving out moves that killed the player here
- * in an earlier episode. Null when every command has been tried. Under `valid` the oracle's advice
+ * in an earlier episode, and those spent in this room (see SPENT_AFTER) only when nothing else is
+ * left; risky moves still come last. Null when every command has been tried. Under `valid` the oracle's advice
  * is taken only from these: followed anywhere in the list, the 270M model's "jump" at Zork I's
  * Canyon View killed the full agent while forward moves were still untried.
  */
 export function nextUntried(candidates: readonly string[], ctx: UntriedContext): Untried | null {
   const untried = safeCommands(candidates, ctx).filter((command) => timesTried(ctx.tried, ctx.worldHash, command) === 0);
   if (untried.length === 0) return null;
-  const least = Math.min(...untried.map(riskOf));
-  return { commands: untried.filter((command) => riskOf(command) === least), risky: least === RISK.risky, opensUp: least <= RISK.other };
+  const spentHere = ctx.cells?.spentHere;
+  // Risky moves after spent ones: not a jump into the chasm to avoid a fourth "look under bed".
+  const rank = (command: string) => {
+    const risk = riskOf(command);
+    if (risk === RISK.risky) return RISKY_RANK;
+    return (spentHere?.has(command) ? SPENT_RANK : 0) + risk;
+  };
+  const best = Math.min(...untried.map(rank));
+  const onlySpent = best >= SPENT_RANK && best < RISKY_RANK;
+  const least = best === RISKY_RANK ? RISK.risky : best % SPENT_RANK;
+  return {
+    commands: untried.filter((command) => rank(command) === best),
+    risky: least === RISK.risky,
+    opensUp: !onlySpent && least <= RISK.other,
+    spent: onlySpent,
+  };
 }
 
 /** The candidates less the moves that killed the player here in an earlier episode (all of them if every one did). */
@@ -81,6 +100,9 @@ export function safeCommands(candidates: readonly string[], ctx: UntriedContext)
  * (Zork I under `valid`) made throwing things at the lamp and jumping come sooner.
  */
 const RISK = { forward: 0, other: 1, undoing: 2, risky: 3 } as const;
+/** nextUntried's order: a spent command after every unspent one of any kind but risky, risky last. */
+const SPENT_RANK = 10;
+const RISKY_RANK = 100;
 const FORWARD = startsWithAny([
   'north',
   'south',

@@ -295,6 +295,43 @@ describe('the turn pipeline keeps the map', () => {
     });
   });
 
+  it('without the probe, a command made three times in a room is spent there though a clock makes every state new', () => {
+    const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
+    const commands = ['take acorn', 'wave hand', 'jump'];
+    let state = initialState(
+      {
+        observation: 'A court yard.',
+        truth: truth(1, 'Court Yard'),
+        worldHash: 'h-0',
+        snapshot: 's0',
+        options: [],
+        commands,
+        storyMd5: '0'.repeat(32),
+        storyName: 'test',
+        maxScore: 10,
+      },
+      freshLearned(),
+      1,
+      initialMemory(freshLearned(), valid),
+    );
+    const chosen: string[] = [];
+    for (let turn = 1; turn <= 5; turn++) {
+      const decision = decide(state, valid, createRng(turn), deliberate(state, valid, createRng(turn)), null);
+      chosen.push(decision.command);
+      // Every turn a new world state (the acorns in the bucket, a clock), in the same room.
+      state = learn(
+        state,
+        valid,
+        decision,
+        { command: decision.command, observation: 'Done.', snapshot: 's', commands, truth: truth(1, 'Court Yard'), worldHash: `h-${turn}`, options: [] },
+        createRng(turn),
+      );
+    }
+    // Taking first (it usually makes progress), three times; then the other move; jumping last.
+    expect(chosen).toEqual(['take acorn', 'take acorn', 'take acorn', 'wave hand', 'wave hand']);
+    expect(state.made).toEqual({ '1|take acorn': 3, '1|wave hand': 2 });
+  });
+
   it('passes firsts on as the frontier, and drops the earlier ones this episode stood in again', () => {
     const learned = { ...freshLearned(), frontier: ['h-start', 'h-elsewhere'] };
     let state = start([opt('north', { resultCell: '2//0', resultHash: 'h-kitchen' })], learned);
