@@ -82,7 +82,11 @@ function exploreUntried(candidates: string[], ctx: PolicyContext): ExploreChoice
     return {
       command: ctx.rng.pick(next.commands),
       reason: 'untried',
-      why: next.risky ? 'not yet tried here (only risky moves are left)' : 'not yet tried here',
+      why: next.risky
+        ? 'not yet tried here (only risky moves are left)'
+        : next.spent
+          ? 'not yet tried from this state (everything left was made here three times)'
+          : 'not yet tried here',
     };
   return { command: ctx.rng.pick(safeCommands(candidates, ctx)), reason: 'random', why: 'everything here has been tried' };
 }

@@ -59,10 +59,10 @@ export interface Untried {
 /**
  * Without outcomes, the commands to try next: those of `candidates` not yet tried from this
  * state, of the least risky kind left (see riskOf), leaving out moves that killed the player here
- * in an earlier episode, and those spent in this room (see SPENT_AFTER) only when nothing else is
- * left; risky moves still come last. Null when every command has been tried. Under `valid` the oracle's advice
- * is taken only from these: followed anywhere in the list, the 270M model's "jump" at Zork I's
- * Canyon View killed the full agent while forward moves were still untried.
+ * in an earlier episode, and those spent in this room (see SPENT_AFTER) while anything else but
+ * risky moves is left. Null when every command has been tried. Under `valid` the oracle's
+ * advice is taken only from these: followed anywhere in the list, the 270M model's "jump" at
+ * Zork I's Canyon View killed the full agent while forward moves were still untried.
  */
 export function nextUntried(candidates: readonly string[], ctx: UntriedContext): Untried | null {
   const untried = safeCommands(candidates, ctx).filter((command) => timesTried(ctx.tried, ctx.worldHash, command) === 0);

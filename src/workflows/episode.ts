@@ -18,7 +18,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { createRng, seedFor } from '../agent/rng';
-import { AgentState, fitCarry, initialState } from '../agent/state';
+import { AgentState, AgentStateSchema, fitCarry, initialState } from '../agent/state';
 import { openSession, runSession, ThoughtboxSession, thoughtboxOffer } from '../agent/thoughtbox';
 import { analysisOf, decide, Deliberation, deliberate, isOver, learn, OracleAnswers, turnView } from '../agent/turn';
 import { episodeResult, EpisodeResult, TurnRecord, turnRecord, withEndingMaintenance } from '../agent/records';
@@ -83,13 +83,16 @@ const RECENT_SESSIONS = 10;
 
 export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState): Promise<EpisodeResult> {
   const { config, learned } = validatedInput(EpisodeInputSchema, input, 'episode input');
+  // The carry is parsed too: a run that continued as new under older code carries a state without
+  // the fields added since, and the schema's defaults fill them in.
+  const carriedState = carried === undefined ? null : validatedInput(AgentStateSchema, carried, 'carried agent state');
   const { workflowId } = workflowInfo();
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
 
   // Handlers first: queries and signals must work while the first activity is still running.
-  let state: AgentState | null = carried ?? null;
+  let state: AgentState | null = carriedState;
   const control = { paused: false, stopping: false, finished: false, runTurns: 0 };
   let pending: TurnRecord[] = [];
   let recent: TurnRecord[] = [];
