@@ -11,6 +11,7 @@ import {
   defineQuery,
   defineSignal,
   log,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -79,6 +80,9 @@ const RECENT_TURNS = 20;
 /** Thoughtbox sessions kept in memory for the thinking query. */
 const RECENT_SESSIONS = 10;
 
+/** The patch that brought spent commands (a command made three times in a room; see SPENT_AFTER). */
+export const SPENT_COMMANDS_PATCH = 'explorer-spent-commands';
+
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
 export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState): Promise<EpisodeResult> {
@@ -87,6 +91,10 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   // the fields added since, and the schema's defaults fill them in.
   const carriedState = carried === undefined ? null : validatedInput(AgentStateSchema, carried, 'carried agent state');
   const { workflowId } = workflowInfo();
+  // Agent changes that alter decisions are patched, so a run started under the code before them
+  // replays as it was played; each later run (after continue-as-new) takes them up. Asked once,
+  // before any activity, so the answer holds for the whole run.
+  const spendsRepeats = patched(SPENT_COMMANDS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -183,7 +191,9 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
       command: decision.command,
       assist: config.assist,
     });
-    const [maintained, failures] = await maintain(workflowId, learn(before, config, decision, step, rng), before, false, withModel, tally);
+    // Before the patch nothing was counted, so nothing is ever spent (see SPENT_AFTER).
+    const counted = spendsRepeats ? before : { ...before, made: {} };
+    const [maintained, failures] = await maintain(workflowId, learn(counted, config, decision, step, rng), before, false, withModel, tally);
     const after = { ...maintained, llm: tally.into(maintained.llm) };
     const llmFailures = tally.takeTurnFailures();
     const record = { ...turnRecord(after, decision, config, failures), ...(llmFailures.length ? { llmFailures } : {}) };

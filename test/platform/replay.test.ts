@@ -4,10 +4,23 @@
  * ships; such a change must go behind patched().
  */
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { Worker } from '@temporalio/worker';
+import type { temporal } from '@temporalio/proto';
+import { InjectedSinks, Worker } from '@temporalio/worker';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cachedWorkflowBundle } from '../../src/temporal/workflowBundle';
 import { quietRuntime, workflowBundle } from './env';
+import type { ScheduledSinks } from './scheduledActivities';
+
+/** The commands a recorded history's stepGame activities were given. */
+function recordedCommands(history: temporal.api.history.v1.IHistory): string[] {
+  return (history.events ?? []).flatMap((event) => {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name !== 'stepGame') return [];
+    const payload = scheduled.input?.payloads?.[0]?.data;
+    return payload ? [(JSON.parse(Buffer.from(payload).toString('utf8')) as { command: string }).command] : [];
+  });
+}
 
 const DIR = join(__dirname, '..', 'histories');
 const files = readdirSync(DIR)
@@ -30,5 +43,36 @@ describe('replay of recorded histories', () => {
     expect(results.map((r) => ({ workflowId: r.workflowId, error: r.error ? String(r.error) : undefined }))).toEqual(
       histories.map((h) => ({ workflowId: h.workflowId, error: undefined })),
     );
+  });
+
+  it('replays a run recorded before a decision-changing patch as it was played (the ferry under valid, before spent commands)', async () => {
+    // Recorded by the code before SPENT_COMMANDS_PATCH: at turn 11 it went west, where the code
+    // after it, playing afresh, puts the bread in the basket (see history-valid-episode).
+    const before = join(DIR, 'before-patches');
+    const histories = readdirSync(before)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => ({
+        workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
+        history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
+      }));
+    expect(histories).toHaveLength(2);
+    // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
+    const replayed: string[] = [];
+    const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
+    const sinks: InjectedSinks<ScheduledSinks> = {
+      scheduled: {
+        activity: {
+          fn: (_info, activityType, args) => {
+            if (activityType === 'stepGame') replayed.push((args[0] as { command: string }).command);
+          },
+          callDuringReplay: true,
+        },
+      },
+    };
+    const errors: Array<string | undefined> = [];
+    for await (const r of Worker.runReplayHistories({ workflowBundle: bundle, sinks }, histories)) errors.push(r.error ? String(r.error) : undefined);
+    expect(errors).toEqual([undefined, undefined]);
+    expect(replayed).toEqual(histories.flatMap((h) => recordedCommands(h.history)));
   });
 });
