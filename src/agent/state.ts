@@ -179,7 +179,8 @@ export const SPENT_AFTER = 3;
 export function spentIn(state: Pick<AgentState, 'made'>, room: number): Set<string> {
   const prefix = `${room}|`;
   const out = new Set<string>();
-  for (const [entry, count] of Object.entries(state.made)) if (count >= SPENT_AFTER && entry.startsWith(prefix)) out.add(entry.slice(prefix.length));
+  for (const [entry, count] of Object.entries(state.made))
+    if (count >= SPENT_AFTER && entry.startsWith(prefix)) out.add(entry.slice(prefix.length));
   return out;
 }
 

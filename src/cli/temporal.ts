@@ -67,11 +67,7 @@ const SHUTDOWN_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIG
  * Run `work` with an in-process worker serving the task queue until it settles. A signal shuts
  * the worker down before `work` ends: that is reported as an InterruptedError saying `goOn`.
  */
-export async function withWorker<T>(
-  config: GrueConfig,
-  work: () => Promise<T>,
-  stopped: { workflowId: string; goOn: string },
-): Promise<T> {
+export async function withWorker<T>(config: GrueConfig, work: () => Promise<T>, stopped: { workflowId: string; goOn: string }): Promise<T> {
   quietWorkerLogs();
   let signal: NodeJS.Signals | null = null;
   const onSignal = (received: NodeJS.Signals) => (signal ??= received);

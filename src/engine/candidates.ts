@@ -174,7 +174,13 @@ function directionCandidates(scope: CandidateScope, directions: string[]): strin
     const second = t.words.length - 1;
     for (const a of scope.objects) {
       if (scope.held.has(a)) continue;
-      for (const d of directions) out.push(scope.fill(t.words.map((w, i) => (i === second ? d : w)), [a]));
+      for (const d of directions)
+        out.push(
+          scope.fill(
+            t.words.map((w, i) => (i === second ? d : w)),
+            [a],
+          ),
+        );
     }
   }
   return out;

@@ -323,7 +323,15 @@ describe('the turn pipeline keeps the map', () => {
         state,
         valid,
         decision,
-        { command: decision.command, observation: 'Done.', snapshot: 's', commands, truth: truth(1, 'Court Yard'), worldHash: `h-${turn}`, options: [] },
+        {
+          command: decision.command,
+          observation: 'Done.',
+          snapshot: 's',
+          commands,
+          truth: truth(1, 'Court Yard'),
+          worldHash: `h-${turn}`,
+          options: [],
+        },
         createRng(turn),
       );
     }

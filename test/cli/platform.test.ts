@@ -179,9 +179,7 @@ describe('grue play, status, transcript, list against a dev server', () => {
     expect(run.interrupted).toBe(true);
     expect(run.code).toBe(130);
     expect(run.stderr).not.toMatch(/unexpected error|^\s+at /m);
-    expect(run.stderr).toMatch(
-      new RegExp(`^grue: stopped by SIGINT before ${id} finished\\. Nothing is lost: .*grue status "${id}"`, 'm'),
-    );
+    expect(run.stderr).toMatch(new RegExp(`^grue: stopped by SIGINT before ${id} finished\\. Nothing is lost: .*grue status "${id}"`, 'm'));
     const status = JSON.parse(grue(['status', id, '--json'], apart).stdout);
     expect(status.status).toBe('RUNNING');
   });

@@ -71,7 +71,8 @@ describe('replay of recorded histories', () => {
       },
     };
     const errors: Array<string | undefined> = [];
-    for await (const r of Worker.runReplayHistories({ workflowBundle: bundle, sinks }, histories)) errors.push(r.error ? String(r.error) : undefined);
+    for await (const r of Worker.runReplayHistories({ workflowBundle: bundle, sinks }, histories))
+      errors.push(r.error ? String(r.error) : undefined);
     expect(errors).toEqual([undefined, undefined]);
     expect(replayed).toEqual(histories.flatMap((h) => recordedCommands(h.history)));
   });
