@@ -3,9 +3,10 @@
  * dictionary and the objects in scope; no verb list is written by hand.
  *
  * The search runs in passes. The first tries the movement words, every object-free line, every
- * one-object line on every object in scope, and Inform's `push noun noun` with a direction. Two-object lines (put X in Y, throw X at Y,
- * unlock X with Y, take X from Y) grow with the square of what is in scope, so the later passes
- * (pairs.ts) pair objects where one of them is carried, and screen what could be carried.
+ * one-object line on every object in scope, and Inform's `push noun noun` with a direction.
+ * Two-object lines (put X in Y, throw X at Y, unlock X with Y, take X from Y) grow with the square
+ * of what is in scope, so the later passes (pairs.ts) pair objects where one of them is carried,
+ * and screen what could be carried.
  */
 import type { Grammar, GrammarLine, Token } from './grammar';
 import type { GameSession } from './session';
