@@ -187,13 +187,26 @@ function directionCandidates(scope: CandidateScope, directions: string[]): strin
   return out;
 }
 
+const DIGITS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
 /**
- * Directions, the grammar's object-free commands ("wait", "sleep"...), and "yes"/"no" when the
- * dictionary has them: a yes-or-no question is read by a library routine, outside the grammar.
+ * The keys a menu that reads single keys answers to: quit, next, previous, yes, a number. A
+ * command sent to such a menu is only its first letter ("look" is "l"), so a game left in one (a
+ * hints menu) answers nothing else.
+ */
+export const MENU_KEYS = ['q', 'n', 'p', 'y', ...DIGITS];
+
+/**
+ * Directions, the grammar's object-free commands ("wait", "sleep"...), "yes"/"no" when the
+ * dictionary has them (a yes-or-no question is read by a library routine, outside the grammar),
+ * and the numbers of a menu; while the game waits for a single key, the menu keys alone.
  */
 export function sceneCandidates(session: GameSession): string[] {
+  if (session.waitsForKey) return [...MENU_KEYS];
   const out = new Set<string>(session.grammar.directions);
   for (const answer of ['yes', 'no']) if (session.dictionary.has(answer)) out.add(answer);
+  // A numbered menu read as a line ("Select an option or 0 to say nothing"): the numbers are not in the dictionary.
+  for (const digit of DIGITS) out.add(digit);
   for (const t of templates(session.grammar, session.dictionary.resolution)) {
     if (t.held.length === 0) out.add(t.words.join(' '));
   }

@@ -211,6 +211,11 @@ export class GameSession {
     return this.flags.done;
   }
 
+  /** The game waits for a single key (a menu, "press any key"), not a line: a command sends its first letter. */
+  get waitsForKey(): boolean {
+    return this.glkote.pending?.type === 'char';
+  }
+
   /** Run one command; returns the game's response and the ground truth after it. */
   step(command: string): StepResult {
     const ran = validateCommand(command);

@@ -56,6 +56,8 @@ function onePass(candidates: string[]): Passes {
  * is read before any candidate runs.
  */
 function twoPasses(session: GameSession): Passes {
+  // A game waiting for one key takes each command's first letter: only the menu keys (the scene tier) mean anything.
+  if (session.waitsForKey) return onePass([]);
   const scope = candidateScope(session);
   const singles = singleCandidates(session, scope);
   let pass = 0;

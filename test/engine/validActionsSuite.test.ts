@@ -133,6 +133,28 @@ describeWithSuite(['inhumane'], 'a direction as the second object', ({ inhumane 
   });
 });
 
+describeWithSuite(['night', 'enter'], 'menus', ({ night, enter }) => {
+  it("leaves a hints menu that reads single keys: 'q', and nothing a line would send", () => {
+    const session = sessionAt(night);
+    for (const command of ['northeast', 'southwest', 'hints']) session.tryCommand(command);
+    expect(session.waitsForKey).toBe(true);
+    const offered = findValidActions(session).map((a) => a.command);
+    expect(offered).toContain('q');
+    session.tryCommand('q');
+    expect(session.waitsForKey).toBe(false);
+  });
+
+  it('answers a numbered menu read as a line ("Select an option or 0 to say nothing") with a number', () => {
+    const session = sessionAt(enter);
+    // The coin opens the closet; Mr. Alltext then starts a conversation.
+    for (const command of ['push coin to pocket', 'open door with coin', 'push book to coin', 'take key from self'])
+      session.tryCommand(command);
+    expect(session.tryCommand('look')).toMatch(/Select an option/);
+    const offered = findValidActions(session).flatMap((a) => [a.command, ...a.equivalents]);
+    expect(offered.some((command) => /^[0-9]$/.test(command))).toBe(true);
+  });
+});
+
 describe("Jericho's measure: object operations that leave the world as it was", () => {
   it('offers "push the key to the chest" with the key in the chest, after the commands that change something', () => {
     const session = GameSession.fromFile(join(GAME_FILES, 'lighthouse.z5'));
