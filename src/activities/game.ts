@@ -36,11 +36,6 @@ function bounded(text: string): string {
 }
 
 /**
- * The state the agent perceives, with as much about the valid actions as its assist level allows:
- * the search runs for `probe` and `valid`, and `valid` keeps only the commands. Under `none` it
- * does not run at all: the agent gets the parser's reply and nothing else.
- */
-/**
  * Whether the valid-action search has anything to try: not after a win or a quit (a quit game
  * cannot be rewound). After a death some games go on (Zork), so the search still runs.
  */
@@ -48,6 +43,11 @@ export function searchable(session: GameSession): boolean {
   return !session.groundTruth().victory && !session.isOver;
 }
 
+/**
+ * The state the agent perceives, with as much about the valid actions as its assist level allows:
+ * the search runs for `probe` and `valid`, and `valid` keeps only the commands. Under `none` it
+ * does not run at all: the agent gets the parser's reply and nothing else.
+ */
 async function stateOf(session: GameSession, observation: string, assist: Assist): Promise<GameState> {
   const shows = assistFor(assist).shows;
   const search = shows !== 'nothing' && searchable(session);

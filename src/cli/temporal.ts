@@ -69,12 +69,13 @@ const SHUTDOWN_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIG
  */
 export async function withWorker<T>(config: GrueConfig, work: () => Promise<T>, stopped: { workflowId: string; goOn: string }): Promise<T> {
   quietWorkerLogs();
-  let signal: NodeJS.Signals | null = null;
-  const onSignal = (received: NodeJS.Signals) => (signal ??= received);
-  for (const s of SHUTDOWN_SIGNALS) process.on(s, onSignal);
   const connection = await connectWorkerConnection(config);
   // The worker's LLMs are ours to close: an embedded model's host process outlives the worker otherwise.
   const providers: LlmProvider[] = [];
+  // Which signal stopped the worker, for the message; removed in `finally`, so none is left behind.
+  let signal: NodeJS.Signals | null = null;
+  const onSignal = (received: NodeJS.Signals) => (signal ??= received);
+  for (const s of SHUTDOWN_SIGNALS) process.on(s, onSignal);
   try {
     const worker: Worker = await createGrueWorker({
       connection,
