@@ -1,7 +1,7 @@
 /**
  * Records histories of real runs into test/histories/ for the replay test. Each file is named
  * after its workflow id (replay needs it: child ids derive from it), with `@label` for extra runs.
- *   npx tsx scripts/record-histories.ts [--only full,valid,oracle-free]
+ *   npx tsx scripts/record-histories.ts [--only full,valid,none,oracle-free]
  * Re-record on purpose, when an agent change is meant to change decisions (see the README's
  * "Shipping an agent change"); the decision-replay test fails until you do.
  */
@@ -79,6 +79,17 @@ async function main() {
         maxTurns: 14,
         policy: 'oracle-free',
         assist: 'valid',
+        continueAsNewEvery: 7,
+      });
+    // The explorer under `none` (typed commands from the story's lexicon, ordered by the learned
+    // shape prior): the decision replay then covers the prior's order and the parser's refusals.
+    if (want('none'))
+      await recordEpisode('history-none-episode', {
+        game: 'lighthouse',
+        seed: 1,
+        maxTurns: 14,
+        policy: 'oracle-free',
+        assist: 'none',
         continueAsNewEvery: 7,
       });
     if (!want('oracle-free')) return;
