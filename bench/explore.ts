@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { freshLearned } from '../src/agent/learned';
 import { createRng, seedFor } from '../src/agent/rng';
 import { AgentState, initialState } from '../src/agent/state';
-import { VerbPrior, VerbPriorSchema } from '../src/agent/verbPrior';
+import { DEFAULT_VERB_PRIOR, VerbPrior, VerbPriorSchema, worthOfShapes } from '../src/agent/verbPrior';
 import { decide, deliberate, isOver, learn } from '../src/agent/turn';
 import { replyNouns, storyLexicon } from '../src/engine/lexicon';
 import { GameSession } from '../src/engine/session';
@@ -85,6 +85,12 @@ export interface PlayOptions {
 }
 
 /** One episode of the oracle-free explorer on one suite game, through the workflow's turn pipeline. */
+/** Under `none`: the story's lexicon and the prior's worth of its shapes, as the startGame activity returns them. */
+function typedStart(session: GameSession, prior: VerbPrior): Pick<StartGameResult, 'lexicon' | 'shapeWorth'> {
+  const lexicon = storyLexicon(session);
+  return { lexicon, shapeWorth: worthOfShapes(prior, lexicon) };
+}
+
 export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOptions): GameRun {
   const started = performance.now();
   const run: GameRun = { game: entry.game, maxScore: entry.maxScore, best: 0, peak: 0, normalised: 0, steps: 0, seconds: 0, places: 0 };
@@ -116,9 +122,9 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
     storyMd5: session.story.md5,
     storyName: entry.game,
     maxScore: entry.maxScore,
-    ...(assist === 'none' ? { lexicon: storyLexicon(session) } : {}),
+    ...(assist === 'none' ? typedStart(session, options.prior ?? DEFAULT_VERB_PRIOR) : {}),
   };
-  let state = initialState(start, freshLearned(), seedFor(config.seed, 'policy'), {}, options.prior);
+  let state = initialState(start, freshLearned(), seedFor(config.seed, 'policy'), {});
   if (options.worth && state.typing)
     state = { ...state, typing: { ...state.typing, worth: options.worth(Object.keys(state.typing.worth)) } };
   while (state.turn < config.maxTurns && !isOver(state.truth, config)) {

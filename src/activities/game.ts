@@ -6,6 +6,7 @@
  * snapshot it was given.
  */
 import { assistFor } from '../agent/assist';
+import { DEFAULT_VERB_PRIOR, worthOfShapes } from '../agent/verbPrior';
 import { resolveStory } from '../engine/resolveStory';
 import { replyNouns, storyLexicon } from '../engine/lexicon';
 import { GameSession } from '../engine/session';
@@ -75,6 +76,12 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
   };
 }
 
+/** Under `none`: the story's lexicon and the prior's worth of its shapes (the typed commands' order). */
+function typedStart(session: GameSession): Pick<StartGameResult, 'lexicon' | 'shapeWorth'> {
+  const lexicon = storyLexicon(session);
+  return { lexicon, shapeWorth: worthOfShapes(DEFAULT_VERB_PRIOR, lexicon) };
+}
+
 export function createGameActivities(stories: StorySessions = new StorySessions()) {
   return {
     async startGame(raw: StartGameInput): Promise<StartGameResult> {
@@ -91,7 +98,7 @@ export function createGameActivities(stories: StorySessions = new StorySessions(
           storyMd5: session.story.md5,
           storyName: session.binding?.name ?? path.split('/').pop()!,
           maxScore: session.maxScore ?? null,
-          ...(assistFor(input.assist).shows === 'nothing' ? { lexicon: storyLexicon(session) } : {}),
+          ...(assistFor(input.assist).shows === 'nothing' ? typedStart(session) : {}),
         };
       });
     },

@@ -14,7 +14,7 @@ import type { CellMemory } from './cells';
 import { knownStates, shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
 import { TypingSchema } from './typed';
-import { DEFAULT_VERB_PRIOR, VerbPrior, worthOfShapes } from './verbPrior';
+import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
 
 export const LlmUsageSchema = z.object({
   calls: z.number().int(),
@@ -102,14 +102,11 @@ export const LIMITS = {
 /** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
 export const MAX_CARRY_BYTES = 60 * 1024;
 
-/** `prior`: the command shapes' worth learned across games (the `none` explorer's order; see verbPrior.ts). */
-export function initialState(
-  start: StartGameResult,
-  learned: LearnedState,
-  rngState: number,
-  memory: Record<string, unknown>,
-  prior: VerbPrior = DEFAULT_VERB_PRIOR,
-): AgentState {
+/**
+ * Under `none` the typed commands' order is the shapes' worth startGame returned; a start recorded
+ * before startGame returned it played the first prior, and its replay must play it too.
+ */
+export function initialState(start: StartGameResult, learned: LearnedState, rngState: number, memory: Record<string, unknown>): AgentState {
   return {
     story: { md5: start.storyMd5, name: start.storyName, maxScore: start.maxScore },
     turn: 0,
@@ -141,7 +138,7 @@ export function initialState(
     typing: start.lexicon
       ? {
           lexicon: start.lexicon,
-          ...worthOfShapes(prior, start.lexicon),
+          ...(start.shapeWorth ?? worthOfShapes(FIRST_VERB_PRIOR, start.lexicon)),
           roomNouns: { [start.truth.location.id]: start.nouns ?? [] },
           refused: [],
         }

@@ -1,13 +1,16 @@
 /**
  * The order the `none` explorer tries command shapes in, learned by playing the suite's games
  * (scripts/none-prior.ts writes data/none-verb-prior.json; its `about` says how, and on which
- * games). Per shape ("open $", "put $ in $", "north") it holds how often a command of that shape
+ * games). The startGame activity reads it and returns the worth of the story's shapes, so the
+ * recorded history holds what a run plays with and a later prior never changes a recorded run;
+ * runs recorded before the activity returned it played the first prior (none-verb-prior-first.json). Per shape ("open $", "put $ in $", "north") it holds how often a command of that shape
  * was tried, made progress (a score, a room or an item new to the episode) or killed the player.
  * A shape's worth is its progress rate, shrunk toward the mean rate when it was seldom tried and
  * lowered by its deaths. No game is named here: a game the prior never saw is played the same way.
  */
 import { z } from 'zod';
-import type { Lexicon } from '../schemas/game';
+import type { Lexicon, ShapeWorth } from '../schemas/game';
+import first from './data/none-verb-prior-first.json';
 import data from './data/none-verb-prior.json';
 
 export const ShapeCountsSchema = z.object({ tries: z.number().int().nonnegative(), gains: z.number().nonnegative(), deaths: z.number() });
@@ -21,6 +24,8 @@ export const VerbPriorSchema = z.object({
 export type VerbPrior = z.infer<typeof VerbPriorSchema>;
 
 export const DEFAULT_VERB_PRIOR: VerbPrior = VerbPriorSchema.parse(data);
+/** The prior of runs recorded before startGame returned the shapes' worth (see initialState). */
+export const FIRST_VERB_PRIOR: VerbPrior = VerbPriorSchema.parse(first);
 
 /** Tries a shape's own rate counts as much as the mean rate (the shrinkage). */
 const SHRINK_TRIES = 4;
@@ -48,7 +53,7 @@ export function shapeWorth(counts: ShapeCounts | undefined, mean: number): numbe
 const rounded = (value: number) => Math.round(value * 1e5) / 1e5;
 
 /** The worth of each of this story's shapes, and of a shape the prior never saw. */
-export function worthOfShapes(prior: VerbPrior, lexicon: Lexicon): { worth: Record<string, number>; unknownWorth: number } {
+export function worthOfShapes(prior: VerbPrior, lexicon: Lexicon): ShapeWorth {
   const mean = meanRate(prior);
   const worth: Record<string, number> = {};
   for (const shape of [...lexicon.directions, ...lexicon.templates]) worth[shape] = rounded(shapeWorth(prior.shapes[shape], mean));

@@ -106,11 +106,21 @@ export type GameState = z.infer<typeof GameStateSchema>;
 export const StepGameResultSchema = GameStateSchema.extend({ command: z.string() });
 export type StepGameResult = z.infer<typeof StepGameResultSchema>;
 
+/** What the `none` explorer's shape prior makes of a story's shapes (see agent/verbPrior.ts). */
+export const ShapeWorthSchema = z.object({
+  worth: z.record(z.string(), z.number()),
+  /** The worth of a shape the prior never saw. */
+  unknownWorth: z.number(),
+});
+export type ShapeWorth = z.infer<typeof ShapeWorthSchema>;
+
 export const StartGameResultSchema = GameStateSchema.extend({
   storyMd5: z.string(),
   storyName: z.string(),
   maxScore: z.number().int().nullable(),
   /** The story's movement words and command shapes: only under the `none` assist. */
   lexicon: LexiconSchema.optional(),
+  /** The prior's worth of the lexicon's shapes: only under `none`. In the history, so a replay plays the prior the run played. */
+  shapeWorth: ShapeWorthSchema.optional(),
 });
 export type StartGameResult = z.infer<typeof StartGameResultSchema>;

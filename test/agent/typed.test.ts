@@ -9,7 +9,7 @@ import { createRng } from '../../src/agent/rng';
 import { initialState } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
 import { refusedWords, typedCommands } from '../../src/agent/typed';
-import type { VerbPrior } from '../../src/agent/verbPrior';
+import { DEFAULT_VERB_PRIOR, FIRST_VERB_PRIOR, VerbPrior, worthOfShapes } from '../../src/agent/verbPrior';
 import { replyNouns, storyLexicon } from '../../src/engine/lexicon';
 import { GameSession } from '../../src/engine/session';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
@@ -44,7 +44,7 @@ const truth = (room: number, name: string, inventory: Array<{ id: number; name: 
 
 function started(observation: string, nouns: string[]): StartGameResult {
   const at: GameState = { observation, truth: truth(1, 'Hall'), worldHash: 'w0', snapshot: 's', options: [], commands: [], nouns };
-  return { ...at, storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10, lexicon: LEXICON };
+  return { ...at, storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10, lexicon: LEXICON, shapeWorth: worthOfShapes(PRIOR, LEXICON) };
 }
 
 const turn = (state: ReturnType<typeof initialState>) => {
@@ -72,12 +72,12 @@ describe('typed commands under none', () => {
   });
 
   it('the explorer takes the most promising untried command, not a compass guess (as it did from the reply alone)', () => {
-    const state = initialState(started('A wooden chest sits here.', ['chest']), freshLearned(), 7, {}, PRIOR);
+    const state = initialState(started('A wooden chest sits here.', ['chest']), freshLearned(), 7, {});
     expect(turn(state).decision.command).toBe('take chest');
   });
 
   it('a noun the parser says is not here is not tried again in that room', () => {
-    const state = initialState(started('You see a lamp and a chest.', ['lamp', 'chest']), freshLearned(), 7, {}, PRIOR);
+    const state = initialState(started('You see a lamp and a chest.', ['lamp', 'chest']), freshLearned(), 7, {});
     const { decision, rng } = turn(state);
     const refusedNoun = decision.command.split(' ')[1];
     const step = {
@@ -103,7 +103,7 @@ describe('typed commands under none', () => {
 
   it('walks back to a room with promising moves once this one is spent', () => {
     // Hall (1) has a chest untried; the player went north to an empty corridor (2) and tried everything there.
-    let state = initialState(started('A chest.', ['chest']), freshLearned(), 7, {}, PRIOR);
+    let state = initialState(started('A chest.', ['chest']), freshLearned(), 7, {});
     const walk = (command: string, room: number, name: string, observation: string, nouns: string[]) => {
       const rng = createRng(state.rngState);
       const decision = { ...decide(state, config, rng, { kind: 'decided', choice: { command, reason: 'untried', why: '' } }, null) };
@@ -126,6 +126,22 @@ describe('typed commands under none', () => {
     expect(state.open).toContain(1);
     const { decision } = turn(state);
     expect({ command: decision.command, reason: decision.reason }).toEqual({ command: 'south', reason: 'return' });
+  });
+});
+
+describe("the shapes' worth a run plays with", () => {
+  const lighthouse = storyLexicon(GameSession.fromFile(join(GAME_FILES, 'lighthouse.z5')));
+
+  it('is the one startGame returned (recorded in the history), not the prior the code holds now', () => {
+    const state = initialState(started('A chest.', ['chest']), freshLearned(), 7, {});
+    expect(state.typing?.worth).toEqual(worthOfShapes(PRIOR, LEXICON).worth);
+  });
+
+  it('is the first prior for a start recorded before startGame returned it, so its replay decides as it did', () => {
+    const { shapeWorth: _recordedLater, ...recordedBefore } = { ...started('A chest.', ['chest']), lexicon: lighthouse };
+    const state = initialState(recordedBefore, freshLearned(), 7, {});
+    expect(state.typing?.worth).toEqual(worthOfShapes(FIRST_VERB_PRIOR, lighthouse).worth);
+    expect(state.typing?.worth).not.toEqual(worthOfShapes(DEFAULT_VERB_PRIOR, lighthouse).worth);
   });
 });
 

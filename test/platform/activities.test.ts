@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createActivities } from '../../src/activities';
 import { runDir } from '../../src/activities/files';
 import { freshLearned } from '../../src/agent/learned';
+import { DEFAULT_VERB_PRIOR, worthOfShapes } from '../../src/agent/verbPrior';
 import { tempDataDir } from './env';
 import { describeWithGame } from '../helpers';
 
@@ -73,6 +74,14 @@ describe('game activities', () => {
     // The same step, whatever the agent is told.
     const same = (result: typeof probe) => ({ ...result, options: [], commands: [], nouns: [] });
     for (const other of [valid, none]) expect(same(other)).toEqual(same(probe));
+  });
+
+  it("startGame under none returns the story's lexicon and the prior's worth of its shapes, for the history to hold", async () => {
+    const none = await run(() => acts.startGame({ game: 'lighthouse', seed: 1, assist: 'none' }));
+    expect(none.lexicon?.templates).toEqual(expect.arrayContaining(['take $', 'open $']));
+    expect(none.shapeWorth).toEqual(worthOfShapes(DEFAULT_VERB_PRIOR, none.lexicon!));
+    const valid = await run(() => acts.startGame({ game: 'lighthouse', seed: 1, assist: 'valid' }));
+    expect([valid.lexicon, valid.shapeWorth]).toEqual([undefined, undefined]);
   });
 
   it('rejects bad inputs as non-retryable failures that name the field', async () => {
