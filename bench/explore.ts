@@ -84,13 +84,13 @@ export interface PlayOptions {
   onTurn?: (before: AgentState, after: AgentState) => void;
 }
 
-/** One episode of the oracle-free explorer on one suite game, through the workflow's turn pipeline. */
 /** Under `none`: the story's lexicon and the prior's worth of its shapes, as the startGame activity returns them. */
 function typedStart(session: GameSession, prior: VerbPrior): Pick<StartGameResult, 'lexicon' | 'shapeWorth'> {
   const lexicon = storyLexicon(session);
   return { lexicon, shapeWorth: worthOfShapes(prior, lexicon) };
 }
 
+/** One episode of the oracle-free explorer on one suite game, through the workflow's turn pipeline. */
 export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOptions): GameRun {
   const started = performance.now();
   const run: GameRun = { game: entry.game, maxScore: entry.maxScore, best: 0, peak: 0, normalised: 0, steps: 0, seconds: 0, places: 0 };
