@@ -37,6 +37,9 @@ module.exports = {
   // Engine tests are CPU-bound; two workers match the machine and keep timings stable.
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/reporters/summary.js'],
+  // Every test's scratch folders go under one folder, removed when the run ends.
+  globalSetup: '<rootDir>/test/scratchSetup.js',
+  globalTeardown: '<rootDir>/test/scratchTeardown.js',
   projects: [
     {
       ...common,

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withFileLock } from '../src/fileLock';
+import { scratchDir } from './helpers';
 
 describe('withFileLock', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'grue-lock-'));
+  const dir = scratchDir('lock');
 
   it('runs work on the same lock one at a time', async () => {
     const lock = join(dir, 'a.lock');

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CampaignConfig, CampaignOptions, EpisodeOptions, resolveCampaignConfig, resolveEpisodeConfig } from '../src/schemas/episode';
 import { EpisodeInput } from '../src/workflows/contract';
@@ -6,6 +7,14 @@ import { TurnRecord } from '../src/agent/records';
 import { LearnedState } from '../src/agent/learned';
 
 export const ROOT = resolve(__dirname, '..');
+
+/**
+ * A fresh folder for a test's files. Under jest it sits in the run's scratch folder
+ * (test/scratchSetup.js), which is removed when the run ends, so a test run leaves nothing behind.
+ */
+export function scratchDir(prefix: string): string {
+  return mkdtempSync(join(process.env.GRUE_TEST_SCRATCH ?? tmpdir(), `grue-${prefix}-`));
+}
 /** The CLI's entry point, as tests run it in a child process. */
 export const GRUE = join(ROOT, 'bin', 'grue.js');
 export const SHARED_GAMES = resolve(ROOT, '..', 'shared', 'games');

@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeWithGame, GRUE, ROOT } from '../helpers';
+import { describeWithGame, GRUE, ROOT, scratchDir } from '../helpers';
 
 function grue(args: string[], input?: string) {
   const r = spawnSync(process.execPath, [GRUE, ...args], { cwd: ROOT, input, encoding: 'utf8', timeout: 60_000 });
@@ -50,7 +49,7 @@ describe('grue game', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown game "no-such-game"/);
 
-    const dir = mkdtempSync(join(tmpdir(), 'grue-cli-'));
+    const dir = scratchDir('cli');
     writeFileSync(join(dir, 'notes.z5'), 'just some text, not a story file '.repeat(10));
     const corrupt = grue(['game', join(dir, 'notes.z5')]);
     expect(corrupt.code).toBe(2);

@@ -1,10 +1,9 @@
 /** The platform CLI end to end: play, status, transcript (and its thoughtbox chains), list, and bad input caught before any workflow starts. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTranscript } from '../../src/activities/files';
-import { GRUE, ROOT, sharedGame } from '../helpers';
+import { GRUE, ROOT, sharedGame, scratchDir } from '../helpers';
 import { tempDataDir } from '../platform/env';
 import { ownServer } from '../platform/server';
 import { GrueRun, grueProcess } from './grueProcess';
@@ -59,7 +58,7 @@ describe('grue play: bad input fails before any workflow starts', () => {
   });
 
   it('a corrupt story file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'grue-corrupt-'));
+    const dir = scratchDir('corrupt');
     const bytes = Buffer.alloc(4096, 0x41);
     writeFileSync(join(dir, 'broken.z5'), bytes);
     const r = grue(['play', join(dir, 'broken.z5')], env);

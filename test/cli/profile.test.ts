@@ -4,16 +4,16 @@
  * server is a stand-in for an authenticating Temporal frontend (Temporal Cloud answers a bad key
  * with UNAUTHENTICATED the same way): plain HTTP/2 answering each gRPC method as the test says.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, Http2Server } from 'node:http2';
 import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config';
 import { connectWorkerConnection } from '../../src/temporal/connect';
 import { TemporalProfileError } from '../../src/temporal/profile';
 import { quietRuntime, tempDataDir } from '../platform/env';
 import { grueProcess } from './grueProcess';
+import { scratchDir } from '../helpers';
 
 const API_KEY = 'sk-test-0123456789abcdef';
 const grue = grueProcess;
@@ -54,7 +54,7 @@ async function standInFrontend(answers: () => Answers): Promise<{ server: Http2S
 }
 
 describe('grue --profile: profiles that cannot work', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'grue-cli-profile-'));
+  const dir = scratchDir('cli-profile');
   const file = join(dir, 'temporal.toml');
   writeFileSync(
     file,
@@ -140,7 +140,7 @@ describe('grue --profile: profiles that cannot work', () => {
 });
 
 describe('grue --profile against a server that checks credentials', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'grue-cli-refused-'));
+  const dir = scratchDir('cli-refused');
   let frontend: Awaited<ReturnType<typeof standInFrontend>>;
   let answers: Answers = {};
   let env: NodeJS.ProcessEnv;

@@ -1,8 +1,7 @@
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GameSession, inspectStory, loadStoryFile, StoryFileError, InstructionBudgetError } from '../../src/engine';
-import { GAME_FILES } from '../helpers';
+import { GAME_FILES, scratchDir } from '../helpers';
 
 const lighthouse = () => new Uint8Array(readFileSync(join(GAME_FILES, 'lighthouse.z5')));
 
@@ -81,7 +80,7 @@ describe('story file validation', () => {
     // Replace the first instruction with `jump` to itself (1OP:12, offset -1): an endless loop.
     const pc = (bytes[6] << 8) | bytes[7];
     bytes.set([0x8c, 0xff, 0xff], pc);
-    const dir = mkdtempSync(join(tmpdir(), 'grue-loop-'));
+    const dir = scratchDir('loop');
     writeFileSync(join(dir, 'loop.z5'), bytes);
     const started = Date.now();
     expect(() => GameSession.fromFile(join(dir, 'loop.z5'), { blockBudget: 200_000 })).toThrow(InstructionBudgetError);

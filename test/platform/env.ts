@@ -4,9 +4,6 @@
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection, Worker, WorkflowBundleOption } from '@temporalio/worker';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createActivities } from '../../src/activities';
 import { episodeRecordsFromHistory } from '../../src/temporal/episodeHistory';
 import { installRuntime } from '../../src/temporal/runtime';
@@ -14,6 +11,7 @@ import { findTemporalCli } from '../../src/temporal/server';
 import { cachedWorkflowBundle } from '../../src/temporal/workflowBundle';
 import { createGrueWorker } from '../../src/worker';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../../src/schemas/searchAttributes';
+import { scratchDir } from '../helpers';
 
 export function temporalCli(): string {
   const cli = findTemporalCli();
@@ -42,7 +40,7 @@ export function workflowBundle(): Promise<WorkflowBundleOption> {
 }
 
 export function tempDataDir(): string {
-  return mkdtempSync(join(tmpdir(), 'grue-test-'));
+  return scratchDir('test');
 }
 
 let queues = 0;

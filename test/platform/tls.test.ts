@@ -5,9 +5,8 @@
  * only through TLS, with the CA and server name from a profile, and an episode plays through it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect as netConnect, Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { loadConfig } from '../../src/config';
@@ -19,6 +18,7 @@ import { createGrueWorker } from '../../src/worker';
 import { episodeWorkflow } from '../../src/workflows';
 import { grueProcess } from '../cli/grueProcess';
 import { quietRuntime, tempDataDir, uniqueQueue, workflowBundle } from './env';
+import { scratchDir } from '../helpers';
 
 /** A CA and a server certificate for localhost, made by openssl (part of every Debian image). */
 function makeCertificates(dir: string, name: string): { ca: string; key: string; cert: string } {
@@ -62,7 +62,7 @@ function makeCertificates(dir: string, name: string): { ca: string; key: string;
 }
 
 describe('a Temporal server reached over TLS through a profile', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'grue-tls-'));
+  const dir = scratchDir('tls');
   let server: DevServer;
   let proxy: Server;
   let tlsPort = 0;

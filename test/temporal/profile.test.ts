@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, webUiUrl } from '../../src/config';
 import {
@@ -10,6 +9,7 @@ import {
   resolveTemporalTarget,
   TemporalProfileError,
 } from '../../src/temporal/profile';
+import { scratchDir } from '../helpers';
 
 const PROFILES = `
 [profile.default]
@@ -32,7 +32,7 @@ server_name = "temporal.example.com"
 
 /** An environment with a home of its own: no profile file of the machine's leaks in. */
 function home(withFile: boolean): NodeJS.ProcessEnv {
-  const dir = mkdtempSync(join(tmpdir(), 'grue-profile-'));
+  const dir = scratchDir('profile');
   if (withFile) {
     mkdirSync(join(dir, '.config', 'temporalio'), { recursive: true });
     writeFileSync(join(dir, '.config', 'temporalio', 'temporal.toml'), PROFILES);
@@ -66,7 +66,7 @@ describe('Temporal profile resolution', () => {
   });
 
   it('loads TLS files from TEMPORAL_TLS_* variables', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'grue-tls-files-'));
+    const dir = scratchDir('tls-files');
     writeFileSync(join(dir, 'ca.pem'), 'CA BYTES');
     const target = resolveTemporalTarget({
       ...home(false),
@@ -100,7 +100,7 @@ describe('Temporal profile resolution', () => {
   });
 
   it('says a malformed file cannot be read', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'grue-bad-toml-'));
+    const dir = scratchDir('bad-toml');
     writeFileSync(join(dir, 'temporal.toml'), '[profile.default\naddress=');
     expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_CONFIG_FILE: join(dir, 'temporal.toml') })).toThrow(
       /cannot read .*temporal\.toml: .*TOML/,
@@ -134,7 +134,7 @@ describe('Temporal profile resolution', () => {
   });
 
   it('refuses an address without a port, naming where it was set', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'grue-bad-address-'));
+    const dir = scratchDir('bad-address');
     writeFileSync(join(dir, 'temporal.toml'), '[profile.default]\naddress = "temporal.example.com"\n');
     expect(() => resolveTemporalTarget({ ...home(false), TEMPORAL_CONFIG_FILE: join(dir, 'temporal.toml') })).toThrow(
       /^address of profile "default" in .*temporal\.toml \("temporal\.example\.com"\) must be host:port/,

@@ -2,15 +2,15 @@
  * The workflow bundle is built once per version of the code and then read from the cache: a second
  * worker start finds the file, and a different set of interceptor modules is another bundle.
  */
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleKey, cachedWorkflowBundle } from '../../src/temporal/workflowBundle';
 import { WORKFLOW_TRACING_MODULES } from '../../src/temporal/tracing';
+import { scratchDir } from '../helpers';
 
 describe('the cached workflow bundle', () => {
   const saved = process.env.GRUE_CACHE;
-  const cache = mkdtempSync(join(tmpdir(), 'grue-bundle-'));
+  const cache = scratchDir('bundle');
   beforeAll(() => {
     process.env.GRUE_CACHE = cache;
   });
