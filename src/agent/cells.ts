@@ -83,6 +83,8 @@ export interface CellMemory {
   doneHere?: ReadonlySet<string>;
   /** Commands made so often where the player stands that they are spent there (see SPENT_AFTER). */
   spentHere?: ReadonlySet<string>;
+  /** Moves the probe shows lower the score are left out while others remain (see safePool). */
+  avoidLosses?: boolean;
 }
 
 /** Whether being in `cell` is being somewhere, or holding something, that no episode had reached yet. */

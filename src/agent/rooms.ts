@@ -81,7 +81,11 @@ export function mappedByProbe(now: AgentState, before: AgentState): AgentState {
       LIMITS.rooms,
     );
     open = open.filter((other) => other !== id);
-    const best = frontier(safePool(judged.options, memory.deadly), { ...memory, here: cellOf(judged.truth), doneHere: doneIn(now, id) });
+    const best = frontier(safePool(judged.options, memory.deadly, memory.avoidLosses), {
+      ...memory,
+      here: cellOf(judged.truth),
+      doneHere: doneIn(now, id),
+    });
     const opensSomething = best !== null && !exhausted(best.tier);
     if (opensSomething) open = [...open, id].slice(-LIMITS.rooms);
     // The room just left, as it was left: spent or not.

@@ -82,6 +82,8 @@ export const AgentStateSchema = z.object({
   lastThoughtboxTurn: z.number().int().nullable(),
   /** The highest score seen at any step of the episode; absent in states carried before it was kept. */
   peakScore: z.number().int().optional(),
+  /** Under `probe`, leave out moves that lower the score while others remain (see safePool); the workflow sets it from its patch. */
+  avoidsLosses: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -145,6 +147,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
       : null,
     lastThoughtboxTurn: null,
     peakScore: start.truth.score,
+    avoidsLosses: true,
   };
 }
 
@@ -278,6 +281,7 @@ export function cellMemory(state: AgentState): CellMemory {
     known: { has: (hash) => known.has(shortState(hash)) },
     doneHere: doneIn(state, state.truth.location.id),
     spentHere: spentIn(state, state.truth.location.id),
+    avoidLosses: state.avoidsLosses,
   };
 }
 

@@ -82,6 +82,8 @@ const RECENT_SESSIONS = 10;
 
 /** The patch that brought spent commands (a command made three times in a room; see SPENT_AFTER). */
 export const SPENT_COMMANDS_PATCH = 'explorer-spent-commands';
+/** The patch that leaves out, under `probe`, moves that lower the score (see safePool). */
+export const AVOID_LOSSES_PATCH = 'probe-avoids-losses';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -95,6 +97,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   // replays as it was played; each later run (after continue-as-new) takes them up. Asked once,
   // before any activity, so the answer holds for the whole run.
   const spendsRepeats = patched(SPENT_COMMANDS_PATCH);
+  const avoidsLosses = patched(AVOID_LOSSES_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -139,6 +142,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     upsertSearchAttributes([{ key: GAME_KEY, value: config.game }]);
     publishProgress(state);
   }
+  state = { ...state, avoidsLosses };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);
 

@@ -141,6 +141,21 @@ describe('policies under each assist level', () => {
     expect(knownMove(context({ options: [trap], cells: deadly })).pool).toEqual([trap]); // nothing else: the trap stays possible
   });
 
+  it('probe: never a move the probe shows costs points while another is left (dragon\'s "rescue", 2 points a time)', () => {
+    // Each "rescue" lowers the score, so its world state is new every time: before, it ranked as a change new to the world.
+    const rescue = opt('rescue', { scoreDelta: -2, resultCell: '1/10/-2', resultHash: 'h-rescued' });
+    const look = opt('look under bed', { resultCell: HERE, resultHash: 'h-start' });
+    const avoiding = memory({ avoidLosses: true });
+    const { pool, choice } = knownMove(context({ options: [rescue, look], cells: avoiding }));
+    expect(pool.map((o) => o.command)).toEqual(['look under bed']);
+    expect(choice).toBeNull();
+    const decided = oracleFreePolicy(context({ options: [rescue, look], cells: avoiding }));
+    expect(decided.command).toBe('look under bed');
+    expect(knownMove(context({ options: [rescue], cells: avoiding })).pool).toEqual([rescue]); // nothing else: it stays possible
+    // Runs recorded before the patch (avoidLosses unset) keep every move.
+    expect(knownMove(context({ options: [rescue, look] })).pool).toEqual([rescue, look]);
+  });
+
   it('probe: of scoring moves, the most points per thing given up (the lamp stays out of the trophy case)', () => {
     // Carrying the lit lamp (10), the broken egg (11) and the broken canary (12); the case is in the room.
     const here = '1/10,11,12/0';
