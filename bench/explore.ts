@@ -18,12 +18,12 @@ import { join, resolve } from 'node:path';
 import { freshLearned } from '../src/agent/learned';
 import { createRng, seedFor } from '../src/agent/rng';
 import { AgentState, initialState } from '../src/agent/state';
-import { DEFAULT_VERB_PRIOR, VerbPrior, VerbPriorSchema, worthOfShapes } from '../src/agent/verbPrior';
+import { VerbPrior, VerbPriorSchema } from '../src/agent/verbPrior';
 import { decide, deliberate, isOver, learn } from '../src/agent/turn';
-import { replyNouns, storyLexicon } from '../src/engine/lexicon';
+import { replyNouns } from '../src/engine/lexicon';
 import { GameSession } from '../src/engine/session';
 import { findValidActions } from '../src/engine/validActions';
-import { MAX_OPTIONS, searchable } from '../src/activities/game';
+import { MAX_OPTIONS, searchable, typedStart } from '../src/activities/game';
 import { resolveEpisodeConfig } from '../src/schemas/episode';
 import type { EpisodeConfig } from '../src/schemas/episode';
 import type { GameState, StartGameResult } from '../src/schemas/game';
@@ -84,12 +84,6 @@ export interface PlayOptions {
   onTurn?: (before: AgentState, after: AgentState) => void;
 }
 
-/** Under `none`: the story's lexicon and the prior's worth of its shapes, as the startGame activity returns them. */
-function typedStart(session: GameSession, prior: VerbPrior): Pick<StartGameResult, 'lexicon' | 'shapeWorth'> {
-  const lexicon = storyLexicon(session);
-  return { lexicon, shapeWorth: worthOfShapes(prior, lexicon) };
-}
-
 /** One episode of the oracle-free explorer on one suite game, through the workflow's turn pipeline. */
 export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOptions): GameRun {
   const started = performance.now();
@@ -122,7 +116,7 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
     storyMd5: session.story.md5,
     storyName: entry.game,
     maxScore: entry.maxScore,
-    ...(assist === 'none' ? typedStart(session, options.prior ?? DEFAULT_VERB_PRIOR) : {}),
+    ...(assist === 'none' ? typedStart(session, options.prior) : {}),
   };
   let state = initialState(start, freshLearned(), seedFor(config.seed, 'policy'), {});
   if (options.worth && state.typing)

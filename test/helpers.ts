@@ -15,6 +15,7 @@ export const ROOT = resolve(__dirname, '..');
 export function scratchDir(prefix: string): string {
   return mkdtempSync(join(process.env.GRUE_TEST_SCRATCH ?? tmpdir(), `grue-${prefix}-`));
 }
+
 /** The CLI's entry point, as tests run it in a child process. */
 export const GRUE = join(ROOT, 'bin', 'grue.js');
 export const SHARED_GAMES = resolve(ROOT, '..', 'shared', 'games');

@@ -6,7 +6,7 @@
  * snapshot it was given.
  */
 import { assistFor } from '../agent/assist';
-import { DEFAULT_VERB_PRIOR, worthOfShapes } from '../agent/verbPrior';
+import { DEFAULT_VERB_PRIOR, VerbPrior, worthOfShapes } from '../agent/verbPrior';
 import { resolveStory } from '../engine/resolveStory';
 import { replyNouns, storyLexicon } from '../engine/lexicon';
 import { GameSession } from '../engine/session';
@@ -77,9 +77,9 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
 }
 
 /** Under `none`: the story's lexicon and the prior's worth of its shapes (the typed commands' order). */
-function typedStart(session: GameSession): Pick<StartGameResult, 'lexicon' | 'shapeWorth'> {
+export function typedStart(session: GameSession, prior: VerbPrior = DEFAULT_VERB_PRIOR): Pick<StartGameResult, 'lexicon' | 'shapeWorth'> {
   const lexicon = storyLexicon(session);
-  return { lexicon, shapeWorth: worthOfShapes(DEFAULT_VERB_PRIOR, lexicon) };
+  return { lexicon, shapeWorth: worthOfShapes(prior, lexicon) };
 }
 
 export function createGameActivities(stories: StorySessions = new StorySessions()) {

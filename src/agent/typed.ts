@@ -9,7 +9,7 @@
  * refusals ("You can't see any such thing", "I don't know the word") strike nouns out.
  */
 import { z } from 'zod';
-import { Lexicon, LexiconSchema } from '../schemas/game';
+import { Lexicon, LexiconSchema, ShapeWorthSchema } from '../schemas/game';
 
 /** A command with the shape it was built from and how promising that shape is. */
 export interface TypedCommand {
@@ -115,8 +115,7 @@ export function refusedWords(command: string, reply: string, nouns: readonly str
 /** What the `none` explorer carries through an episode: the story's lexicon, its shapes' worth, the nouns met. */
 export const TypingSchema = z.object({
   lexicon: LexiconSchema,
-  worth: z.record(z.string(), z.number()),
-  unknownWorth: z.number(),
+  ...ShapeWorthSchema.shape,
   /** Room id -> nouns replies named there, newest rooms last. */
   roomNouns: z.record(z.string(), z.array(z.string())),
   /** `room|word` for a noun not in reach in that room, `*|word` for a word the parser does not know. */

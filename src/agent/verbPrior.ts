@@ -1,10 +1,11 @@
 /**
  * The order the `none` explorer tries command shapes in, learned by playing the suite's games
  * (scripts/none-prior.ts writes data/none-verb-prior.json; its `about` says how, and on which
- * games). The startGame activity reads it and returns the worth of the story's shapes, so the
- * recorded history holds what a run plays with and a later prior never changes a recorded run;
- * runs recorded before the activity returned it played the first prior (none-verb-prior-first.json). Per shape ("open $", "put $ in $", "north") it holds how often a command of that shape
- * was tried, made progress (a score, a room or an item new to the episode) or killed the player.
+ * games). Per shape ("open $", "put $ in $", "north") it holds how often a command of that shape
+ * was tried, made progress (see shapeCredit.ts) or killed the player. The startGame activity reads
+ * it and returns the worth of the story's shapes, so the recorded history holds what a run plays
+ * with and a later prior never changes a recorded run; runs recorded before the activity returned
+ * it played the first prior (none-verb-prior-first.json).
  * A shape's worth is its progress rate, shrunk toward the mean rate when it was seldom tried and
  * lowered by its deaths. No game is named here: a game the prior never saw is played the same way.
  */
