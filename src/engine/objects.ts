@@ -204,6 +204,28 @@ export class ObjectTable {
     return out;
   }
 
+  /**
+   * Whether the world as worldState reads it (parents and attributes, masked) is what it was when
+   * `entries` was copied from entryBytes: the probe's cheap answer for the many candidates that
+   * touch only a masked daemon's object or a scratch attribute. Sibling, child and property links
+   * are not compared; worldState holds none of them.
+   */
+  sameWorld(mem: Uint8Array, entries: Uint8Array, mask: WorldMask): boolean {
+    const now = this.entryBytes(mem);
+    const { entrySize, attrBytes, version } = this.layout;
+    const parentEnd = attrBytes + (version <= 3 ? 1 : 2);
+    for (let i = 0; i < now.length; i++) {
+      if (now[i] === entries[i]) continue;
+      const id = Math.floor(i / entrySize) + 1;
+      if (mask.ignoreObjects.has(id)) continue;
+      const offset = i - (id - 1) * entrySize;
+      if (offset < attrBytes) {
+        if (!attributesMasked(id, offset, now[i] ^ entries[i], mask)) return false;
+      } else if (offset < parentEnd) return false;
+    }
+    return true;
+  }
+
   worldState(mem: Uint8Array, score: number, mask: WorldMask): WorldState {
     const n = this.count;
     const ab = this.layout.attrBytes;
@@ -228,6 +250,18 @@ export class ObjectTable {
     watchRam.forEach((addr, i) => (watched[i] = mem[addr]));
     return { parents, attrs, attrBytes: ab, score, watched, watchRam };
   }
+}
+
+/** Whether every attribute whose bit differs in this attribute byte of the object is masked. */
+function attributesMasked(id: number, byte: number, differing: number, mask: WorldMask): boolean {
+  for (let bit = 0; bit < 8; bit++) {
+    if (!(differing & (0x80 >> bit))) continue;
+    const attribute = byte * 8 + bit;
+    if (mask.ignoreAttributes.has(attribute)) continue;
+    if (mask.ignoreObjectAttributes.some(([o, a]) => o === id && a === attribute)) continue;
+    return false;
+  }
+  return true;
 }
 
 export function worldHash(state: WorldState): string {

@@ -159,9 +159,14 @@ export function candidateProber(session: GameSession, start: VmState = session.c
   return (command, index) => {
     const ops = opsOf(command);
     if (!ops) return null;
-    // Most candidates change nothing: skip building the world state when no object byte moved.
-    const untouched = beforeBytes.equals(session.objects.entryBytes(session.mem)) && session.score === before.score && !session.isDone;
-    if (untouched && isEmptyOps(ops) && watchedUnchanged(session, before)) return null;
+    // Most candidates change nothing, or only what the mask leaves out (a daemon's object, a
+    // scratch attribute): skip building the world state then; the answer would be the same.
+    const untouched =
+      session.score === before.score &&
+      !session.isDone &&
+      session.objects.sameWorld(session.mem, beforeBytes, session.mask) &&
+      watchedUnchanged(session, before);
+    if (untouched && (isEmptyOps(ops) || passing.has(opsKey(ops)))) return null;
     const after = session.worldState();
     const diff = worldDiff(before, after);
     const scoreDelta = after.score - before.score;
