@@ -2,8 +2,9 @@
  * Two-object candidates (put X in Y, throw X at Y, unlock X with Y, break X with Y), chosen so the
  * search does not try every pair of objects in scope against every two-object grammar line.
  *
- * - Every pair with something the player holds, and "take X from Y" with X in Y: the thing put,
- *   given, thrown or used is usually carried, and a key only fits its own lock.
+ * - Every pair with something the player holds, and every pair where one object is inside the
+ *   other ("take X from Y", "ask Y for X", "search Y for X"): the thing put, given, thrown or used
+ *   is usually carried, a key only fits its own lock, and what someone holds is asked of them.
  * - Things that can be carried but are not (found by the first pass: some one-object command
  *   moved them) are screened: each object in the line's first slot is tried once with one such
  *   thing in the second, and each object in the second slot once with one such thing in the
@@ -67,7 +68,8 @@ export class PairPlan {
       if (t.held.length !== 2) return;
       const [firsts, seconds] = [this.pool(t, 0), this.pool(t, 1)];
       for (const a of firsts) {
-        for (const b of seconds) if (a !== b && (held.has(a) || held.has(b) || parentOf(a) === b)) this.add(out, t, a, b);
+        for (const b of seconds)
+          if (a !== b && (held.has(a) || held.has(b) || parentOf(a) === b || parentOf(b) === a)) this.add(out, t, a, b);
       }
       if (t.allWords) for (const b of seconds) out.push(...this.allPair(t, b));
       const screen = (object: number, slot: 0 | 1, others: number[]) => {

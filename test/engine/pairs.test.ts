@@ -1,0 +1,47 @@
+import { PairPlan } from '../../src/engine/pairs';
+import type { CandidateScope, Template } from '../../src/engine/templates';
+
+const OBJECT = { kind: 'object', held: false, creature: false, multi: false, inside: false } as const;
+
+/** A room with a woman (1) holding a hologram (2), a table (3) and, on it, a cup (4); the player holds a coin (5). */
+function scopeWith(templates: Template[]): CandidateScope {
+  const phrase = new Map([
+    [1, 'cheryl'],
+    [2, 'hologram'],
+    [3, 'table'],
+    [4, 'cup'],
+    [5, 'coin'],
+  ]);
+  const parents = new Map([
+    [2, 1],
+    [4, 3],
+  ]);
+  return {
+    templates,
+    objects: [1, 2, 3, 4, 5],
+    phrase,
+    held: new Set([5]),
+    parentOf: (id) => parents.get(id) ?? 0,
+    fill: (words, chosen) => {
+      let slot = 0;
+      return words.map((w) => (typeof w === 'string' ? w : w.kind === 'word' ? w.text : phrase.get(chosen[slot++])!)).join(' ');
+    },
+  };
+}
+
+describe('PairPlan: the two-object candidates tried before any screen', () => {
+  const ask: Template = { words: ['ask', OBJECT, 'for', OBJECT], held: [false, false] };
+  const take: Template = { words: ['take', OBJECT, 'from', OBJECT], held: [false, false] };
+
+  it('pairs what someone or something holds with its holder, in either slot', () => {
+    const commands = new PairPlan(scopeWith([ask, take]), new Set(), []).first();
+    expect(commands).toEqual(expect.arrayContaining(['ask cheryl for hologram', 'take hologram from cheryl', 'take cup from table']));
+  });
+
+  it('pairs everything with what the player holds, and no two loose things otherwise', () => {
+    const commands = new PairPlan(scopeWith([ask]), new Set(), []).first();
+    expect(commands).toEqual(expect.arrayContaining(['ask cheryl for coin', 'ask coin for table']));
+    expect(commands).not.toContain('ask table for hologram');
+    expect(commands).not.toContain('ask cheryl for cup');
+  });
+});
