@@ -3,7 +3,7 @@
  * dictionary and the objects in scope; no verb list is written by hand.
  *
  * The search runs in passes. The first tries the movement words, every object-free line, every
- * one-object line on every object in scope, and Inform's `push noun noun` with a direction.
+ * one-object line on every object in scope and on "all", and Inform's `push noun noun` with a direction.
  * Two-object lines (put X in Y, throw X at Y, unlock X with Y, take X from Y) grow with the square
  * of what is in scope, so the later passes (pairs.ts) pair objects where one of them is carried,
  * and screen what could be carried.
@@ -237,14 +237,16 @@ function unique(commands: string[]): string[] {
   return [...new Set(commands)];
 }
 
-/** The first pass: movement words, object-free lines, one-object lines on everything in scope, pushes in each direction. */
+/** The first pass: movement words, object-free lines, one-object lines on everything in scope and on "all", pushes in each direction. */
 export function singleCandidates(session: GameSession, scope: CandidateScope = candidateScope(session)): string[] {
   const out: string[] = [...session.grammar.directions];
   for (const t of scope.templates) {
     if (t.held.length === 0) out.push(scope.fill(t.words, []));
     if (t.held.length !== 1) continue;
     for (const a of scope.objects) out.push(scope.fill(t.words, [a]));
-    if (t.allWords) out.push(scope.fill(t.allWords, [ALL]));
+    // "all" in every one-object line, as Jericho tries it: where the line takes one object, games
+    // still answer "examine all", "kiss all" or "open all", each its own effect.
+    out.push(scope.fill(t.allWords ?? t.words, [ALL]));
   }
   out.push(...directionCandidates(scope, session.grammar.directions));
   return unique(out);
