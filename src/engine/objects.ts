@@ -212,6 +212,8 @@ export class ObjectTable {
    */
   sameWorld(mem: Uint8Array, entries: Uint8Array, mask: WorldMask): boolean {
     const now = this.entryBytes(mem);
+    // Most candidates touch no entry at all: a native comparison answers them without the loop.
+    if (Buffer.compare(now, entries) === 0) return true;
     const { entrySize, attrBytes, version } = this.layout;
     const parentEnd = attrBytes + (version <= 3 ? 1 : 2);
     for (let i = 0; i < now.length; i++) {
