@@ -115,7 +115,7 @@ export class ResultsFileError extends Error {
 }
 
 /** A results file read back, checked against its schema: null when there is none. */
-function readResults<S extends z.ZodTypeAny>(path: string, schema: S): z.infer<S> | null {
+export function readResults<S extends z.ZodTypeAny>(path: string, schema: S): z.infer<S> | null {
   if (!existsSync(path)) return null;
   let json: unknown;
   try {

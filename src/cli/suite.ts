@@ -92,7 +92,8 @@ export function gameLine(game: SuiteGameProgress): string {
   if (game.state !== 'done') return `  ${name} ${game.state}`;
   const max = game.maxScore ?? '?';
   const normalised = game.maxScore && game.best !== null ? ` (${(game.best / game.maxScore).toFixed(3)})` : '';
-  return `  ${name} done     ${game.best}/${max}${normalised}`;
+  const earlier = game.reused ? '  (finished by an earlier run: its results.json read back)' : '';
+  return `  ${name} done     ${game.best}/${max}${normalised}${earlier}`;
 }
 
 /** Polls the suite's progress and prints each game's line when its state changes; the result ends it. */
@@ -102,7 +103,8 @@ async function watchSuite(handle: SuiteHandle): Promise<SuiteResult> {
     for (const game of games) {
       if (game.state === 'waiting' || shown.get(game.game) === game.state) continue;
       // A game that finished between two polls gets its running line too: every game's course reads the same.
-      if (game.state !== 'running' && !shown.has(game.game)) process.stdout.write(`${gameLine({ ...game, state: 'running' })}\n`);
+      if (game.state !== 'running' && !shown.has(game.game) && !game.reused)
+        process.stdout.write(`${gameLine({ ...game, state: 'running' })}\n`);
       shown.set(game.game, game.state);
       process.stdout.write(`${gameLine(game)}\n`);
     }
@@ -116,6 +118,7 @@ async function watchSuite(handle: SuiteHandle): Promise<SuiteResult> {
       best: g.best,
       maxScore: g.maxScore,
       error: g.error,
+      reused: result.summary.reusedGames.includes(g.game),
     })),
   );
   return result;
@@ -131,6 +134,9 @@ export function summaryText(result: SuiteResult): string {
     `  solved ${s.solved}, at zero ${s.atZero}; ${s.steps} turns in ${s.wallSeconds.toFixed(1)} s ` +
       `(${figure(s.turnsPerSecond, 2)} turns/s)`,
   ];
+  if (s.reusedGames.length) {
+    lines.push(`  read back from an earlier run of this id (not played again, not in turns/s): ${s.reusedGames.join(', ')}`);
+  }
   if (s.unknownMax.length) lines.push(`  max score unknown (reported, not averaged): ${s.unknownMax.join(', ')}`);
   for (const f of s.failed) lines.push(`  failed: ${f.game}: ${f.error}`);
   lines.push(`results: ${result.resultsPath}`, `report: grue report ${result.suiteId}`);

@@ -89,10 +89,15 @@ function common(run: GameRun) {
   };
 }
 
-export function suiteSummary(games: readonly SuiteGameResult[], wallSeconds: number): SuiteSummary {
+export function suiteSummary(
+  games: readonly SuiteGameResult[],
+  wallSeconds: number,
+  reused: ReadonlySet<string> = new Set(),
+): SuiteSummary {
   const played = games.filter((g) => g.status === 'done');
   const averaged = played.filter((g) => g.normalisedBest !== null);
   const steps = played.reduce((n, g) => n + g.steps, 0);
+  const stepsThisRun = played.filter((g) => !reused.has(g.game)).reduce((n, g) => n + g.steps, 0);
   return {
     games: games.length,
     played: played.length,
@@ -106,6 +111,7 @@ export function suiteSummary(games: readonly SuiteGameResult[], wallSeconds: num
     atZero: played.filter((g) => g.best === 0).length,
     steps,
     wallSeconds,
-    turnsPerSecond: wallSeconds > 0 ? steps / wallSeconds : null,
+    turnsPerSecond: wallSeconds > 0 ? stepsThisRun / wallSeconds : null,
+    reusedGames: games.filter((g) => reused.has(g.game)).map((g) => g.game),
   };
 }

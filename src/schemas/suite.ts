@@ -66,6 +66,8 @@ export const SuiteGameProgressSchema = z.object({
   maxScore: z.number().int().nullable(),
   /** Why the game failed, when it did. */
   error: z.string().nullable(),
+  /** Done by an earlier run of this suite id whose history the server no longer has (its results.json was read back). */
+  reused: z.boolean().default(false),
 });
 export type SuiteGameProgress = z.infer<typeof SuiteGameProgressSchema>;
 
@@ -131,8 +133,12 @@ export const SuiteSummarySchema = z.object({
   /** Finished games whose best score is 0. */
   atZero: z.number().int(),
   steps: z.number().int(),
+  /** From the suite's start to its end, in this run. */
   wallSeconds: z.number(),
+  /** Steps played in this run / wallSeconds (games read back from an earlier run's files are left out). */
   turnsPerSecond: z.number().nullable(),
+  /** Games an earlier run of the suite id had finished, whose results.json were read back instead of playing them again. */
+  reusedGames: z.array(z.string()).default([]),
 });
 export type SuiteSummary = z.infer<typeof SuiteSummarySchema>;
 

@@ -9,6 +9,7 @@ import {
   condition,
   defineQuery,
   executeChild,
+  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -20,12 +21,15 @@ import { SuiteGameProgress, SuiteGameResult, SuiteInput, SuiteInputSchema, Suite
 import { campaignWorkflow } from './campaign';
 import { validatedInput } from './input';
 
-const files = proxyActivities<Pick<Activities, 'writeSuiteGameResults' | 'writeSuiteResults'>>({
+const files = proxyActivities<Pick<Activities, 'readEarlierSuiteGameResults' | 'writeSuiteGameResults' | 'writeSuiteResults'>>({
   startToCloseTimeout: '1 minute',
   // A write takes milliseconds: a worker that died during it is noticed in 10 s, not a minute.
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 20 },
 });
+
+/** Suites started before it play every game; from it on, a game an earlier run of the suite id finished is not played again. */
+export const REUSE_WRITTEN_RESULTS_PATCH = 'suite-reuses-written-game-results';
 
 /** The same query name as a campaign's, so `grue status` asks a suite the same way. */
 export const suiteProgressQuery = defineQuery<SuiteProgress>('progress');
@@ -56,12 +60,15 @@ export async function suiteWorkflow(input: SuiteInput): Promise<SuiteResult> {
     best: null,
     maxScore: g.maxScore,
     error: null,
+    reused: false,
   }));
   const results: Array<SuiteGameResult | null> = plan.games.map(() => null);
   let running = 0;
   let launched = 0;
   let finished = 0;
   let failure: unknown = null;
+  const reused = new Set<string>();
+  const reusesWrittenResults = patched(REUSE_WRITTEN_RESULTS_PATCH);
 
   setHandler(suiteProgressQuery, () => ({ games: progress, finished, total: plan.games.length }));
 
@@ -70,6 +77,20 @@ export async function suiteWorkflow(input: SuiteInput): Promise<SuiteResult> {
     const campaignId = gameCampaignId(suiteId, game.name);
     const started = Date.now();
     const run = (): GameRun => ({ suiteId, game, campaignId, setting: plan.setting, seconds: (Date.now() - started) / 1000 });
+    if (reusesWrittenResults) {
+      const earlier = await files.readEarlierSuiteGameResults({
+        suiteId,
+        game: game.name,
+        seed: game.campaign.seed,
+        setting: plan.setting,
+      });
+      if (earlier !== null) {
+        reused.add(game.name);
+        results[index] = earlier;
+        progress[index] = { ...progress[index], state: 'done', campaignId, best: earlier.best, reused: true };
+        return;
+      }
+    }
     progress[index] = { ...progress[index], state: 'running', campaignId };
     let result: SuiteGameResult;
     try {
@@ -105,7 +126,7 @@ export async function suiteWorkflow(input: SuiteInput): Promise<SuiteResult> {
   }
 
   const games = results.map((r) => r!);
-  const summary = suiteSummary(games, (Date.now() - startedAt) / 1000);
+  const summary = suiteSummary(games, (Date.now() - startedAt) / 1000, reused);
   const record = { suiteId, suiteDir: plan.suiteDir, setting: plan.setting, parallel: plan.parallel, summary, games };
   const resultsPath = await files.writeSuiteResults({ results: record });
   return { ...record, resultsPath };

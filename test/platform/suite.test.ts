@@ -2,7 +2,8 @@
  * `grue suite` end to end on a dev server of the test's own: bad input refused before anything
  * starts; a suite whose CLI (and with it the worker) is killed mid-run and whose server is then
  * restarted completes, when the same command is run again, with per-game results identical to an
- * uninterrupted run's; a game whose story faults is reported failed while the others finish.
+ * uninterrupted run's, and a server whose database is lost reads back the games that had finished;
+ * a game whose story faults is reported failed while the others finish.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -123,6 +124,19 @@ describeWithSuite('grue suite', (jericho) => {
       for (const game of [...GAMES, FAULTY]) expect(decided(suiteId, game)).toEqual(decided('reference-suite', game));
       expect(decided(suiteId, FAULTY)).toMatchObject({ status: 'failed', error: expect.stringMatching(/Z-machine stopped/) });
       expect(decided(suiteId, 'zork1').steps).toBe(25);
+
+      // The server's database lost (a new, empty one): the same command reads back the games that finished and plays the failed one again.
+      await server.stop();
+      server = await ownServer(tempDataDir());
+      const freshEnv = { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${server.port}`, TEMPORAL_UI_PORT: String(server.uiPort) };
+      const again = await grueProcess(args, freshEnv, 600_000);
+      expect(again.code).toBe(0);
+      expect(again.stdout).not.toContain('already started');
+      for (const game of GAMES) expect(again.stdout).toMatch(gameLine(game, 'done .*finished by an earlier run'));
+      expect(again.stdout).toMatch(gameLine(FAULTY, 'failed +.*Z-machine stopped'));
+      const summary = JSON.parse(readFileSync(suiteResultsPath(dataDir, suiteId), 'utf8')).summary;
+      expect(summary).toMatchObject({ games: 4, played: 3, reusedGames: GAMES });
+      for (const game of [...GAMES, FAULTY]) expect(decided(suiteId, game)).toEqual(decided('reference-suite', game));
     } finally {
       await server.stop();
     }

@@ -77,6 +77,13 @@ export function pageContent(view: SuiteReportView, baselinesPath: string) {
       'at any step) and the raw points. Means and medians are over the games that finished and whose max score is known' +
       (unknown.length ? ` (not averaged, max score unknown: ${unknown.join(', ')})` : '') +
       '.',
+    ...view.runs
+      .filter((r) => r.result.summary.reusedGames.length)
+      .map(
+        (r) =>
+          `${r.id}: ${r.result.summary.reusedGames.join(', ')} were finished by an earlier run of this id (the server had lost ` +
+          'its history; their results.json were read back); its wall time and turns/s are of the games played after that.',
+      ),
     `Published figures (from ${baselinesPath}) appear only where their setting matches a run’s: ` +
       'each is normalised and set beside the grue figure of the same kind, named after it. What differs still:',
   ];
