@@ -1,13 +1,14 @@
 /**
- * npm run bench:explore -- [--assist none|valid] [--steps 100] [--games all|a,b] [--seed N] [--prior FILE] [--suite DIR] [--log]
+ * npm run bench:explore -- [--assist none|valid|probe] [--steps 100] [--games all|a,b] [--seed N] [--prior FILE] [--suite DIR] [--log]
  *
  * The oracle-free explorer played in-process on the Jericho suite: no Temporal, no LLM. Each game
  * of suite.json is opened with Jericho's seed, Jericho's reset commands are sent (as its reset
  * does, and as the suite replay does), and then one episode is played through the same pure turn
  * pipeline the episode workflow runs (deliberate → decide → step → learn, src/agent/turn.ts),
  * with the session in place of the game activities. `none` needs no valid-action search, so the
- * whole suite runs in minutes; `valid` runs the search on this thread every turn, as the game
- * activity would (the same commands, the same cap), so count a few minutes a game.
+ * whole suite runs in minutes; `valid` and `probe` run the search on this thread every turn, as the
+ * game activity would (the same commands, the same cap; `probe` with each one's outcome), so count
+ * a few minutes a game.
  *
  * Prints one JSON object: per game { game, maxScore, best, peak, normalised, steps, seconds },
  * the suite mean of normalised (best / maxScore; lgop, whose maximum is unknown, aside) and the
@@ -23,10 +24,11 @@ import { decide, deliberate, isOver, learn } from '../src/agent/turn';
 import { replyNouns } from '../src/engine/lexicon';
 import { GameSession } from '../src/engine/session';
 import { findValidActions } from '../src/engine/validActions';
-import { MAX_OPTIONS, searchable, typedStart } from '../src/activities/game';
+import { actionOption, MAX_OPTIONS, searchable, typedStart } from '../src/activities/game';
 import { resolveEpisodeConfig } from '../src/schemas/episode';
 import type { EpisodeConfig } from '../src/schemas/episode';
-import type { GameState, StartGameResult } from '../src/schemas/game';
+import { AssistSchema } from '../src/schemas/game';
+import type { Assist, GameState, StartGameResult } from '../src/schemas/game';
 import { SuiteFileSchema, SuiteGame } from '../src/schemas/jerichoSuite';
 import { arg } from './cli';
 
@@ -47,24 +49,22 @@ export interface GameRun {
   fault?: string;
 }
 
-/** The levels this bench plays: without the probe's outcomes, which the explorer would read from every option. */
-export type ExploreAssist = 'none' | 'valid';
+export type ExploreAssist = Assist;
 
-/** The game as the agent perceives it: the reply and the ground truth, and under `valid` the valid commands (as stateOf in the game activity). */
+/**
+ * The game as the agent perceives it: the reply and the ground truth, under `valid` the valid
+ * commands and under `probe` each with its outcome (as stateOf in the game activity).
+ */
 function perceived(session: GameSession, observation: string, assist: ExploreAssist): GameState {
-  const search = assist === 'valid' && searchable(session);
+  const found = assist !== 'none' && searchable(session) ? findValidActions(session).slice(0, MAX_OPTIONS) : [];
   return {
     observation,
     truth: session.groundTruth(),
     worldHash: session.worldHash(),
     // The agent carries the snapshot but never reads it; the activity's base64 copy is not needed here.
     snapshot: '',
-    options: [],
-    commands: search
-      ? findValidActions(session)
-          .slice(0, MAX_OPTIONS)
-          .map((action) => action.command)
-      : [],
+    options: assist === 'probe' ? found.map(actionOption) : [],
+    commands: assist === 'valid' ? found.map((action) => action.command) : [],
     ...(assist === 'none' ? { nouns: replyNouns(session, observation) } : {}),
   };
 }
@@ -163,9 +163,9 @@ export function suiteMeans(runs: GameRun[]): { normalised: number; peakNormalise
 }
 
 function main(): void {
-  const assist = arg('assist', 'none');
-  if (assist !== 'none' && assist !== 'valid')
-    throw new Error(`bench:explore plays --assist none or valid (got "${assist}"): probe would need every option's outcome.`);
+  const asked = AssistSchema.safeParse(arg('assist', 'none'));
+  if (!asked.success) throw new Error(`bench:explore plays --assist none, valid or probe (got "${arg('assist', 'none')}")`);
+  const assist = asked.data;
   const suiteDir = resolve(arg('suite', join(__dirname, '../../shared/jericho')));
   const steps = Number(arg('steps', '100'));
   const seed = Number(arg('seed', '0'));

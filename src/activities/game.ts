@@ -11,10 +11,12 @@ import { resolveStory } from '../engine/resolveStory';
 import { replyNouns, storyLexicon } from '../engine/lexicon';
 import { GameSession } from '../engine/session';
 import { StorySessions } from './stories';
+import type { ValidAction } from '../engine/effectGroups';
 import { findValidActionsYielding } from '../engine/validActions';
 import { sharedProbePool } from '../engine/probePool';
 import { heartbeat } from './heartbeat';
 import {
+  ActionOption,
   Assist,
   GameState,
   StartGameInput,
@@ -44,6 +46,18 @@ export function searchable(session: GameSession): boolean {
   return !session.groundTruth().victory && !session.isOver;
 }
 
+/** A valid action as the `probe` assist shows it: the command and what the probe saw it do. */
+export function actionOption(a: ValidAction): ActionOption {
+  return {
+    command: a.command,
+    resultHash: a.resultHash,
+    scoreDelta: a.scoreDelta,
+    outcome: a.outcome,
+    resultCell: a.resultCell,
+    ...(a.scene ? { scene: a.scene } : {}),
+  };
+}
+
 /**
  * The state the agent perceives, with as much about the valid actions as its assist level allows:
  * the search runs for `probe` and `valid`, and `valid` keeps only the commands. Under `none` it
@@ -62,14 +76,7 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
     snapshot: Buffer.from(session.snapshot()).toString('base64'),
     options:
       shows === 'outcomes'
-        ? found.map((a) => ({
-            command: a.command,
-            resultHash: a.resultHash,
-            scoreDelta: a.scoreDelta,
-            outcome: a.outcome,
-            resultCell: a.resultCell,
-            ...(a.scene ? { scene: a.scene } : {}),
-          }))
+        ? found.map(actionOption)
         : [],
     commands: shows === 'commands' ? found.map((a) => a.command) : [],
     ...(shows === 'nothing' ? { nouns: replyNouns(session, observation) } : {}),
