@@ -74,10 +74,7 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
     truth: session.groundTruth(),
     worldHash: session.worldHash(),
     snapshot: Buffer.from(session.snapshot()).toString('base64'),
-    options:
-      shows === 'outcomes'
-        ? found.map(actionOption)
-        : [],
+    options: shows === 'outcomes' ? found.map(actionOption) : [],
     commands: shows === 'commands' ? found.map((a) => a.command) : [],
     ...(shows === 'nothing' ? { nouns: replyNouns(session, observation) } : {}),
   };
