@@ -3,10 +3,8 @@
  * `games/<game>/results.json`. Atomic and idempotent like every results file (files.ts): a retried
  * or replayed write puts the same bytes under the same name.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { describeZodError } from '../schemas/describe';
 import { log } from '../log';
 import { SuiteGameResult, SuiteGameResultSchema, SuiteResult, SuiteResultSchema, SuiteSettingSchema } from '../schemas/suite';
 import { classified, parseInput } from './failures';
@@ -30,19 +28,8 @@ const EarlierGameResultsInputSchema = z.object({
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** A suite's results.json read back and checked; null when the suite has none (unknown id, or not finished). */
-export function readSuiteResults(dataDir: string, suiteId: string): SuiteResult | null {
-  const path = suiteResultsPath(dataDir, suiteId);
-  if (!existsSync(path)) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new ResultsFileError(path, err instanceof Error ? err.message : String(err));
-  }
-  const checked = SuiteResultSchema.safeParse(parsed);
-  if (!checked.success) throw new ResultsFileError(path, describeZodError(checked.error));
-  return checked.data;
-}
+export const readSuiteResults = (dataDir: string, suiteId: string): SuiteResult | null =>
+  readResults(suiteResultsPath(dataDir, suiteId), SuiteResultSchema);
 
 /**
  * A game's results.json as an earlier run of the same suite id wrote it, when it can stand for this
@@ -52,8 +39,10 @@ export function readSuiteResults(dataDir: string, suiteId: string): SuiteResult 
  * be read, or was written for another setting, is said on stderr and the game is played again (its
  * write keeps the old file as a backup).
  */
-export function readEarlierGameResults(dataDir: string, raw: z.input<typeof EarlierGameResultsInputSchema>): SuiteGameResult | null {
-  const { suiteId, game, seed, setting } = EarlierGameResultsInputSchema.parse(raw);
+export function readEarlierGameResults(
+  dataDir: string,
+  { suiteId, game, seed, setting }: z.infer<typeof EarlierGameResultsInputSchema>,
+): SuiteGameResult | null {
   const path = suiteGameResultsPath(dataDir, suiteId, game);
   let earlier: SuiteGameResult | null;
   try {
@@ -75,8 +64,8 @@ export function createSuiteFileActivities(dataDir: string) {
   return {
     /** A finished game's results from an earlier run of this suite id (see readEarlierGameResults), or null. */
     async readEarlierSuiteGameResults(raw: z.input<typeof EarlierGameResultsInputSchema>): Promise<SuiteGameResult | null> {
-      parseInput(EarlierGameResultsInputSchema, raw, 'readEarlierSuiteGameResults input');
-      return classified(() => readEarlierGameResults(dataDir, raw));
+      const asked = parseInput(EarlierGameResultsInputSchema, raw, 'readEarlierSuiteGameResults input');
+      return classified(() => readEarlierGameResults(dataDir, asked));
     },
 
     /** One game's results.json, written as soon as its campaign ends (or fails). */

@@ -67,7 +67,6 @@ export async function suiteWorkflow(input: SuiteInput): Promise<SuiteResult> {
   let launched = 0;
   let finished = 0;
   let failure: unknown = null;
-  const reused = new Set<string>();
   const reusesWrittenResults = patched(REUSE_WRITTEN_RESULTS_PATCH);
 
   setHandler(suiteProgressQuery, () => ({ games: progress, finished, total: plan.games.length }));
@@ -85,7 +84,6 @@ export async function suiteWorkflow(input: SuiteInput): Promise<SuiteResult> {
         setting: plan.setting,
       });
       if (earlier !== null) {
-        reused.add(game.name);
         results[index] = earlier;
         progress[index] = { ...progress[index], state: 'done', campaignId, best: earlier.best, reused: true };
         return;
@@ -126,6 +124,7 @@ export async function suiteWorkflow(input: SuiteInput): Promise<SuiteResult> {
   }
 
   const games = results.map((r) => r!);
+  const reused = new Set(progress.filter((p) => p.reused).map((p) => p.game));
   const summary = suiteSummary(games, (Date.now() - startedAt) / 1000, reused);
   const record = { suiteId, suiteDir: plan.suiteDir, setting: plan.setting, parallel: plan.parallel, summary, games };
   const resultsPath = await files.writeSuiteResults({ results: record });
