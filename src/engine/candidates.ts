@@ -120,19 +120,26 @@ const slots = (tokens: Token[]) => tokens.filter((t) => t.kind === 'object' || t
 const isWord = (verb: string) => /^[a-z]/.test(verb);
 
 /**
- * Templates worth trying: fillable, not meta, and one per (action, number of objects). Lines that
- * share an action and object count call the same action routine on the same objects, whatever
- * their verb or prepositions, so trying one of them is enough; the most familiar phrasing wins.
+ * Templates worth trying: fillable, not meta, and one per (action, objects, which must be held).
+ * Lines that share an action and the same object slots call the same action routine on the same
+ * objects, whatever their verb or prepositions, so trying one of them is enough; the most
+ * familiar phrasing wins.
  */
 export function templates(grammar: Grammar, resolution: number): Template[] {
   const best = new Map<string, { line: GrammarLine; verb: string; score: number }>();
   const bestMulti = new Map<string, { line: GrammarLine; verb: string; score: number }>();
+  const bestMultiSecond = new Map<string, { line: GrammarLine; verb: string; score: number }>();
   const order: string[] = [];
   for (const line of grammar.lines) {
     if (line.meta || line.tokens.some((t) => t.kind === 'unfillable') || !isWord(line.verb)) continue;
     const objectSlots = slots(line.tokens);
     if (objectSlots.length > 2) continue;
-    const key = `${line.action}/${objectSlots.length}`;
+    // The parser checks a line's objects before the action runs: where one line of an action wants
+    // an object held and another does not, they answer differently ("put the perambulators under
+    // the wristwatch": "You're not holding any"; "push ... under": they slide off it).
+    const held = objectSlots.map((t) => (t.kind === 'object' && t.held ? 'h' : '-')).join('');
+    const actionKey = `${line.action}/${objectSlots.length}`;
+    const key = `${actionKey}/${held}`;
     const verb = preferredVerb(line, resolution);
     // Prefer familiar verbs; then "give X to Y" over "give Y X", and "open X" over "open up X".
     const hasWord = line.tokens.some((t) => t.kind === 'word');
@@ -142,8 +149,14 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
     if (!current) order.push(key);
     if (!current || score < current.score) best.set(key, { line, verb, score });
     const first = objectSlots[0];
-    const currentMulti = bestMulti.get(key);
-    if (first?.kind === 'object' && first.multi && (!currentMulti || score < currentMulti.score)) bestMulti.set(key, { line, verb, score });
+    // "all" is phrased by the action's best line that takes several, whatever it wants held.
+    const currentMulti = bestMulti.get(actionKey);
+    if (first?.kind === 'object' && first.multi && (!currentMulti || score < currentMulti.score))
+      bestMulti.set(actionKey, { line, verb, score });
+    const second = objectSlots[1];
+    const currentSecond = bestMultiSecond.get(actionKey);
+    if (second?.kind === 'object' && second.multi && (!currentSecond || score < currentSecond.score))
+      bestMultiSecond.set(actionKey, { line, verb, score });
   }
   const wordsOf = (line: GrammarLine, verb: string): Array<string | Token> => [
     verb,
@@ -151,12 +164,14 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
   ];
   return order.map((key) => {
     const { line, verb } = best.get(key)!;
-    // When the chosen line takes several objects it is also the best such line, so allWords is its own phrasing.
-    const multiLine = bestMulti.get(key);
+    const actionKey = key.slice(0, key.lastIndexOf('/'));
+    const multiLine = bestMulti.get(actionKey);
+    const multiSecondLine = bestMultiSecond.get(actionKey);
     return {
       words: wordsOf(line, verb),
       held: slots(line.tokens).map((t) => t.kind === 'object' && t.held),
       ...(multiLine ? { allWords: wordsOf(multiLine.line, multiLine.verb) } : {}),
+      ...(multiSecondLine ? { allSecondWords: wordsOf(multiSecondLine.line, multiSecondLine.verb) } : {}),
       ...(grammar.format.startsWith('inform') && twoPlainObjects(line.tokens) ? { directionSecond: true as const } : {}),
     };
   });

@@ -72,6 +72,7 @@ export class PairPlan {
           if (a !== b && (held.has(a) || held.has(b) || parentOf(a) === b || parentOf(b) === a)) this.add(out, t, a, b);
       }
       if (t.allWords) for (const b of seconds) out.push(...this.allPair(t, b));
+      if (t.allSecondWords) for (const a of firsts) out.push(...this.allSecond(t, a));
       const screen = (object: number, slot: 0 | 1, others: number[]) => {
         const partner = others.find((o) => o !== object && this.loose.includes(o));
         if (partner === undefined) return;
@@ -90,6 +91,13 @@ export class PairPlan {
 
   private allPair(t: Template, b: number): string[] {
     const command = this.scope.fill(t.allWords!, [0, b]);
+    if (this.tried.has(command)) return [];
+    this.tried.add(command);
+    return [command];
+  }
+
+  private allSecond(t: Template, a: number): string[] {
+    const command = this.scope.fill(t.allSecondWords!, [a, 0]);
     if (this.tried.has(command)) return [];
     this.tried.add(command);
     return [command];

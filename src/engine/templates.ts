@@ -12,6 +12,11 @@ export interface Template {
    */
   allWords?: Array<string | Token>;
   /**
+   * The phrasing for "all" in the second slot, when a line of this action takes several objects
+   * there (ZIL's `throw OBJECT MANY`: "throw the boot all"; a few games answer it).
+   */
+  allSecondWords?: Array<string | Token>;
+  /**
    * An Inform line of two plain objects side by side (`push noun noun`, the library's PushDir):
    * its second object may be a compass direction, which Inform keeps as objects always in scope
    * ("push the coffin east"), though no direction is in the room's object tree.

@@ -121,6 +121,44 @@ describeWithSuite(['acorncourt'], 'two-object commands on things that are not he
   });
 });
 
+describeWithSuite(['trinity'], 'lines of one action that want different objects held', ({ trinity }) => {
+  it('tries "push X under Y" beside "put X under Y": the parser refuses the put of what is not held', () => {
+    const session = sessionAt(trinity);
+    const forms = templates(session.grammar, session.dictionary.resolution).map((t) => shown(t.words));
+    expect(forms).toEqual(expect.arrayContaining(['put OBJ under OBJ', 'push OBJ under OBJ']));
+    const candidates = candidateCommands(session);
+    expect(candidates).toContain('push perambulators under wristwatch');
+    // The two answer differently: the put was never worth trying with what cannot be carried.
+    const prams = objectNamed(session, 'perambulators');
+    const start = session.captureState();
+    const parentAfter = (command: string) => {
+      session.tryCommand(command);
+      const parent = session.objects.parent(session.mem, prams);
+      session.restoreState(start);
+      return parent;
+    };
+    const before = session.objects.parent(session.mem, prams);
+    expect(parentAfter('put perambulators under wristwatch')).toBe(before);
+    expect(parentAfter('push perambulators under wristwatch')).not.toBe(before);
+  });
+});
+
+describeWithSuite(['trinity'], '"all" as the second object', ({ trinity }) => {
+  it('tries "throw X all" where a line takes several objects second (ZIL\'s `throw OBJECT MANY`)', () => {
+    const session = sessionAt(trinity);
+    const candidates = candidateCommands(session);
+    expect(candidates).toEqual(expect.arrayContaining(['throw coin all', 'throw perambulators all']));
+    // It is answered: the parser takes off the worn wristwatch to throw it.
+    const watch = objectNamed(session, 'wristwatch');
+    const start = session.captureState();
+    const before = session.objectTree().find((o) => o.id === watch)!.attributes;
+    session.tryCommand('throw coin all');
+    const after = session.objectTree().find((o) => o.id === watch)!.attributes;
+    session.restoreState(start);
+    expect(after).not.toEqual(before);
+  });
+});
+
 describeWithSuite(['inhumane'], 'a direction as the second object', ({ inhumane }) => {
   it('pushes the coffin east, north and south from the landing (Inform keeps the compass out of the room)', () => {
     // The walkthrough's step 121 is "push coffin s", on the landing.
