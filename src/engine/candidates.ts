@@ -120,9 +120,9 @@ const slots = (tokens: Token[]) => tokens.filter((t) => t.kind === 'object' || t
 const isWord = (verb: string) => /^[a-z]/.test(verb);
 
 /**
- * Templates worth trying: fillable, not meta, and one per (action, objects, which must be held).
- * Lines that share an action and the same object slots call the same action routine on the same
- * objects, whatever their verb or prepositions, so trying one of them is enough; the most
+ * Templates worth trying: fillable, not meta, and one per (action, object slots as the parser
+ * reads them). Lines that share an action and the same slots call the same action routine on the
+ * same objects, whatever their verb or prepositions, so trying one of them is enough; the most
  * familiar phrasing wins.
  */
 export function templates(grammar: Grammar, resolution: number): Template[] {
@@ -134,12 +134,13 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
     if (line.meta || line.tokens.some((t) => t.kind === 'unfillable') || !isWord(line.verb)) continue;
     const objectSlots = slots(line.tokens);
     if (objectSlots.length > 2) continue;
-    // The parser checks a line's objects before the action runs: where one line of an action wants
-    // an object held and another does not, they answer differently ("put the perambulators under
-    // the wristwatch": "You're not holding any"; "push ... under": they slide off it).
-    const held = objectSlots.map((t) => (t.kind === 'object' && t.held ? 'h' : '-')).join('');
+    // The parser reads a line's objects before the action runs, where the line says to look: lines
+    // of one action that look in different places answer differently ("put the perambulators under
+    // the wristwatch": "You're not holding any"; "push ... under": they slide off it; "drop all
+    // down the skeleton" drops what is carried, "put all in it" tries everything in the room).
+    const search = objectSlots.map((t) => (t.kind === 'object' ? t.search : 't')).join(',');
     const actionKey = `${line.action}/${objectSlots.length}`;
-    const key = `${actionKey}/${held}`;
+    const key = `${actionKey}/${search}`;
     const verb = preferredVerb(line, resolution);
     // Prefer familiar verbs; then "give X to Y" over "give Y X", and "open X" over "open up X".
     const hasWord = line.tokens.some((t) => t.kind === 'word');
@@ -149,10 +150,12 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
     if (!current) order.push(key);
     if (!current || score < current.score) best.set(key, { line, verb, score });
     const first = objectSlots[0];
-    // "all" is phrased by the action's best line that takes several, whatever it wants held.
-    const currentMulti = bestMulti.get(actionKey);
-    if (first?.kind === 'object' && first.multi && (!currentMulti || score < currentMulti.score))
-      bestMulti.set(actionKey, { line, verb, score });
+    // "all" is phrased by the best line of these slots that takes several, else by the action's.
+    for (const multiKey of [key, actionKey]) {
+      const currentMulti = bestMulti.get(multiKey);
+      if (first?.kind === 'object' && first.multi && (!currentMulti || score < currentMulti.score))
+        bestMulti.set(multiKey, { line, verb, score });
+    }
     const second = objectSlots[1];
     const currentSecond = bestMultiSecond.get(actionKey);
     if (second?.kind === 'object' && second.multi && (!currentSecond || score < currentSecond.score))
@@ -165,7 +168,7 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
   return order.map((key) => {
     const { line, verb } = best.get(key)!;
     const actionKey = key.slice(0, key.lastIndexOf('/'));
-    const multiLine = bestMulti.get(actionKey);
+    const multiLine = bestMulti.get(key) ?? bestMulti.get(actionKey);
     const multiSecondLine = bestMultiSecond.get(actionKey);
     return {
       words: wordsOf(line, verb),

@@ -15,9 +15,11 @@ export type Token =
   /**
    * An object slot. `held`: the parser wants something the player carries. `multi`: the slot
    * takes several objects or "all" (Inform's multi tokens, ZIL's MANY). `inside`: the object must
-   * be in the line's other object (Inform's multiinside: "take X from Y").
+   * be in the line's other object (Inform's multiinside: "take X from Y"). `search`: the slot's
+   * code as the story stores it (ZIL's search bits, Inform's token type), which decides where the
+   * parser looks for its objects and what "all" stands for there.
    */
-  | { kind: 'object'; held: boolean; creature: boolean; multi: boolean; inside: boolean }
+  | { kind: 'object'; held: boolean; creature: boolean; multi: boolean; inside: boolean; search: number }
   /** Free text (Inform's `topic`): filled with nouns. */
   | { kind: 'topic' }
   /** Numbers, quoted strings, parsing routines: slots grue cannot fill generically. */
@@ -185,12 +187,26 @@ const ZIL_HAVE = 0x02;
 const ZIL_MANY = 0x04;
 
 function infocomObject(locBits: number): Token {
-  return { kind: 'object', held: (locBits & ZIL_HAVE) !== 0, creature: false, multi: (locBits & ZIL_MANY) !== 0, inside: false };
+  return {
+    kind: 'object',
+    held: (locBits & ZIL_HAVE) !== 0,
+    creature: false,
+    multi: (locBits & ZIL_MANY) !== 0,
+    inside: false,
+    search: locBits,
+  };
 }
 
 /** Inform's object token types: 0 noun, 1 held, 2 multi, 3 multiheld, 4 multiexcept, 5 multiinside, 6 creature. */
 function informObject(type: number): Token {
-  return { kind: 'object', held: type === 1 || type === 3, creature: type === 6, multi: type >= 2 && type <= 5, inside: type === 5 };
+  return {
+    kind: 'object',
+    held: type === 1 || type === 3,
+    creature: type === 6,
+    multi: type >= 2 && type <= 5,
+    inside: type === 5,
+    search: type,
+  };
 }
 
 export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary): Grammar {

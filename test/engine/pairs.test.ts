@@ -1,7 +1,7 @@
 import { PairPlan } from '../../src/engine/pairs';
 import type { CandidateScope, Template } from '../../src/engine/templates';
 
-const OBJECT = { kind: 'object', held: false, creature: false, multi: false, inside: false } as const;
+const OBJECT = { kind: 'object', held: false, creature: false, multi: false, inside: false, search: 0 } as const;
 
 /** A room with a woman (1) holding a hologram (2), a table (3) and, on it, a cup (4); the player holds a coin (5). */
 function scopeWith(templates: Template[]): CandidateScope {

@@ -143,6 +143,24 @@ describeWithSuite(['trinity'], 'lines of one action that want different objects 
   });
 });
 
+describeWithSuite(['infidel'], 'lines of one action that look for their objects in different places', ({ infidel }) => {
+  it('tries "drop all on the skeleton" beside "put all in it": the drop takes what is carried, the put what is in the room too', () => {
+    // The walkthrough's step 71 stands in the Inner Chamber, by the skeleton.
+    const session = sessionAt(infidel, 71);
+    const candidates = candidateCommands(session);
+    expect(candidates).toEqual(expect.arrayContaining(['put all in skeleton', 'drop all on skeleton']));
+    const start = session.captureState();
+    const moved = (command: string) => {
+      const before = session.worldState();
+      session.tryCommand(command);
+      const diff = GameSession.worldDiff(before, session.worldState());
+      session.restoreState(start);
+      return diff.moved.map((m) => m.object).sort((a, b) => a - b);
+    };
+    expect(moved('drop all on skeleton')).not.toEqual(moved('put all in skeleton'));
+  });
+});
+
 describeWithSuite(['trinity'], '"all" as the second object', ({ trinity }) => {
   it('tries "throw X all" where a line takes several objects second (ZIL\'s `throw OBJECT MANY`)', () => {
     const session = sessionAt(trinity);
