@@ -137,6 +137,32 @@ describe('the leaderboard', () => {
   });
 });
 
+describe('the leaderboard of a campaign', () => {
+  it("shows each game's mean final score beside its best, the figure the RL agents' published scores compare with", async () => {
+    const campaign: SuiteSetting = { ...JERICHO, name: 'campaign', episodes: 2 };
+    const games = [
+      gameResult(run('zork1', 350, campaign), { episodes: [episode(12, 10), episode(13, 60)] }),
+      gameResult(run('905', 1, campaign), { episodes: [episode(0, 1, { victory: true })] }),
+    ].map((g) => ({ ...g, suiteId: 'c' }));
+    const result: SuiteResult = {
+      suiteId: 'c',
+      suiteDir: '/suite',
+      setting: campaign,
+      parallel: 1,
+      summary: suiteSummary(games, 10),
+      games,
+      resultsPath: '',
+    };
+    const files = await buildSuiteReport({ suites: [result], baselines, baselinesPath: 'b.json', rules: comparisonRules() });
+    const md = files['report.md'] as string;
+    expect(md).toMatch(
+      /\| zork1 \| 350 \| 0\.171 \(peak 0\.171; mean final 0\.100; 60\/350\) \| DRRN 0\.100 \(normalised mean final score\)/,
+    );
+    // One episode: the mean final is the best, and is not repeated.
+    expect(md).toMatch(/\| 905 \| 1 \| 1\.000 \(peak 1\.000; 1\/1 won\)/);
+  });
+});
+
 describeWithSuite('comparisons.json and the suite folder', (suiteDir) => {
   it('every rule names a setting baselines.json uses, word for word', () => {
     const path = join(suiteDir, 'baselines.json');

@@ -14,7 +14,10 @@ function runCell(r: SuiteGameResult | null): string {
   if (r.status === 'failed') return `failed: ${r.error ?? ''}`;
   const max = r.maxScore ?? '?';
   const raw = `${r.best}/${max}${r.won ? ' won' : ''}`;
-  return r.maxScore === null ? `${raw} (max unknown: not averaged)` : `${f3(r.normalisedBest)} (peak ${f3(r.normalisedPeak)}; ${raw})`;
+  if (r.maxScore === null) return `${raw} (max unknown: not averaged)`;
+  // A campaign's RL figures are mean final scores: the cell shows that figure too, not only the best.
+  const meanFinal = r.finals.length > 1 ? `; mean final ${f3(r.normalisedMeanFinal)}` : '';
+  return `${f3(r.normalisedBest)} (peak ${f3(r.normalisedPeak)}${meanFinal}; ${raw})`;
 }
 
 function publishedCell(figures: PublishedFigure[], runs: number): string {
@@ -74,7 +77,7 @@ export function pageContent(view: SuiteReportView, baselinesPath: string) {
   const intro = [
     `Runs: ${runs.join('; ')}.`,
     'Each cell is the normalised best score (best final score / the game’s max score), then the normalised peak (highest score ' +
-      'at any step) and the raw points. Means and medians are over the games that finished and whose max score is known' +
+      'at any step), over several episodes the normalised mean final score, and the raw points. Means and medians are over the games that finished and whose max score is known' +
       (unknown.length ? ` (not averaged, max score unknown: ${unknown.join(', ')})` : '') +
       '.',
     ...view.runs
