@@ -189,9 +189,10 @@ function worldMask(code: string, prefix: string): Json {
     else if (rule.length === 2 && !a.equal && !b.equal && a.value === b.value && a.variable !== b.variable) onlyMovesOfOrInto = a.value;
     else throw new Unreadable(`ignore_moved_obj: ${JSON.stringify(rule)}`);
   }
+  // What clean_world_objs strips leaves Jericho's world-state hash, not its diff (its ignore_*
+  // functions decide that): grue keeps it apart as hash-only.
   const clean = cleaned(code, prefix);
-  for (const object of clean.objects) ignoreObjects.add(object);
-  const ignoreAttributes = new Set(clean.attributes);
+  const ignoreAttributes = new Set<number>();
   const changes = (fn: string) =>
     new Map(
       ignoreRules(code, prefix, fn)
@@ -218,6 +219,8 @@ function worldMask(code: string, prefix: string): Json {
   return {
     ignoreObjects: sortNumbers(ignoreObjects),
     ignoreAttributes: sortNumbers(ignoreAttributes),
+    hashOnlyObjects: sortNumbers(clean.objects.filter((o) => !ignoreObjects.has(o))),
+    hashOnlyAttributes: sortNumbers(clean.attributes.filter((a) => !ignoreAttributes.has(a))),
     ignoreObjectAttributes: ignoreObjectAttributes.sort((x, y) => x[0] - y[0] || x[1] - y[1]),
     ignoreWhenSet: oneWay(set),
     ignoreWhenCleared: oneWay(cleared),

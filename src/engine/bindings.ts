@@ -83,6 +83,13 @@ export const GameBindingSchema = z.object({
   ignoreAttributes: z.array(z.number().int().min(0).max(47)).default([]),
   /** [object, attribute] pairs to ignore, e.g. a player flag the game flips on every turn. */
   ignoreObjectAttributes: z.array(z.tuple([z.number().int().positive(), z.number().int().min(0).max(47)])).default([]),
+  /**
+   * Left out of the world state's hash but not of a command's effects (what Jericho's
+   * clean_world_objs strips before hashing, while its world diff still counts it): a wandering
+   * janitor, a touch bit. A command whose only effect is on these is still a valid action.
+   */
+  hashOnlyObjects: z.array(z.number().int().positive()).default([]),
+  hashOnlyAttributes: z.array(z.number().int().min(0).max(47)).default([]),
   /** RAM bytes whose change counts as a change to the world though no object moves (a spell said, a bear fed). */
   watchRam: z.array(z.number().int().min(64)).default([]),
   // What Jericho's world diff leaves out that the fields above cannot say. Kept as data from its

@@ -62,7 +62,10 @@ export class GameSession {
   readonly intro: string;
   readonly dictionary: Dictionary;
   readonly objects: ObjectTable;
+  /** What a command's effects leave out (valid actions, their groups): daemons, scratch bits. */
   readonly mask: WorldMask;
+  /** What the world state and its hash leave out: the mask and the binding's hash-only objects and attributes. */
+  readonly hashMask: WorldMask;
   /** Without a binding: the player and the self-changing objects and attributes, found by experiment. */
   readonly groundTruthProbe: GroundTruthProbe | undefined;
   /** The story's bytes and RAM as a plain byte array (a live view of VM memory). */
@@ -122,6 +125,11 @@ export class GameSession {
       ignoreAttributes,
       ignoreObjectAttributes: found?.ignoreObjectAttributes ?? [],
       watchRam: this.binding?.watchRam ?? [],
+    };
+    this.hashMask = {
+      ...this.mask,
+      ignoreObjects: new Set([...this.mask.ignoreObjects, ...(this.binding?.hashOnlyObjects ?? [])]),
+      ignoreAttributes: new Set([...ignoreAttributes, ...(this.binding?.hashOnlyAttributes ?? [])]),
     };
     this.updateFlags(this.intro);
   }
@@ -303,7 +311,13 @@ export class GameSession {
     return this.objects.tree(this.mem);
   }
 
+  /** The world as the agent tells states apart (its hash: cells, novelty, the learned dynamics). */
   worldState(): WorldState {
+    return this.objects.worldState(this.mem, this.score, this.hashMask);
+  }
+
+  /** The world as a command's effects are read (valid actions): only the narrower mask left out. */
+  effectState(): WorldState {
     return this.objects.worldState(this.mem, this.score, this.mask);
   }
 

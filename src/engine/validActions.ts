@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { candidateScope, familiarity, sceneCandidates, singleCandidates } from './candidates';
 import { PairPlan } from './pairs';
-import { diffKey, isEmptyDiff, worldDiff, worldHash, type WorldState } from './objects';
+import { diffKey, isEmptyDiff, worldDiff, type WorldState } from './objects';
 import type { GameSession, VmState } from './session';
 import { cellOf } from '../schemas/game';
 import { isEmptyOps, maskedOps, type ObjectOps, opsKey, traceObjectOps } from './objectOps';
@@ -144,7 +144,7 @@ async function probeHere(session: GameSession, start: VmState, list: string[], o
  */
 export function candidateProber(session: GameSession, start: VmState = session.captureState()): Prober {
   session.restoreState(start);
-  const before = session.worldState();
+  const before = session.effectState();
   const beforeBytes = Buffer.from(session.objects.entryBytes(session.mem));
   const opsOf = (command: string): ObjectOps | null => {
     session.restoreState(start);
@@ -167,7 +167,7 @@ export function candidateProber(session: GameSession, start: VmState = session.c
       session.objects.sameWorld(session.mem, beforeBytes, session.mask) &&
       watchedUnchanged(session, before);
     if (untouched && (isEmptyOps(ops) || passing.has(opsKey(ops)))) return null;
-    const after = session.worldState();
+    const after = session.effectState();
     const diff = worldDiff(before, after);
     const scoreDelta = after.score - before.score;
     const endsGame = session.isDone && !start.flags.done;
@@ -184,7 +184,7 @@ export function candidateProber(session: GameSession, start: VmState = session.c
         diff,
         scoreDelta,
         endsGame,
-        resultHash: worldHash(after),
+        resultHash: session.worldHash(),
         outcome: outcomeOf(session),
         resultCell: cellOf(session.groundTruth()),
         effect,
@@ -218,7 +218,7 @@ export function finishSearch(session: GameSession, start: VmState, groups: Map<s
   try {
     if ([...groups.values()].every((g) => g.noNetChange)) {
       session.restoreState(start);
-      findSceneActions(session, start, session.worldState(), groups);
+      findSceneActions(session, start, session.effectState(), groups);
     }
   } finally {
     session.restoreState(start);
@@ -295,9 +295,9 @@ function findSceneActions(session: GameSession, start: VmState, before: WorldSta
       group.equivalents.push(command);
       continue;
     }
-    const world = session.worldState();
+    const world = session.effectState();
     // Told apart from the unchanged world by the globals they set, so a scene's moves read as new states.
-    const resultHash = createHash('md5').update(worldHash(world)).update(after).digest('hex');
+    const resultHash = createHash('md5').update(session.worldHash()).update(after).digest('hex');
     const diff = worldDiff(before, world);
     const scoreDelta = world.score - before.score;
     const effect = `scene:${key}`;
