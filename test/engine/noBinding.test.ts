@@ -43,9 +43,16 @@ describeWithGame('zork1.z3', 'Zork I with its binding disabled: ground truth fou
     for (const command of WALK.slice(0, WALK.indexOf('take lantern') + 1)) last = unbound.step(command);
     expect(last!.inventory.map((item) => item.name).sort()).toEqual(['brass lantern', 'sword']);
     expect(last!.location.name).toBe('Living Room');
-    // Actions on what is carried come back with the inventory.
-    const offered = findValidActions(unbound).map((action) => action.command);
-    expect(offered).toEqual(expect.arrayContaining(['drop sword', 'drop brass lantern']));
+    // Actions on what is carried come back with the inventory: putting each down, however the
+    // group is phrased ("drop sword" or "put down sword": Zork's two lines look in different places).
+    const offered = findValidActions(unbound);
+    const putsDown = (name: string) =>
+      offered.some((action) => {
+        const item = last!.inventory.find((i) => i.name === name)!;
+        return action.diff.moved.length === 1 && action.diff.moved[0].object === item.id && action.diff.moved[0].to === last!.location.id;
+      });
+    expect(putsDown('sword')).toBe(true);
+    expect(putsDown('brass lantern')).toBe(true);
   });
 
   it('offers no action the game rejects, and nearly every effect the bound session finds', () => {
