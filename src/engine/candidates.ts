@@ -125,11 +125,13 @@ const isWord = (verb: string) => /^[a-z]/.test(verb);
  * same objects, whatever their verb or prepositions, so trying one of them is enough; the most
  * familiar phrasing wins.
  */
-export function templates(grammar: Grammar, resolution: number): Template[] {
+export function templates(grammar: Grammar, resolution: number, options: { bySearch?: boolean } = {}): Template[] {
+  const bySearch = options.bySearch ?? true;
   const best = new Map<string, { line: GrammarLine; verb: string; score: number }>();
   const bestMulti = new Map<string, { line: GrammarLine; verb: string; score: number }>();
   const bestMultiSecond = new Map<string, { line: GrammarLine; verb: string; score: number }>();
   const order: string[] = [];
+  const actionOf = new Map<string, string>();
   for (const line of grammar.lines) {
     if (line.meta || line.tokens.some((t) => t.kind === 'unfillable') || !isWord(line.verb)) continue;
     const objectSlots = slots(line.tokens);
@@ -140,7 +142,8 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
     // down the skeleton" drops what is carried, "put all in it" tries everything in the room).
     const search = objectSlots.map((t) => (t.kind === 'object' ? t.search : 't')).join(',');
     const actionKey = `${line.action}/${objectSlots.length}`;
-    const key = `${actionKey}/${search}`;
+    // Without bySearch, one per action and object count: the shapes a player types (lexicon.ts).
+    const key = bySearch ? `${actionKey}/${search}` : actionKey;
     const verb = preferredVerb(line, resolution);
     // Prefer familiar verbs; then "give X to Y" over "give Y X", and "open X" over "open up X".
     const hasWord = line.tokens.some((t) => t.kind === 'word');
@@ -148,6 +151,7 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
     const score = verbRank(verb) + (awkward ? 1000 : 0);
     const current = best.get(key);
     if (!current) order.push(key);
+    actionOf.set(key, actionKey);
     if (!current || score < current.score) best.set(key, { line, verb, score });
     const first = objectSlots[0];
     // "all" is phrased by the best line of these slots that takes several, else by the action's.
@@ -167,7 +171,7 @@ export function templates(grammar: Grammar, resolution: number): Template[] {
   ];
   return order.map((key) => {
     const { line, verb } = best.get(key)!;
-    const actionKey = key.slice(0, key.lastIndexOf('/'));
+    const actionKey = actionOf.get(key)!;
     const multiLine = bestMulti.get(key) ?? bestMulti.get(actionKey);
     const multiSecondLine = bestMultiSecond.get(actionKey);
     return {

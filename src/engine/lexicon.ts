@@ -112,7 +112,9 @@ export function storyLexicon(session: GameSession): Lexicon {
   const grammar = session.grammar;
   const directions = [...new Set(grammar.directions.map(wholeDirection))];
   const patterns = new Set<string>();
-  for (const template of templates(grammar, session.dictionary.resolution)) {
+  // One shape per action and object count: lines that differ only in where the parser looks read
+  // the same to a player, and the verb prior was learned over these shapes.
+  for (const template of templates(grammar, session.dictionary.resolution, { bySearch: false })) {
     patterns.add(patternOf(template.words));
     if (template.allWords) patterns.add(patternOf(template.allWords).replace('$', 'all'));
   }
