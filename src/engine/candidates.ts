@@ -12,7 +12,7 @@ import type { Grammar, GrammarLine, Token } from './grammar';
 import type { GameSession } from './session';
 import { PairPlan } from './pairs';
 import { scopeObjects } from './scope';
-import type { CandidateScope, Template } from './templates';
+import { ALL, type CandidateScope, type Template } from './templates';
 
 export type { CandidateScope, Template } from './templates';
 import { nounPhrases } from './vocabulary';
@@ -155,10 +155,11 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
     if (!current || score < current.score) best.set(key, { line, verb, score });
     const first = objectSlots[0];
     // "all" is phrased by the best line of these slots that takes several, else by the action's.
-    for (const multiKey of [key, actionKey]) {
-      const currentMulti = bestMulti.get(multiKey);
-      if (first?.kind === 'object' && first.multi && (!currentMulti || score < currentMulti.score))
-        bestMulti.set(multiKey, { line, verb, score });
+    if (first?.kind === 'object' && first.multi) {
+      for (const multiKey of new Set([key, actionKey])) {
+        const currentMulti = bestMulti.get(multiKey);
+        if (!currentMulti || score < currentMulti.score) bestMulti.set(multiKey, { line, verb, score });
+      }
     }
     const second = objectSlots[1];
     const currentSecond = bestMultiSecond.get(actionKey);
@@ -251,9 +252,6 @@ export function candidateScope(session: GameSession): CandidateScope {
     },
   };
 }
-
-/** "all" stands for an object in a slot that takes several ("take all", "put all in the box"). */
-const ALL = 0;
 
 function unique(commands: string[]): string[] {
   return [...new Set(commands)];

@@ -13,7 +13,7 @@
  *   it) is then tried with every object in the other slot, since each one taken on the way, or
  *   asked about, is another outcome.
  */
-import type { CandidateScope, Template } from './templates';
+import { ALL, type CandidateScope, type Template } from './templates';
 import type { WorldDiff } from './objects';
 
 /** What a candidate that changed the world did, as far as the screens need to know. */
@@ -52,12 +52,12 @@ export class PairPlan {
     return t.held[slot] ? this.scope.objects.filter((o) => this.scope.held.has(o) || this.loose.includes(o)) : this.scope.objects;
   }
 
-  private add(out: string[], t: Template, a: number, b: number): string | null {
-    const command = this.scope.fill(t.words, [a, b]);
-    if (this.tried.has(command)) return null;
+  /** A template's words filled with two objects (0 for "all"), unless that command was tried already. */
+  private add(out: string[], words: Template['words'], a: number, b: number): void {
+    const command = this.scope.fill(words, [a, b]);
+    if (this.tried.has(command)) return;
     this.tried.add(command);
     out.push(command);
-    return command;
   }
 
   /** The held pairs, "take X from Y", and the screens. */
@@ -69,10 +69,10 @@ export class PairPlan {
       const [firsts, seconds] = [this.pool(t, 0), this.pool(t, 1)];
       for (const a of firsts) {
         for (const b of seconds)
-          if (a !== b && (held.has(a) || held.has(b) || parentOf(a) === b || parentOf(b) === a)) this.add(out, t, a, b);
+          if (a !== b && (held.has(a) || held.has(b) || parentOf(a) === b || parentOf(b) === a)) this.add(out, t.words, a, b);
       }
-      if (t.allWords) for (const b of seconds) out.push(...this.allPair(t, b));
-      if (t.allSecondWords) for (const a of firsts) out.push(...this.allSecond(t, a));
+      if (t.allWords) for (const b of seconds) this.add(out, t.allWords, ALL, b);
+      if (t.allSecondWords) for (const a of firsts) this.add(out, t.allSecondWords, a, ALL);
       const screen = (object: number, slot: 0 | 1, others: number[]) => {
         const partner = others.find((o) => o !== object && this.loose.includes(o));
         if (partner === undefined) return;
@@ -89,20 +89,6 @@ export class PairPlan {
     return out;
   }
 
-  private allPair(t: Template, b: number): string[] {
-    const command = this.scope.fill(t.allWords!, [0, b]);
-    if (this.tried.has(command)) return [];
-    this.tried.add(command);
-    return [command];
-  }
-
-  private allSecond(t: Template, a: number): string[] {
-    const command = this.scope.fill(t.allSecondWords!, [a, 0]);
-    if (this.tried.has(command)) return [];
-    this.tried.add(command);
-    return [command];
-  }
-
   /** Each screened object that did something of its own, with every object in the other slot. */
   second(outcomes: PairOutcome[]): string[] {
     const out: string[] = [];
@@ -111,7 +97,7 @@ export class PairPlan {
         if (!didMoreThanTake(hit, s.partner)) continue;
         const t = this.scope.templates[s.template];
         for (const other of this.pool(t, s.slot === 0 ? 1 : 0)) {
-          if (other !== s.object) this.add(out, t, s.slot === 0 ? s.object : other, s.slot === 0 ? other : s.object);
+          if (other !== s.object) this.add(out, t.words, s.slot === 0 ? s.object : other, s.slot === 0 ? other : s.object);
         }
       }
     }

@@ -126,11 +126,17 @@ export class GameSession {
       ignoreObjectAttributes: found?.ignoreObjectAttributes ?? [],
       watchRam: this.binding?.watchRam ?? [],
     };
-    this.hashMask = {
-      ...this.mask,
-      ignoreObjects: new Set([...this.mask.ignoreObjects, ...(this.binding?.hashOnlyObjects ?? [])]),
-      ignoreAttributes: new Set([...ignoreAttributes, ...(this.binding?.hashOnlyAttributes ?? [])]),
-    };
+    const hashOnlyObjects = this.binding?.hashOnlyObjects ?? [];
+    const hashOnlyAttributes = this.binding?.hashOnlyAttributes ?? [];
+    // The same object when the binding has nothing hash-only: the prober then hashes the state it already read.
+    this.hashMask =
+      hashOnlyObjects.length || hashOnlyAttributes.length
+        ? {
+            ...this.mask,
+            ignoreObjects: new Set([...this.mask.ignoreObjects, ...hashOnlyObjects]),
+            ignoreAttributes: new Set([...ignoreAttributes, ...hashOnlyAttributes]),
+          }
+        : this.mask;
     this.updateFlags(this.intro);
   }
 
@@ -319,6 +325,11 @@ export class GameSession {
   /** The world as a command's effects are read (valid actions): only the narrower mask left out. */
   effectState(): WorldState {
     return this.objects.worldState(this.mem, this.score, this.mask);
+  }
+
+  /** worldHash() of the current state, given its effectState() just read: reused when the two masks are one. */
+  worldHashAfter(effect: WorldState): string {
+    return this.hashMask === this.mask ? worldHash(effect) : this.worldHash();
   }
 
   worldHash(): string {

@@ -24,6 +24,9 @@ export interface Template {
   directionSecond?: true;
 }
 
+/** "all" in a slot, for `fill`: it stands for an object in a slot that takes several ("take all", "put all in the box"). */
+export const ALL = 0;
+
 /** What both passes share: the templates, the objects in scope with their phrases, and the inventory. */
 export interface CandidateScope {
   templates: Template[];

@@ -184,7 +184,7 @@ export function candidateProber(session: GameSession, start: VmState = session.c
         diff,
         scoreDelta,
         endsGame,
-        resultHash: session.worldHash(),
+        resultHash: session.worldHashAfter(after),
         outcome: outcomeOf(session),
         resultCell: cellOf(session.groundTruth()),
         effect,
@@ -297,7 +297,7 @@ function findSceneActions(session: GameSession, start: VmState, before: WorldSta
     }
     const world = session.effectState();
     // Told apart from the unchanged world by the globals they set, so a scene's moves read as new states.
-    const resultHash = createHash('md5').update(session.worldHash()).update(after).digest('hex');
+    const resultHash = createHash('md5').update(session.worldHashAfter(world)).update(after).digest('hex');
     const diff = worldDiff(before, world);
     const scoreDelta = world.score - before.score;
     const effect = `scene:${key}`;

@@ -44,6 +44,17 @@ function describeWithSuite(games: string[], name: string, fn: (entries: Record<s
   else describe.skip(`${name} (needs ${SUITE})`, () => it('skipped', () => undefined));
 }
 
+/** What `read` sees after the command, the session put back where it was. */
+function afterTrying<T>(session: GameSession, command: string, read: () => T): T {
+  const start = session.captureState();
+  try {
+    session.tryCommand(command);
+    return read();
+  } finally {
+    session.restoreState(start);
+  }
+}
+
 const shown = (words: Array<string | Token>) => words.map((w) => (typeof w === 'string' ? w : 'OBJ')).join(' ');
 
 /** The object whose printed name is `name`. */
@@ -131,13 +142,7 @@ describeWithSuite(['trinity'], 'lines of one action that want different objects 
     expect(candidates).toContain('push perambulators under wristwatch');
     // The two answer differently: the put was never worth trying with what cannot be carried.
     const prams = objectNamed(session, 'perambulators');
-    const start = session.captureState();
-    const parentAfter = (command: string) => {
-      session.tryCommand(command);
-      const parent = session.objects.parent(session.mem, prams);
-      session.restoreState(start);
-      return parent;
-    };
+    const parentAfter = (command: string) => afterTrying(session, command, () => session.objects.parent(session.mem, prams));
     const before = session.objects.parent(session.mem, prams);
     expect(parentAfter('put perambulators under wristwatch')).toBe(before);
     expect(parentAfter('push perambulators under wristwatch')).not.toBe(before);
@@ -150,14 +155,13 @@ describeWithSuite(['infidel'], 'lines of one action that look for their objects 
     const session = sessionAt(infidel, 71);
     const candidates = candidateCommands(session);
     expect(candidates).toEqual(expect.arrayContaining(['put all in skeleton', 'drop all on skeleton']));
-    const start = session.captureState();
-    const moved = (command: string) => {
-      const before = session.worldState();
-      session.tryCommand(command);
-      const diff = GameSession.worldDiff(before, session.worldState());
-      session.restoreState(start);
-      return diff.moved.map((m) => m.object).sort((a, b) => a - b);
-    };
+    const before = session.worldState();
+    const moved = (command: string) =>
+      afterTrying(session, command, () =>
+        GameSession.worldDiff(before, session.worldState())
+          .moved.map((m) => m.object)
+          .sort((a, b) => a - b),
+      );
     expect(moved('drop all on skeleton')).not.toEqual(moved('put all in skeleton'));
   });
 });
@@ -169,12 +173,8 @@ describeWithSuite(['trinity'], '"all" as the second object', ({ trinity }) => {
     expect(candidates).toEqual(expect.arrayContaining(['throw coin all', 'throw perambulators all']));
     // It is answered: the parser takes off the worn wristwatch to throw it.
     const watch = objectNamed(session, 'wristwatch');
-    const start = session.captureState();
-    const before = session.objectTree().find((o) => o.id === watch)!.attributes;
-    session.tryCommand('throw coin all');
-    const after = session.objectTree().find((o) => o.id === watch)!.attributes;
-    session.restoreState(start);
-    expect(after).not.toEqual(before);
+    const attributes = () => session.objectTree().find((o) => o.id === watch)!.attributes;
+    expect(afterTrying(session, 'throw coin all', attributes)).not.toEqual(attributes());
   });
 });
 
@@ -186,12 +186,8 @@ describeWithSuite(['zenon'], "the binding's hash-only objects: in a command's ef
     expect(session.binding?.hashOnlyObjects).toContain(janitor);
     const walks = findValidActions(session).filter((a) => a.diff.moved.some((m) => m.object === janitor));
     expect(walks.length).toBeGreaterThan(0);
-    const start = session.captureState();
     const before = session.worldHash();
-    session.tryCommand('wait');
-    const after = session.worldHash();
-    session.restoreState(start);
-    expect(after).toBe(before);
+    expect(afterTrying(session, 'wait', () => session.worldHash())).toBe(before);
     // The move that does nothing but let him walk leads, for the agent, to the state it left.
     const passing = walks.find((a) => a.diff.moved.length === 1 && !a.diff.attributesSet.length && !a.diff.attributesCleared.length);
     expect(passing?.resultHash).toBe(before);
