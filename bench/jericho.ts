@@ -40,6 +40,12 @@
  * - Jericho's effects at a state = the keys of its own diff→actions map (`jerichoEffects` = Σ).
  * - `recall` = Σ|Jericho keys also among the keys of grue's commands| / Σ|Jericho keys| over all
  *   states (micro average, 3 decimals); every state and every Jericho group counts.
+ * - `recallNet`: the same over Jericho's groups that leave the world changed (`netChange`).
+ * - `recallSameOperations`: a Jericho group counts as covered when one of grue's commands does the
+ *   same operations, each any number of times (see operationSet): Jericho's key counts every
+ *   @set_attr of a parser's scratch attribute, and a one-word name that matches two objects makes
+ *   the parser toggle it once more, so "throw map at book" and grue's "throw map at dusty book"
+ *   are two keys for one outcome. A diagnostic beside `recall`, which stays Jericho's measure.
  * - `extraEffects` = effects grue finds that Jericho misses: Σ distinct keys of grue's commands
  *   that are not Jericho keys, plus grue commands that fail Jericho's test though Jericho's own
  *   object tree changes or the game ends (`unseenByJericho`; objects leaving play — moved to
@@ -326,6 +332,8 @@ interface MissedExample {
   inGrueCandidates: string[];
   /** When grue found one of them valid: the command grue offered for that effect instead. */
   grueGroupedAs?: string;
+  /** One of grue's commands does the same operations, only some a different number of times. */
+  sameOperations?: true;
   why?: string;
 }
 
@@ -371,9 +379,19 @@ function grueSession(spec: GameSpec): GameSession {
   return session;
 }
 
+/**
+ * A Jericho effect key as the set of operations it records, each once: "move0:6>64 set0:55>10
+ * set1:55>10 clear0:55>10" and "move0:6>64 set0:55>10 clear0:55>10" read the same.
+ */
+function operationSet(key: string): string {
+  return [...new Set(key.split(' ').map((op) => op.replace(/^([a-z]+)\d+:/, '$1:')))].sort().join(' ');
+}
+
 /** Why grue missed one of Jericho's groups, as far as the bench can tell. */
 function missReason(m: MissedExample): string {
   const toggles = m.netChange ? '' : ' (the group changes nothing in the end: Jericho saw attributes set and cleared)';
+  if (m.sameOperations)
+    return `grue offers a command with the same operations, some repeated a different number of times (the parser's scratch attributes toggled once more or less, e.g. when Jericho's one-word name for an object is ambiguous)${toggles}`;
   if (m.grueGroupedAs) return `grue found the effect but grouped it with another (grue's diff and Jericho's differ)${toggles}`;
   if (m.inGrueCandidates.length) return `grue tried the command but saw no change (its world diff masks it, or the VMs differ)${toggles}`;
   return `not among grue's candidates${toggles}`;
@@ -413,6 +431,7 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
   let covered = 0;
   let jerichoNetEffects = 0;
   let coveredNet = 0;
+  let coveredSameOperations = 0;
   /** Jericho's groups and grue's coverage of them by the fewest objects their commands name. */
   const bySlots = [0, 1, 2].map(() => ({ jericho: 0, covered: 0 }));
   let extraEffects = 0;
@@ -505,6 +524,8 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
       const netKeys = new Set(j.groups.filter((g) => g.net).map((g) => g.key));
       jerichoNetEffects += netKeys.size;
       coveredNet += [...netKeys].filter((k) => gKeys.has(k)).length;
+      const gOperations = new Set([...gKeys].map(operationSet));
+      coveredSameOperations += [...jKeys].filter((k) => gOperations.has(operationSet(k))).length;
       for (const g of j.groups) {
         const slot = bySlots[Math.min(2, g.objects)];
         slot.jericho++;
@@ -539,6 +560,7 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
           jerichoActions: actions.slice(0, 8),
           inGrueCandidates: tried.slice(0, 8),
           ...(grouped ? { grueGroupedAs: grouped } : {}),
+          ...(gOperations.has(operationSet(g.key)) ? { sameOperations: true as const } : {}),
         };
         missed.push({ ...miss, why: missReason(miss) });
       }
@@ -574,6 +596,7 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
     states: statesMeasured,
     recall: jerichoEffects ? round(covered / jerichoEffects, 3) : 0,
     recallNet: jerichoNetEffects ? round(coveredNet / jerichoNetEffects, 3) : 1,
+    recallSameOperations: jerichoEffects ? round(coveredSameOperations / jerichoEffects, 3) : 0,
     recallByObjects: bySlots.map((b) => `${b.covered}/${b.jericho}`),
     extraEffects,
     invalidActions,
@@ -606,7 +629,7 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
     unseenExamples: spread(unseenExamples, EXAMPLES),
     missedExamples: spread(missed, EXAMPLES),
     // For the suite's totals: every measured state's times and the counts behind recall.
-    totals: { grueMs, jerichoMs, jerichoEffects, covered, jerichoNetEffects, coveredNet, bySlots },
+    totals: { grueMs, jerichoMs, jerichoEffects, covered, jerichoNetEffects, coveredNet, coveredSameOperations, bySlots },
   };
 }
 
@@ -652,6 +675,7 @@ function suiteSummary(results: GameResult[]) {
         ),
       3,
     ),
+    recallSameOperations: jerichoEffects ? round(sum((r) => r.totals.coveredSameOperations) / jerichoEffects, 3) : 0,
     jerichoEffects,
     jerichoNetEffects: sum((r) => r.totals.jerichoNetEffects),
     recallByObjects: [0, 1, 2].map((n) => `${sum((r) => r.totals.bySlots[n].covered)}/${sum((r) => r.totals.bySlots[n].jericho)}`),
