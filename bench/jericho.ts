@@ -1,6 +1,6 @@
 /**
  * npm run bench:jericho [-- --games 905,advent] [--states N] [--no-parallel]
- * npm run bench:jericho -- --suite [DIR] [--games a,b] [--states N] [--parallel] [--no-serial]
+ * npm run bench:jericho -- --suite [DIR] [--games a,b] [--states N] [--parallel] [--no-serial] [--parts DIR]
  *
  * grue's valid-action generator side by side with Jericho's (PyPI `jericho` 3.3.1, frotz in C),
  * on the same states of Jericho's own walkthroughs: 9:05 and Adventure by default, or with
@@ -59,19 +59,26 @@
  * `invalidExamples` and `missedExamples` (up to 30 each, spread over the states) show what to fix;
  * their `state` is the walkthrough index (the state before command `state`).
  *
+ * Long runs: with --parts DIR each game's result is written to DIR/<game>.json as it finishes,
+ * and a game whose part is there (measured with the same --states, --parallel and --no-serial)
+ * is read back instead of measured again; run the same command after a stop and it goes on from
+ * the next game. The printed JSON is the same as from one uninterrupted run (its `seconds` is
+ * this run's; `gamesFromParts` lists the games read back).
+ *
  * Caveats: only the RAM is synced, not the random number generators, so effects that hang on a
  * random draw during the command (a dwarf appearing or leaving) can differ between the two. When
  * a walkthrough command ends the game in grue but not in Jericho, grue goes back to the state
  * before it and takes Jericho's RAM (`grueStepFailures`).
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { GameSession, isEmptyDiff, searchValidActions, searchValidActionsYielding, type ValidAction } from '../src/engine';
 import { ProbePool } from '../src/engine/probePool';
+import { atomicWrite } from '../src/activities/files';
 
 const JERICHO_VERSION = '3.3.1';
 const VENV = join(homedir(), '.cache', 'grue', 'jericho-venv');
@@ -87,7 +94,7 @@ const DEFAULT_SUITE = join(__dirname, '..', '..', 'shared', 'jericho');
 const SUITE_STATES = 8;
 
 const USAGE = `usage: npm run bench:jericho -- [--games 905,advent] [--states N] [--no-parallel]
-       npm run bench:jericho -- --suite [DIR] [--games a,b] [--states N] [--parallel] [--no-serial]
+       npm run bench:jericho -- --suite [DIR] [--games a,b] [--states N] [--parallel] [--no-serial] [--parts DIR]
 
 Measures grue's valid-action generator against Jericho ${JERICHO_VERSION} on the same walkthrough
 states and prints one JSON object on stdout (progress on stderr).
@@ -99,6 +106,8 @@ states and prints one JSON object on stdout (progress on stderr).
   --suite [DIR]   the Jericho suite in DIR (suite.json + story files; default ${DEFAULT_SUITE})
   --no-parallel   skip timing Jericho's use_parallel=True form (suite mode skips it unless --parallel)
   --no-serial     skip grue's one-thread search (by default run too, and checked to agree)
+  --parts DIR     keep each game's result in DIR/<game>.json and skip games already there
+                  (measured with the same options): a long run resumes where it stopped
   --help          this text
 
 First run creates ${VENV} and pip-installs jericho==${JERICHO_VERSION} (builds frotz; needs gcc, make).`;
@@ -693,6 +702,23 @@ function suiteSummary(results: GameResult[]) {
   };
 }
 
+/** What a kept result was measured with; a part measured otherwise is measured again. */
+function partOptions(spec: GameSpec, options: BenchOptions) {
+  return { rom: spec.rom, states: spec.states, parallel: options.parallel.on, serial: options.serial };
+}
+
+function readPart(dir: string, spec: GameSpec, options: BenchOptions): GameResult | null {
+  const path = join(dir, `${spec.game}.json`);
+  if (!existsSync(path)) return null;
+  const part = JSON.parse(readFileSync(path, 'utf8')) as { options: unknown; result: GameResult };
+  return JSON.stringify(part.options) === JSON.stringify(partOptions(spec, options)) ? part.result : null;
+}
+
+function writePart(dir: string, spec: GameSpec, options: BenchOptions, result: GameResult): void {
+  mkdirSync(dir, { recursive: true });
+  atomicWrite(join(dir, `${spec.game}.json`), JSON.stringify({ options: partOptions(spec, options), result }));
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
     console.log(USAGE);
@@ -718,8 +744,22 @@ async function main(): Promise<void> {
   try {
     const ready = await driver.ready();
     const results: GameResult[] = [];
+    const parts = arg('parts');
+    if (process.argv.includes('--parts') && (!parts || parts.startsWith('--'))) throw new SetupError('--parts takes a folder');
+    const fromParts: string[] = [];
     const pool = new ProbePool();
-    for (const spec of specs) results.push(await benchGame(driver, pool, spec, options));
+    for (const spec of specs) {
+      const kept = parts ? readPart(parts, spec, options) : null;
+      if (kept) {
+        progress(`${spec.game}: read from ${join(parts!, `${spec.game}.json`)}`);
+        fromParts.push(spec.game);
+        results.push(kept);
+        continue;
+      }
+      const result = await benchGame(driver, pool, spec, options);
+      if (parts) writePart(parts, spec, options, result);
+      results.push(result);
+    }
     await pool.close();
     await driver.request({ op: 'quit' }, Ok).catch(() => undefined);
     const games = results.map((r) => {
@@ -731,6 +771,7 @@ async function main(): Promise<void> {
       JSON.stringify({
         games,
         ...(suite ? { suite, ...suiteSummary(results) } : {}),
+        ...(fromParts.length ? { gamesFromParts: fromParts } : {}),
         jericho: {
           version: ready.version,
           nounTagger: ready.nounTagger,
