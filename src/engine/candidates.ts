@@ -246,11 +246,40 @@ export function candidateScope(session: GameSession): CandidateScope {
     phrase,
     held: new Set(scope.held),
     parentOf: (id) => parents.get(id) ?? 0,
-    fill: (words, chosen) => {
+    countWords: countWords(session, scope.all, phrase, parents),
+    fill: (words, chosen, allWord = 'all') => {
       let k = 0;
-      return words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, 'all') : phrase.get(chosen[k++])!)).join(' ');
+      return words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, allWord) : phrase.get(chosen[k++])!)).join(' ');
     },
   };
+}
+
+/** Inform's number words (its library's LanguageNumbers), by value. */
+const NUMBER_WORDS = [
+  '',
+  ...'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.split(
+    ' ',
+  ),
+];
+
+/**
+ * The counts an Inform parser reads where "all" may go, as the story's number words: two, and
+ * the size of each group of alike things (same phrase, same parent) in scope, which the game
+ * lists as one ("three balsa wood beams"). Infocom's parsers read no such count.
+ */
+function countWords(session: GameSession, objects: number[], phrase: Map<number, string>, parents: Map<number, number>): string[] {
+  if (!session.grammar.format.startsWith('inform')) return [];
+  const groups = new Map<string, number>();
+  for (const id of objects) {
+    const name = phrase.get(id);
+    if (name !== undefined) groups.set(`${parents.get(id)} ${name}`, (groups.get(`${parents.get(id)} ${name}`) ?? 0) + 1);
+  }
+  // Two, the smallest count, always: the parser takes the first two of whatever "all" would ("take two").
+  const sizes = new Set([2, ...[...groups.values()].filter((n) => n >= 2 && n < NUMBER_WORDS.length)]);
+  return [...sizes]
+    .sort((a, b) => a - b)
+    .map((n) => NUMBER_WORDS[n])
+    .filter((word) => session.dictionary.has(word));
 }
 
 function unique(commands: string[]): string[] {
@@ -267,6 +296,7 @@ export function singleCandidates(session: GameSession, scope: CandidateScope = c
     // "all" in every one-object line, as Jericho tries it: where the line takes one object, games
     // still answer "examine all", "kiss all" or "open all", each its own effect.
     out.push(scope.fill(t.allWords ?? t.words, [ALL]));
+    if (t.allWords) for (const count of scope.countWords) out.push(scope.fill(t.allWords, [ALL], count));
   }
   out.push(...directionCandidates(scope, session.grammar.directions));
   return unique(out);

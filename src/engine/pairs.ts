@@ -52,9 +52,9 @@ export class PairPlan {
     return t.held[slot] ? this.scope.objects.filter((o) => this.scope.held.has(o) || this.loose.includes(o)) : this.scope.objects;
   }
 
-  /** A template's words filled with two objects (0 for "all"), unless that command was tried already. */
-  private add(out: string[], words: Template['words'], a: number, b: number): void {
-    const command = this.scope.fill(words, [a, b]);
+  /** A template's words filled with two objects (0 for "all", written `allWord`), unless that command was tried already. */
+  private add(out: string[], words: Template['words'], a: number, b: number, allWord?: string): void {
+    const command = this.scope.fill(words, [a, b], allWord);
     if (this.tried.has(command)) return;
     this.tried.add(command);
     out.push(command);
@@ -71,7 +71,8 @@ export class PairPlan {
         for (const b of seconds)
           if (a !== b && (held.has(a) || held.has(b) || parentOf(a) === b || parentOf(b) === a)) this.add(out, t.words, a, b);
       }
-      if (t.allWords) for (const b of seconds) this.add(out, t.allWords, ALL, b);
+      if (t.allWords)
+        for (const b of seconds) for (const allWord of ['all', ...this.scope.countWords]) this.add(out, t.allWords, ALL, b, allWord);
       if (t.allSecondWords) for (const a of firsts) this.add(out, t.allSecondWords, a, ALL);
       const screen = (object: number, slot: 0 | 1, others: number[]) => {
         const partner = others.find((o) => o !== object && this.loose.includes(o));

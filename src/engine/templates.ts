@@ -35,6 +35,12 @@ export interface CandidateScope {
   held: Set<number>;
   /** Each object's parent at the start state (the passes run other states in between). */
   parentOf: (id: number) => number;
-  /** A template's words with objects in its slots (0 for "all"). */
-  fill: (words: Array<string | Token>, chosen: number[]) => string;
+  /**
+   * Number words an Inform parser reads as a count where "all" may go ("drop three": the first
+   * three things it would drop): two, and one for each group of alike things listed together
+   * (three beams, ten coins).
+   */
+  countWords: string[];
+  /** A template's words with objects in its slots (0 for "all", written `allWord`, "all" by default). */
+  fill: (words: Array<string | Token>, chosen: number[], allWord?: string) => string;
 }

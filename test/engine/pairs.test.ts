@@ -22,6 +22,7 @@ function scopeWith(templates: Template[]): CandidateScope {
     phrase,
     held: new Set([5]),
     parentOf: (id) => parents.get(id) ?? 0,
+    countWords: [],
     fill: (words, chosen) => {
       let slot = 0;
       return words.map((w) => (typeof w === 'string' ? w : w.kind === 'word' ? w.text : phrase.get(chosen[slot++])!)).join(' ');

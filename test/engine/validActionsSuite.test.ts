@@ -178,6 +178,20 @@ describeWithSuite(['trinity'], '"all" as the second object', ({ trinity }) => {
   });
 });
 
+describeWithSuite(['spirit'], 'a number where "all" goes', ({ spirit }) => {
+  it('tries "drop three" where three alike things are listed together: Inform\'s parser drops the first three things held', () => {
+    // The walkthrough's step 1263: three balsa wood beams, four coins in the bag, ten coins held; two, the smallest count, always.
+    const session = sessionAt(spirit, 1263, spirit.seed);
+    const candidates = candidateCommands(session);
+    expect(candidates).toEqual(expect.arrayContaining(['drop two', 'drop three', 'drop four', 'drop ten']));
+    const before = session.worldState();
+    const moved = (command: string) =>
+      afterTrying(session, command, () => GameSession.worldDiff(before, session.worldState()).moved.length);
+    expect(moved('drop three')).toBe(3);
+    expect(moved('drop four')).toBe(4);
+  });
+});
+
 describeWithSuite(['zenon'], "the binding's hash-only objects: in a command's effects, not in the world's hash", ({ zenon }) => {
   it("offers a passing turn while the janitor walks (Jericho's diff counts him), and the agent's world state stays the same", () => {
     // With Jericho's seed the janitor is on his rounds from the first turn.
