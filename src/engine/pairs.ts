@@ -8,7 +8,7 @@
  * - Things that can be carried but are not (found by the first pass: some one-object command
  *   moved them) are screened: each object in the line's first slot is tried once with one such
  *   thing in the second, and each object in the second slot once with one such thing in the
- *   first. An object whose screen does something beyond taking the partner ("break the board
+ *   first (never the object's own container or content). An object whose screen does something beyond taking the partner ("break the board
  *   with the awl": the board breaks; "ask the old man about the bottle": he answers and notes
  *   it) is then tried with every object in the other slot, since each one taken on the way, or
  *   asked about, is another outcome.
@@ -75,7 +75,8 @@ export class PairPlan {
         for (const b of seconds) for (const allWord of ['all', ...this.scope.countWords]) this.add(out, t.allWords, ALL, b, allWord);
       if (t.allSecondWords) for (const a of firsts) this.add(out, t.allSecondWords, a, ALL);
       const screen = (object: number, slot: 0 | 1, others: number[]) => {
-        const partner = others.find((o) => o !== object && this.loose.includes(o));
+        // Not the object's own container or content: the ball pushed back into the bucket it is in changes nothing, and says nothing of the ball.
+        const partner = others.find((o) => o !== object && this.loose.includes(o) && parentOf(o) !== object && parentOf(object) !== o);
         if (partner === undefined) return;
         const command = this.scope.fill(t.words, slot === 0 ? [object, partner] : [partner, object]);
         if (!this.tried.has(command)) {

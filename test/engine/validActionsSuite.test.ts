@@ -131,6 +131,16 @@ describeWithSuite(['acorncourt'], 'two-object commands on things that are not he
     const push = offered.find((a) => a.command === 'push tin bucket to tree');
     expect(push?.diff.moved).toEqual([{ object: bucket, from: session.locationId, to: objectNamed(session, 'tree') }]);
   });
+
+  it('screens the ball in the bucket with something else than the bucket: pushed back into it, the ball said nothing', () => {
+    const session = sessionAt(acorncourt, 0, acorncourt.seed);
+    const bucket = objectNamed(session, 'tin bucket');
+    const into = (to: number) =>
+      findValidActions(session).filter((a) => a.diff.moved.length === 1 && a.diff.moved[0].from === bucket && a.diff.moved[0].to === to);
+    // One ball from the bucket into the launching machine, and into the tree ("empty the bucket" moves them all).
+    expect(into(objectNamed(session, 'tennis ball launching machine')).length).toBeGreaterThan(0);
+    expect(into(objectNamed(session, 'tree')).length).toBeGreaterThan(0);
+  });
 });
 
 describeWithSuite(['trinity'], 'lines of one action that want different objects held', ({ trinity }) => {
