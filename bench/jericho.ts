@@ -60,8 +60,8 @@
  * their `state` is the walkthrough index (the state before command `state`).
  *
  * Long runs: with --parts DIR each game's result is written to DIR/<game>.json as it finishes,
- * and a game whose part is there (measured with the same --states, --parallel and --no-serial)
- * is read back instead of measured again; run the same command after a stop and it goes on from
+ * and a game whose part is there (measured with the same --states, --parallel and --no-serial,
+ * by the same commit of src/ and bench/) is read back instead of measured again; run the same command after a stop and it goes on from
  * the next game. The printed JSON is the same as from one uninterrupted run (its `seconds` is
  * this run's; `gamesFromParts` lists the games read back).
  *
@@ -107,7 +107,7 @@ states and prints one JSON object on stdout (progress on stderr).
   --no-parallel   skip timing Jericho's use_parallel=True form (suite mode skips it unless --parallel)
   --no-serial     skip grue's one-thread search (by default run too, and checked to agree)
   --parts DIR     keep each game's result in DIR/<game>.json and skip games already there
-                  (measured with the same options): a long run resumes where it stopped
+                  (same options, same commit): a long run resumes where it stopped
   --help          this text
 
 First run creates ${VENV} and pip-installs jericho==${JERICHO_VERSION} (builds frotz; needs gcc, make).`;
@@ -702,9 +702,18 @@ function suiteSummary(results: GameResult[]) {
   };
 }
 
-/** What a kept result was measured with; a part measured otherwise is measured again. */
+/** What a kept result was measured with, the code's commit too; a part measured otherwise is measured again. */
 function partOptions(spec: GameSpec, options: BenchOptions) {
-  return { rom: spec.rom, states: spec.states, parallel: options.parallel.on, serial: options.serial };
+  return { rom: spec.rom, states: spec.states, parallel: options.parallel.on, serial: options.serial, commit: codeVersion() };
+}
+
+/** The commit of the code under measurement, with "+changes" when the working tree differs from it; null outside git. */
+function codeVersion(): string | null {
+  const git = (...args: string[]) => spawnSync('git', args, { cwd: join(__dirname, '..'), encoding: 'utf8' });
+  const head = git('rev-parse', 'HEAD');
+  if (head.status !== 0) return null;
+  const dirty = git('status', '--porcelain', '--', 'src', 'bench').stdout.trim() !== '';
+  return head.stdout.trim() + (dirty ? '+changes' : '');
 }
 
 function readPart(dir: string, spec: GameSpec, options: BenchOptions): GameResult | null {
