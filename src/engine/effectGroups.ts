@@ -38,6 +38,8 @@ export interface ProbeHit {
   /** Equal keys mean equal effects. */
   key: string;
   action: ValidAction;
+  /** The objects the command's operations moved, each once, those put back where they were too. */
+  moved: number[];
 }
 
 /** Tries one candidate from the prober's start state: its hit, or null when it changed nothing. */

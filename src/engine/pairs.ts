@@ -22,6 +22,8 @@ export interface PairOutcome {
   diff: WorldDiff;
   scoreDelta: number;
   endsGame: boolean;
+  /** What the command moved on its way, put back or not ("push the bucket to the ball": taken, then dropped). */
+  movedOnTheWay?: number[];
 }
 
 interface Screen {
@@ -107,12 +109,13 @@ export class PairPlan {
   }
 }
 
-/** Whether a screen changed anything but its partner (which the parser may have taken first). */
+/** Whether a screen changed or moved anything but its partner (which the parser may have taken first). */
 function didMoreThanTake(hit: PairOutcome, partner: number): boolean {
   const { diff } = hit;
   if (hit.scoreDelta !== 0 || hit.endsGame) return true;
   return (
     diff.moved.some((m) => m.object !== partner) ||
+    (hit.movedOnTheWay ?? []).some((object) => object !== partner) ||
     diff.attributesSet.some((a) => a.object !== partner) ||
     diff.attributesCleared.some((a) => a.object !== partner) ||
     (diff.watched?.length ?? 0) > 0

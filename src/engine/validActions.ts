@@ -75,7 +75,7 @@ function twoPasses(session: GameSession): Passes {
       screened = hits.length;
       return plan.first();
     }
-    if (pass === 3) return plan.second(hits.slice(screened).map((hit) => hit.action));
+    if (pass === 3) return plan.second(hits.slice(screened).map((hit) => ({ ...hit.action, movedOnTheWay: hit.moved })));
     return null;
   };
 }
@@ -178,6 +178,7 @@ export function candidateProber(session: GameSession, start: VmState = session.c
     return {
       index,
       key: effect,
+      moved: [...new Set(ops.moves.filter((_, k) => k % 2 === 0))],
       action: {
         command,
         equivalents: [],

@@ -141,6 +141,17 @@ describeWithSuite(['acorncourt'], 'two-object commands on things that are not he
     expect(into(objectNamed(session, 'tennis ball launching machine')).length).toBeGreaterThan(0);
     expect(into(objectNamed(session, 'tree')).length).toBeGreaterThan(0);
   });
+
+  it('tries the bucket with everything once its screen took it and put it down again (nothing changed, but the bucket moved)', () => {
+    // The walkthrough's step 5: the bucket on the grass, a ball beside it ("push bucket to ball": taken, then dropped).
+    const session = sessionAt(acorncourt, 5, acorncourt.seed);
+    const bucket = objectNamed(session, 'tin bucket');
+    const machine = objectNamed(session, 'tennis ball launching machine');
+    const offered = findValidActions(session);
+    expect(offered.some((a) => a.diff.moved.length === 1 && a.diff.moved[0].object === bucket && a.diff.moved[0].to === machine)).toBe(
+      true,
+    );
+  });
 });
 
 describeWithSuite(['trinity'], 'lines of one action that want different objects held', ({ trinity }) => {
