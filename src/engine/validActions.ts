@@ -156,24 +156,23 @@ export function candidateProber(session: GameSession, start: VmState = session.c
     }
   };
   const passing = passingTurnOps(session, opsOf);
-  // A turn that only passes (its operations a "look"'s or a "wait"'s, nothing changed) is one
-  // group, as in Jericho, whose effect test sees the clock's operations: "wait" is a move. Its
-  // result is the same for every command in it, so it is read once.
-  const passingTurn = new Map<string, Omit<ProbeHit, 'index'>>();
-  const hit = (command: string, index: number, ops: ObjectOps): ProbeHit => {
-    const key = opsKey(ops);
-    const passed = passingTurn.get(key);
-    if (passed) return { ...passed, index, action: { ...passed.action, command } };
-    const found = effectHit(command, index, ops);
-    if (found.action.noNetChange && passing.has(key)) passingTurn.set(key, found);
-    return found;
-  };
-  const effectHit = (command: string, index: number, ops: ObjectOps): ProbeHit => {
+  return (command, index) => {
+    const ops = opsOf(command);
+    if (!ops) return null;
+    // Most candidates change nothing, or only what the mask leaves out (a daemon's object, a
+    // scratch attribute): skip building the world state then; the answer would be the same.
+    const untouched =
+      session.score === before.score &&
+      !session.isDone &&
+      session.objects.sameWorld(session.mem, beforeBytes, session.mask) &&
+      watchedUnchanged(session, before);
+    if (untouched && (isEmptyOps(ops) || passing.has(opsKey(ops)))) return null;
     const after = session.effectState();
     const diff = worldDiff(before, after);
     const scoreDelta = after.score - before.score;
     const endsGame = session.isDone && !start.flags.done;
     const unchanged = isEmptyDiff(diff) && scoreDelta === 0 && !endsGame;
+    if (unchanged && (isEmptyOps(ops) || passing.has(opsKey(ops)))) return null;
     // The net change and the operations that made it: Jericho's grouping, refined by the net change.
     const effect = `${diffKey(diff)}#${opsKey(ops)}#${scoreDelta}#${endsGame}`;
     return {
@@ -194,27 +193,12 @@ export function candidateProber(session: GameSession, start: VmState = session.c
       },
     };
   };
-  return (command, index) => {
-    const ops = opsOf(command);
-    if (!ops) return null;
-    // Most candidates change nothing, or only what the mask leaves out (a daemon's object, a
-    // scratch attribute): skip building the world state then; the answer would be the same.
-    const untouched =
-      session.score === before.score &&
-      !session.isDone &&
-      session.objects.sameWorld(session.mem, beforeBytes, session.mask) &&
-      watchedUnchanged(session, before);
-    if (isEmptyOps(ops) && untouched) return null;
-    if (untouched && passing.has(opsKey(ops))) return hit(command, index, ops);
-    const found = effectHit(command, index, ops);
-    return isEmptyOps(ops) && found.action.noNetChange ? null : found;
-  };
 }
 
 /**
  * The object operations of turns in which nothing happens ("look", "wait"): the game's own clocks
  * and daemons (a flag cleared every turn whether or not it was set). A command whose operations
- * are one of these and that changes nothing lets a turn pass. "wait" alone is not enough: Zork's
+ * are one of these and that changes nothing did nothing. "wait" alone is not enough: Zork's
  * passes three turns.
  */
 function passingTurnOps(session: GameSession, opsOf: (command: string) => ObjectOps | null): Set<string> {
