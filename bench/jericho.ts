@@ -703,8 +703,8 @@ function suiteSummary(results: GameResult[]) {
 }
 
 /** What a kept result was measured with, the code's commit too; a part measured otherwise is measured again. */
-function partOptions(spec: GameSpec, options: BenchOptions) {
-  return { rom: spec.rom, states: spec.states, parallel: options.parallel.on, serial: options.serial, commit: codeVersion() };
+function partOptions(spec: GameSpec, options: BenchOptions, commit: string | null) {
+  return { rom: spec.rom, states: spec.states, parallel: options.parallel.on, serial: options.serial, commit };
 }
 
 /** The commit of the code under measurement, with "+changes" when the working tree differs from it; null outside git. */
@@ -716,16 +716,16 @@ function codeVersion(): string | null {
   return head.stdout.trim() + (dirty ? '+changes' : '');
 }
 
-function readPart(dir: string, spec: GameSpec, options: BenchOptions): GameResult | null {
+function readPart(dir: string, spec: GameSpec, measuredWith: ReturnType<typeof partOptions>): GameResult | null {
   const path = join(dir, `${spec.game}.json`);
   if (!existsSync(path)) return null;
   const part = JSON.parse(readFileSync(path, 'utf8')) as { options: unknown; result: GameResult };
-  return JSON.stringify(part.options) === JSON.stringify(partOptions(spec, options)) ? part.result : null;
+  return JSON.stringify(part.options) === JSON.stringify(measuredWith) ? part.result : null;
 }
 
-function writePart(dir: string, spec: GameSpec, options: BenchOptions, result: GameResult): void {
+function writePart(dir: string, spec: GameSpec, measuredWith: ReturnType<typeof partOptions>, result: GameResult): void {
   mkdirSync(dir, { recursive: true });
-  atomicWrite(join(dir, `${spec.game}.json`), JSON.stringify({ options: partOptions(spec, options), result }));
+  atomicWrite(join(dir, `${spec.game}.json`), JSON.stringify({ options: measuredWith, result }));
 }
 
 async function main(): Promise<void> {
@@ -756,9 +756,11 @@ async function main(): Promise<void> {
     const parts = arg('parts');
     if (process.argv.includes('--parts') && (!parts || parts.startsWith('--'))) throw new SetupError('--parts takes a folder');
     const fromParts: string[] = [];
+    const commit = parts ? codeVersion() : null;
     const pool = new ProbePool();
     for (const spec of specs) {
-      const kept = parts ? readPart(parts, spec, options) : null;
+      const measuredWith = partOptions(spec, options, commit);
+      const kept = parts ? readPart(parts, spec, measuredWith) : null;
       if (kept) {
         progress(`${spec.game}: read from ${join(parts!, `${spec.game}.json`)}`);
         fromParts.push(spec.game);
@@ -766,7 +768,7 @@ async function main(): Promise<void> {
         continue;
       }
       const result = await benchGame(driver, pool, spec, options);
-      if (parts) writePart(parts, spec, options, result);
+      if (parts) writePart(parts, spec, measuredWith, result);
       results.push(result);
     }
     await pool.close();

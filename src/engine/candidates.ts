@@ -272,7 +272,9 @@ function countWords(session: GameSession, objects: number[], phrase: Map<number,
   const groups = new Map<string, number>();
   for (const id of objects) {
     const name = phrase.get(id);
-    if (name !== undefined) groups.set(`${parents.get(id)} ${name}`, (groups.get(`${parents.get(id)} ${name}`) ?? 0) + 1);
+    if (name === undefined) continue;
+    const group = `${parents.get(id)} ${name}`;
+    groups.set(group, (groups.get(group) ?? 0) + 1);
   }
   // Two, the smallest count, always: the parser takes the first two of whatever "all" would ("take two").
   const sizes = new Set([2, ...[...groups.values()].filter((n) => n >= 2 && n < NUMBER_WORDS.length)]);

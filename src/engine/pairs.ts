@@ -8,10 +8,11 @@
  * - Things that can be carried but are not (found by the first pass: some one-object command
  *   moved them) are screened: each object in the line's first slot is tried once with one such
  *   thing in the second, and each object in the second slot once with one such thing in the
- *   first (never the object's own container or content). An object whose screen does something beyond taking the partner ("break the board
- *   with the awl": the board breaks; "ask the old man about the bottle": he answers and notes
- *   it) is then tried with every object in the other slot, since each one taken on the way, or
- *   asked about, is another outcome.
+ *   first (never the object's own container or content). An object whose screen does something
+ *   beyond taking the partner ("break the board with the awl": the board breaks; "ask the old
+ *   man about the bottle": he answers and notes it), or moves something on the way, is then tried
+ *   with every object in the other slot, since each one taken on the way, or asked about, is
+ *   another outcome.
  */
 import { ALL, type CandidateScope, type Template } from './templates';
 import type { WorldDiff } from './objects';
