@@ -30,6 +30,11 @@ export interface ValidAction {
    * commands that change something.
    */
   noNetChange?: true;
+  /**
+   * The command lets a turn pass and changes nothing else: "wait" where a clock runs (the game's
+   * daemons run their operations). Offered as "wait", among the commands that change nothing.
+   */
+  passesTime?: true;
 }
 
 /** One candidate that changed the world, with its place in the candidate list. */

@@ -156,23 +156,23 @@ export function candidateProber(session: GameSession, start: VmState = session.c
     }
   };
   const passing = passingTurnOps(session, opsOf);
-  return (command, index) => {
-    const ops = opsOf(command);
-    if (!ops) return null;
-    // Most candidates change nothing, or only what the mask leaves out (a daemon's object, a
-    // scratch attribute): skip building the world state then; the answer would be the same.
-    const untouched =
-      session.score === before.score &&
-      !session.isDone &&
-      session.objects.sameWorld(session.mem, beforeBytes, session.mask) &&
-      watchedUnchanged(session, before);
-    if (untouched && (isEmptyOps(ops) || passing.has(opsKey(ops)))) return null;
+  // A turn that only passes is one move, as in Jericho, whose effect test sees a clock's
+  // operations: "wait" where a clock runs. Its result is the same for every command with the
+  // wait's operations, so it is read once.
+  let passedTurn: Omit<ProbeHit, 'index'> | undefined;
+  const passingHit = (command: string, index: number, ops: ObjectOps): ProbeHit => {
+    if (!passedTurn) {
+      const found = effectHit(command, index, ops);
+      passedTurn = { ...found, action: { ...found.action, passesTime: true } };
+    }
+    return { ...passedTurn, index, action: { ...passedTurn.action, command } };
+  };
+  const effectHit = (command: string, index: number, ops: ObjectOps): ProbeHit => {
     const after = session.effectState();
     const diff = worldDiff(before, after);
     const scoreDelta = after.score - before.score;
     const endsGame = session.isDone && !start.flags.done;
     const unchanged = isEmptyDiff(diff) && scoreDelta === 0 && !endsGame;
-    if (unchanged && (isEmptyOps(ops) || passing.has(opsKey(ops)))) return null;
     // The net change and the operations that made it: Jericho's grouping, refined by the net change.
     const effect = `${diffKey(diff)}#${opsKey(ops)}#${scoreDelta}#${endsGame}`;
     return {
@@ -193,27 +193,47 @@ export function candidateProber(session: GameSession, start: VmState = session.c
       },
     };
   };
+  return (command, index) => {
+    const ops = opsOf(command);
+    if (!ops) return null;
+    const key = opsKey(ops);
+    // Most candidates change nothing, or only what the mask leaves out (a daemon's object, a
+    // scratch attribute): skip building the world state then; the answer would be the same.
+    const untouched =
+      session.score === before.score &&
+      !session.isDone &&
+      session.objects.sameWorld(session.mem, beforeBytes, session.mask) &&
+      watchedUnchanged(session, before);
+    if (untouched && (isEmptyOps(ops) || passing.all.has(key))) return key === passing.wait ? passingHit(command, index, ops) : null;
+    const found = effectHit(command, index, ops);
+    if (!found.action.noNetChange || !(isEmptyOps(ops) || passing.all.has(key))) return found;
+    return key === passing.wait ? passingHit(command, index, ops) : null;
+  };
 }
 
 /**
  * The object operations of turns in which nothing happens ("look", "wait"): the game's own clocks
  * and daemons (a flag cleared every turn whether or not it was set). A command whose operations
- * are one of these and that changes nothing did nothing. "wait" alone is not enough: Zork's
- * passes three turns.
+ * are one of these and that changes nothing did nothing, but for the wait's: that lets a turn
+ * pass. "wait" alone is not enough to tell: Zork's passes three turns.
  */
-function passingTurnOps(session: GameSession, opsOf: (command: string) => ObjectOps | null): Set<string> {
-  const out = new Set<string>();
+function passingTurnOps(session: GameSession, opsOf: (command: string) => ObjectOps | null): { all: Set<string>; wait?: string } {
+  const all = new Set<string>();
+  let wait: string | undefined;
   for (const command of ['look', 'wait']) {
     const ops = session.dictionary.has(command) ? opsOf(command) : null;
-    if (ops && !isEmptyOps(ops)) out.add(opsKey(ops));
+    if (!ops || isEmptyOps(ops)) continue;
+    all.add(opsKey(ops));
+    if (command === 'wait') wait = opsKey(ops);
   }
-  return out;
+  return { all, wait };
 }
 
 /**
  * What the search returns once the candidates are tried: the scene tier when nothing changed the
  * world, and each group shown by its most familiar phrasing (the rest stay listed as equivalents),
- * the groups that change something first. Leaves the session in `start`.
+ * the groups that change something first, the passing turn ("wait") among the last. Leaves the
+ * session in `start`.
  */
 export function finishSearch(session: GameSession, start: VmState, groups: Map<string, ValidAction>): ValidAction[] {
   try {
@@ -224,10 +244,13 @@ export function finishSearch(session: GameSession, start: VmState, groups: Map<s
   } finally {
     session.restoreState(start);
   }
-  const ordered = [...groups.values()].filter((g) => !g.noNetChange).concat([...groups.values()].filter((g) => g.noNetChange));
+  // The passing turn is offered as "wait" or not at all: its other members ("east" into a wall,
+  // "wake") would read as moves that do something.
+  const kept = [...groups.values()].filter((g) => !g.passesTime || g.command === 'wait' || g.equivalents.includes('wait'));
+  const ordered = kept.filter((g) => !g.noNetChange).concat(kept.filter((g) => g.noNetChange));
   return ordered.map((g) => {
     const all = [g.command, ...g.equivalents];
-    const best = all.reduce((a, b) => (familiarity(b) < familiarity(a) ? b : a));
+    const best = g.passesTime ? 'wait' : all.reduce((a, b) => (familiarity(b) < familiarity(a) ? b : a));
     return { ...g, command: best, equivalents: all.filter((c) => c !== best) };
   });
 }

@@ -229,6 +229,20 @@ describeWithSuite(['zenon'], "the binding's hash-only objects: in a command's ef
   });
 });
 
+describeWithSuite(['night'], 'a turn that only passes', ({ night }) => {
+  it('offers "wait" where a clock runs (Jericho\'s effect test sees its operations): one move, led by "wait", after those that change something', () => {
+    // The walkthrough's step 13: the game's clock clears a flag every turn.
+    const session = sessionAt(night, 13, night.seed);
+    const offered = findValidActions(session);
+    const passing = offered.filter((a) => a.passesTime);
+    expect(passing).toHaveLength(1);
+    expect(passing[0]).toMatchObject({ command: 'wait', noNetChange: true });
+    expect(passing[0].equivalents).toContain('wake');
+    const firstUnchanged = offered.findIndex((a) => a.noNetChange);
+    expect(offered.slice(firstUnchanged).every((a) => a.noNetChange)).toBe(true);
+  });
+});
+
 describeWithSuite(['inhumane'], 'a direction as the second object', ({ inhumane }) => {
   it('pushes the coffin east, north and south from the landing (Inform keeps the compass out of the room)', () => {
     // The walkthrough's step 121 is "push coffin s", on the landing.
