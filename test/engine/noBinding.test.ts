@@ -74,7 +74,8 @@ describeWithGame('zork1.z3', 'Zork I with its binding disabled: ground truth fou
       const state = unbound.captureState();
       const offered = findValidActions(unbound);
       // "wait" where a clock runs changes nothing but the time (Jericho counts it): the one exception.
-      for (const action of offered) if (!action.passesTime && !changes(state, action.command)) rejected.push(`${WALK[index - 1] ?? 'start'} → ${action.command}`);
+      for (const action of offered)
+        if (!action.passesTime && !changes(state, action.command)) rejected.push(`${WALK[index - 1] ?? 'start'} → ${action.command}`);
       unbound.restoreState(state);
       // Recall against the bound search: each of its actions has an unbound one with the same outcome text.
       referee.restoreState(state);
