@@ -50,6 +50,7 @@ export interface RunOptions {
   knowledgeKb?: number;
   knowledgeVerifyAfter?: number;
   assist?: string;
+  memoryWork?: string;
   model?: string;
   worker: boolean;
   wait: boolean;
@@ -120,6 +121,11 @@ export function addRunOptions(cmd: Command): Command {
         `outcome; valid = the list only, as Jericho's agents get; none = nothing, the agent writes commands; default: ${D.assist})`,
     )
     .option(
+      '--memory-work <when>',
+      'when memory modules (compaction, knowledge) call the LLM: every-turn (as soon as due) | when-read ' +
+        '(only before a turn that asks the oracle, which alone reads them, and at the end; default: every-turn)',
+    )
+    .option(
       '--model <id>',
       'the model the LLM activities use: an embedded model id or the ' +
         "OpenAI-compatible endpoint's model name (default: the worker's GRUE_LLM_MODEL)",
@@ -152,6 +158,7 @@ export function episodeOptions(game: string, opts: RunOptions): EpisodeOptions {
     knowledgeKb: opts.knowledgeKb,
     knowledgeVerifyAfter: opts.knowledgeVerifyAfter,
     assist: opts.assist as EpisodeOptions['assist'],
+    memoryWork: opts.memoryWork as EpisodeOptions['memoryWork'],
     model: opts.model,
   };
 }

@@ -69,6 +69,13 @@ export const EpisodeConfigSchema = z
     knowledgeKb: z.number().int().min(1).max(8),
     /** An IMPL fact not seen true for this many turns is replayed in the engine again. */
     knowledgeVerifyAfter: z.number().int().min(1).max(10_000),
+    /**
+     * When memory modules do their LLM work (compaction, knowledge): `every-turn`, as soon as it is
+     * due; `when-read`, only before a turn that asks the oracle — their products are read only in
+     * its context — and at the episode's end. Absent (configs recorded before it existed):
+     * every-turn.
+     */
+    memoryWork: z.enum(['every-turn', 'when-read']).optional(),
     /** What the engine reveals about the valid actions (see AssistSchema). */
     assist: AssistSchema,
     /**

@@ -197,13 +197,24 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     });
     // Before the patch nothing was counted, so nothing is ever spent (see SPENT_AFTER).
     const counted = spendsRepeats ? before : { ...before, made: {} };
-    const [maintained, failures] = await maintain(workflowId, learn(counted, config, decision, step, rng), before, false, withModel, tally);
+    const learned = learn(counted, config, decision, step, rng);
+    const [maintained, failures] = memoryReadNext(learned)
+      ? await maintain(workflowId, learned, before, false, withModel, tally)
+      : [learned, [] as string[]];
     const after = { ...maintained, llm: tally.into(maintained.llm) };
     const llmFailures = tally.takeTurnFailures();
     const record = { ...turnRecord(after, decision, config, failures), ...(llmFailures.length ? { llmFailures } : {}) };
     return [after, { ...record, elapsedMs: Date.now() - startedAt }];
   };
 
+  /**
+   * Whether this turn's memory work is worth doing now. Under `when-read` only when the next turn
+   * asks the oracle, whose context is where that work is read: deliberation is pure and does not
+   * depend on memory to decide whether to ask, so it is looked at here with the next turn's own
+   * random state (not consumed). Work skipped stays due (raw turns pend, windows extend).
+   */
+  const memoryReadNext = (next: AgentState) =>
+    config.memoryWork !== 'when-read' || (more(next) && deliberate(next, config, createRng(next.rngState)).kind === 'ask');
   const more = (s: AgentState) => s.turn < config.maxTurns && !isOver(s.truth, config) && !control.stopping;
   const runIsFull = () => control.runTurns >= config.continueAsNewEvery || (control.runTurns > 0 && workflowInfo().continueAsNewSuggested);
   try {

@@ -127,4 +127,38 @@ describe('compaction in an episode', () => {
       expect(turns.filter((t) => t.memoryFailures?.includes('compaction')).map((t) => t.turn)).toEqual([10]);
     }
   });
+
+  it('with memoryWork when-read, compacts only before a turn that asks the oracle (or at the end), where every-turn compacts when due', async () => {
+    // Under the probe the oracle is asked only where the probes leave a choice: most turns need no model.
+    const options: EpisodeOptions = { ...OPTIONS, assist: 'probe', compactEvery: 2 };
+    const play = (memoryWork: EpisodeOptions['memoryWork']) => {
+      const dataDir = tempDataDir();
+      const taskQueue = uniqueQueue(`compaction-${memoryWork}`);
+      const workflowId = `compaction-${memoryWork}-${Date.now()}`;
+      return withScripted(taskQueue, dataDir, {}, async () => {
+        const result = await dev.client.workflow.execute(episodeWorkflow, {
+          taskQueue,
+          workflowId,
+          args: [episodeInput({ ...options, memoryWork })],
+        });
+        return { result, turns: readTranscript(dataDir, workflowId) };
+      });
+    };
+    /** Compactions whose last turn is not followed by a turn that asked the model, nor the episode's last. */
+    const unread = ({ result, turns }: Awaited<ReturnType<typeof play>>) =>
+      compactionOf(result)
+        .model.scenes.map((scene) => scene.to)
+        .filter((to) => to !== result.turns && !((turns.find((t) => t.turn === to + 1)?.llmCalls ?? 0) > 0));
+
+    const eager = await play('every-turn');
+    const lazy = await play('when-read');
+    expect(compactionOf(eager.result).stats.compactions).toBeGreaterThan(0);
+    expect(unread(eager).length).toBeGreaterThan(0);
+    expect(unread(lazy)).toEqual([]);
+    expect(compactionOf(lazy.result).stats.compactions).toBeLessThan(compactionOf(eager.result).stats.compactions);
+    // Nothing raw is lost: the turns the lazy episode did not compact are still pending at its end.
+    const lazyCompaction = compactionOf(lazy.result);
+    const covered = lazyCompaction.model.scenes.reduce((n, s) => n + (s.to - s.from + 1), 0) + lazyCompaction.pending.length;
+    expect(covered).toBe(lazy.result.turns);
+  });
 });
