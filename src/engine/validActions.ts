@@ -204,10 +204,13 @@ export function candidateProber(session: GameSession, start: VmState = session.c
       !session.isDone &&
       session.objects.sameWorld(session.mem, beforeBytes, session.mask) &&
       watchedUnchanged(session, before);
-    if (untouched && (isEmptyOps(ops) || passing.all.has(key))) return key === passing.wait ? passingHit(command, index, ops) : null;
+    // Operations of a turn in which nothing happens: unless the world changed, the command did
+    // nothing, or, with the wait's, let a turn pass.
+    const idle = isEmptyOps(ops) || passing.all.has(key);
+    const nothingButTime = () => (key === passing.wait ? passingHit(command, index, ops) : null);
+    if (untouched && idle) return nothingButTime();
     const found = effectHit(command, index, ops);
-    if (!found.action.noNetChange || !(isEmptyOps(ops) || passing.all.has(key))) return found;
-    return key === passing.wait ? passingHit(command, index, ops) : null;
+    return idle && found.action.noNetChange ? nothingButTime() : found;
   };
 }
 

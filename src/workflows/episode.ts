@@ -207,6 +207,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     return [after, { ...record, elapsedMs: Date.now() - startedAt }];
   };
 
+  const more = (s: AgentState) => s.turn < config.maxTurns && !isOver(s.truth, config) && !control.stopping;
   /**
    * Whether this turn's memory work is worth doing now. Under `when-read` only when the next turn
    * asks the oracle, whose context is where that work is read: deliberation is pure and does not
@@ -215,7 +216,6 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
    */
   const memoryReadNext = (next: AgentState) =>
     config.memoryWork !== 'when-read' || (more(next) && deliberate(next, config, createRng(next.rngState)).kind === 'ask');
-  const more = (s: AgentState) => s.turn < config.maxTurns && !isOver(s.truth, config) && !control.stopping;
   const runIsFull = () => control.runTurns >= config.continueAsNewEvery || (control.runTurns > 0 && workflowInfo().continueAsNewSuggested);
   try {
     while (more(state) && !runIsFull()) {
