@@ -19,9 +19,11 @@
  *
  * States: Jericho plays its walkthrough with its walkthrough seed; the states are the ones before
  * each walkthrough command (9:05: all; Adventure: ~60 evenly spaced), up to the game's end. grue
- * replays the same commands, and since the two VMs draw different random numbers (Adventure's
- * dwarves), grue's dynamic memory is overwritten with Jericho's RAM (header excepted) after every
- * step. At each measured state the object trees are compared (parent and the first 32 attributes,
+ * replays the same commands, and so that the two cannot drift apart (a step either plays
+ * differently), grue's dynamic memory is overwritten with Jericho's RAM (header excepted) before
+ * every step, and its random state with Jericho's (A, interval and counter of frotz's generator,
+ * which grue's is): a random event on the next command (an NPC's arrival) goes the same way.
+ * At each measured state the object trees are compared (parent and the first 32 attributes,
  * all Jericho reports): `statesInSync`, and `statesOutOfSync` lists any that differ.
  *
  * Timing, back to back at each state: `jerichoMsMedian` is Jericho's serial
@@ -65,8 +67,7 @@
  * the next game. The printed JSON is the same as from one uninterrupted run (its `seconds` is
  * this run's; `gamesFromParts` lists the games read back).
  *
- * Caveats: only the RAM is synced, not the random number generators, so effects that hang on a
- * random draw during the command (a dwarf appearing or leaving) can differ between the two. When
+ * Caveats: the seed `@random 0` restores is not synced (grue's session has seed 1). When
  * a walkthrough command ends the game in grue but not in Jericho, grue goes back to the state
  * before it and takes Jericho's RAM (`grueStepFailures`).
  */
@@ -215,6 +216,7 @@ const LoadReply = Ok.extend({
 });
 const ObserveReply = Ok.extend({
   ram: z.string(),
+  rng: z.object({ a: z.number(), interval: z.number(), counter: z.number() }),
   objects: z.array(z.tuple([z.number(), z.number(), z.string()])),
   score: z.number(),
   moves: z.number(),
@@ -469,9 +471,10 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
       endedAt = i;
       break;
     }
-    // Follow Jericho: its RAM (the 64-byte header excepted) becomes grue's dynamic memory.
+    // Follow Jericho: its RAM (the 64-byte header excepted) and its random state become grue's.
     const ram = Buffer.from(obs.ram, 'base64');
     session.mem.set(ram.subarray(64, Math.min(ram.length, dynamicLength)), 64);
+    session.restoreState({ ...session.captureState(), rng: obs.rng });
     const command = walkthrough[i];
 
     if (measured.has(i)) {

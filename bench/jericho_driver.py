@@ -6,7 +6,7 @@ stderr. Every reply has "ok"; a failed request replies {"ok": false, "error", "t
 
 Requests:
   {"op": "load", "rom": path}          load and reset the story (Jericho's walkthrough seed)
-  {"op": "observe"}                    RAM (base64) and object tree of the current state
+  {"op": "observe"}                    RAM (base64), random state and object tree of the current state
   {"op": "valid", "parallel": bool}    Jericho's valid-action groups here, timed
   {"op": "test", "commands": [...], "probe": str|null, "responses": n}
                                        Jericho's effect test applied to given commands
@@ -143,13 +143,17 @@ class Driver:
 
     def observe(self, req):
         env = self.env
-        ram = env.get_state()[0]
+        state = env.get_state()
+        ram = state[0]
+        # frotz's generator (A, interval, counter); A is a C long whose low 32 bits are all a draw reads.
+        a, interval, counter = state[7]
         objects = []
         for o in list(env.get_world_objects())[1:]:
             attr = bytes((b & 0xFF) for b in o._attr).hex()
             objects.append([int(o.num), int(o.parent), attr])
         return {
             "ram": base64.b64encode(ram.tobytes()).decode("ascii"),
+            "rng": {"a": int(a) & 0xFFFFFFFF, "interval": int(interval), "counter": int(counter)},
             "objects": objects,
             "score": int(env.get_score()),
             "moves": int(env.get_moves()),
