@@ -1,8 +1,9 @@
 /**
  * The objects a command can name at the current state, found from the object tree: the location's
  * contents, what the player carries, and Infocom's globals where the room or its description
- * brings them into scope.
+ * brings them into scope, and Inform's compass directions where the room's description names them.
  */
+import { STANDARD_DIRECTIONS } from './grammar';
 import type { GameSession } from './session';
 import { objectVocabulary } from './vocabulary';
 
@@ -37,6 +38,57 @@ function localGlobals(session: GameSession, room: number): { ids: number[]; cont
 const PRONOUNS = new Set(['it', 'them', 'him', 'her', 'me', 'myself', 'you', 'yourself', 'us', 'this', 'that', 'these', 'those']);
 
 /**
+ * A text's words as the dictionary stores them, pronouns aside. An apostrophe splits a word as
+ * Jericho's tokenizer splits it ("agent's" gives "agent" and "s", which Inform's compass reads as
+ * south): the objects in scope are the ones Jericho would find.
+ */
+function wordsOf(session: GameSession, text: string): Set<string> {
+  const resolution = session.dictionary.resolution;
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9-]+/)
+      .filter((w) => w && !PRONOUNS.has(w))
+      .map((w) => w.slice(0, resolution)),
+  );
+}
+
+/**
+ * Inform's compass: an object at the root of the tree whose children are the direction objects
+ * ("north wall" named n, north; "floor" named d, down, floor, ground), which the parser keeps in
+ * scope in every room, so "examine floor" and "put the box on the floor" are commands anywhere.
+ * Found by its children's names, most of which are compass words.
+ */
+function informCompass(session: GameSession): number[] {
+  const { objects, mem } = session;
+  if (!session.story.inform) return [];
+  const compassWords = new Set(STANDARD_DIRECTIONS.map((w) => w.slice(0, session.dictionary.resolution)));
+  for (let id = 1; id <= objects.count; id++) {
+    if (objects.parent(mem, id) !== 0) continue;
+    const children = objects.children(mem, id);
+    if (children.length < 8) continue;
+    const directions = children.filter((child) => objectVocabulary(session, child).nouns.some((noun) => compassWords.has(noun)));
+    if (directions.length >= 8) return directions;
+  }
+  return [];
+}
+
+/**
+ * The compass directions the room's description names, as Jericho finds them ("the office lies to
+ * the east"), each by a word of its own: "wall", which names all eight walls, names none (Jericho
+ * would try the one word, which the parser cannot resolve).
+ */
+function mentionedDirections(session: GameSession): number[] {
+  const compass = informCompass(session);
+  if (compass.length === 0) return [];
+  const nouns = new Map(compass.map((id) => [id, objectVocabulary(session, id).nouns]));
+  const count = new Map<string, number>();
+  for (const list of nouns.values()) for (const noun of new Set(list)) count.set(noun, (count.get(noun) ?? 0) + 1);
+  const words = wordsOf(session, lookText(session));
+  return compass.filter((id) => nouns.get(id)!.some((noun) => count.get(noun) === 1 && words.has(noun)));
+}
+
+/**
  * ZIL keeps LOCAL-GLOBALS inside GLOBAL-OBJECTS, whose other children (a door, the ground, your
  * hands) the parser finds from every room. There are dozens, so only those the room's
  * description names are taken: what Jericho finds by reading "look" for nouns.
@@ -45,14 +97,7 @@ function mentionedGlobals(session: GameSession, localContainer: number, descript
   const { objects, mem } = session;
   const globals = objects.parent(mem, localContainer);
   if (globals === 0) return [];
-  const resolution = session.dictionary.resolution;
-  const words = new Set(
-    description
-      .toLowerCase()
-      .split(/[^a-z0-9'-]+/)
-      .filter((w) => w && !PRONOUNS.has(w))
-      .map((w) => w.slice(0, resolution)),
-  );
+  const words = wordsOf(session, description);
   const named = (id: number) => objectVocabulary(session, id).nouns.some((noun) => words.has(noun));
   return objects.descendants(mem, globals, 1).filter((id) => id !== localContainer && named(id));
 }
@@ -71,8 +116,8 @@ function lookText(session: GameSession): string {
 
 /**
  * Objects the player can plausibly refer to, in tree order: the location's contents (at any depth,
- * as Jericho takes them: a stud on a panel on a slab), its local globals and the globals its
- * description names, the inventory, then the player.
+ * as Jericho takes them: a stud on a panel on a slab), its local globals and the globals or compass
+ * directions its description names, the inventory, then the player.
  */
 export function scopeObjects(session: GameSession, depth = 8): { all: number[]; held: number[] } {
   const room = session.locationId;
@@ -83,6 +128,7 @@ export function scopeObjects(session: GameSession, depth = 8): { all: number[]; 
     around.push(...session.objects.descendants(session.mem, room, depth));
     const local = localGlobals(session, room);
     if (local) around.push(...local.ids, ...mentionedGlobals(session, local.container, lookText(session)));
+    around.push(...mentionedDirections(session));
   }
   const seen = new Set<number>();
   const all: number[] = [];

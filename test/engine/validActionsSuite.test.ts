@@ -122,6 +122,19 @@ describeWithSuite(['weapon'], 'scope: things on things on things', ({ weapon }) 
   });
 });
 
+describeWithSuite(['anchor'], "scope: Inform's compass where the description names it", ({ anchor }) => {
+  it('examines the south, east and southeast of the opening street (the office lies east, the agent\'s "s", the alley southeast)', () => {
+    const session = sessionAt(anchor);
+    const compass = ['south', 'east', 'southeast'].map((name) => objectNamed(session, name));
+    expect(scopeObjects(session).all).toEqual(expect.arrayContaining(compass));
+    // Examining a direction marks it examined (Jericho's "examine s" group changes attribute 43 of the south).
+    const examined = findValidActions(session).filter(
+      (a) => a.command.startsWith('examine ') && a.diff.attributesSet.some((d) => compass.includes(d.object)),
+    );
+    expect(examined.map((a) => a.command).sort()).toEqual(['examine east', 'examine south', 'examine southeast']);
+  });
+});
+
 describeWithSuite(['acorncourt'], 'two-object commands on things that are not held', ({ acorncourt }) => {
   it('pushes the bucket into the tree, the parser taking it first', () => {
     const session = sessionAt(acorncourt);
