@@ -143,7 +143,8 @@ function printedWords(session: SessionView, id: number): Array<{ word: string; s
  * share it (a shared noun makes the parser ask "Which do you mean...?"): the object's noun that
  * its printed name ends with (else its first noun), qualified by the printed name's word before
  * it when the parser accepts that word, or, when other objects share the noun, by one of its
- * adjectives they lack. Words are spelled as printed where the dictionary's truncated
+ * adjectives they lack (in Inform, failing that, by a word of its printed name they lack).
+ * Words are spelled as printed where the dictionary's truncated
  * form matches ("wristwatch", not "wristwatc"). Objects with no vocabulary get no phrase.
  */
 export function nounPhrases(session: SessionView, ids: number[]): Map<number, string> {
@@ -169,10 +170,24 @@ export function nounPhrases(session: SessionView, ids: number[]): Map<number, st
     // The printed name's own qualifier reads best ("brass lantern"); with rivals, any that tells them apart.
     const before = headIndex > 0 ? printed[headIndex - 1].stored : undefined;
     const words = printed.map((p) => p.stored);
+    // Inform's parse_name routines often take the printed name's other words ("key to the house":
+    // "house key"), which the name property does not list: the last resort where nothing listed
+    // tells the rivals apart. A word the parser refuses only costs the candidates their effect.
+    const printedOnly = (word: string) =>
+      session.story.inform &&
+      word !== head &&
+      !FILLER.has(word) &&
+      session.dictionary.has(word) &&
+      distinguishes(word) &&
+      !namesAnother(word);
     const qualifier = safe(before)
       ? before
       : rivals.length
-        ? (words.find(safe) ?? adjectives.find(safe) ?? words.find(qualifies) ?? adjectives.find(qualifies))
+        ? (words.find(safe) ??
+          adjectives.find(safe) ??
+          words.find(qualifies) ??
+          adjectives.find(qualifies) ??
+          [...words].reverse().find(printedOnly))
         : undefined;
     out.set(id, qualifier ? `${spell(qualifier)} ${spell(head)}` : spell(head));
   }

@@ -135,6 +135,18 @@ describeWithSuite(['anchor'], "scope: Inform's compass where the description nam
   });
 });
 
+describeWithSuite(['anchor'], 'names: a word of the printed name that the name property does not list', ({ anchor }) => {
+  it('takes the key to the house and the key to the cellar off the keyring, each by a phrase of its own', () => {
+    // At the walkthrough's step 76 eight keys are on the keyring, all named "key" in their name property.
+    const session = sessionAt(anchor, 76);
+    const keys = ['key to the house', 'key to the cellar'].map((name) => objectNamed(session, name));
+    const takes = findValidActions(session).filter((a) => a.diff.moved.some((m) => keys.includes(m.object) && m.to === session.player));
+    const moves = (command: string) => takes.find((a) => a.command === command)?.diff.moved.map((m) => m.object);
+    expect(moves('take house key from keyring')).toEqual([keys[0]]);
+    expect(moves('take cellar key from keyring')).toEqual([keys[1]]);
+  });
+});
+
 describeWithSuite(['acorncourt'], 'two-object commands on things that are not held', ({ acorncourt }) => {
   it('pushes the bucket into the tree, the parser taking it first', () => {
     const session = sessionAt(acorncourt);
