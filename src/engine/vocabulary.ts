@@ -161,8 +161,8 @@ export function nounPhrases(session: SessionView, ids: number[]): Map<number, st
     const rivals = ids.filter((other) => other !== id && vocab.get(other)!.nouns.includes(head));
     const distinguishes = (word: string) =>
       rivals.every((other) => !vocab.get(other)!.adjectives.includes(word) && !vocab.get(other)!.nouns.includes(word));
-    const qualifies = (word: string | undefined): word is string =>
-      !!word && word !== head && !FILLER.has(word) && adjectives.includes(word) && distinguishes(word);
+    const tellsApart = (word: string) => word !== head && !FILLER.has(word) && distinguishes(word);
+    const qualifies = (word: string | undefined): word is string => !!word && adjectives.includes(word) && tellsApart(word);
     // A qualifier that names another object in scope on its own may be read as that object: with
     // the coffee in the coffee cup, "drop coffee cup" is "drop coffee" and a word left over.
     const namesAnother = (word: string) => ids.some((other) => other !== id && vocab.get(other)!.nouns.includes(word));
@@ -173,13 +173,7 @@ export function nounPhrases(session: SessionView, ids: number[]): Map<number, st
     // Inform's parse_name routines often take the printed name's other words ("key to the house":
     // "house key"), which the name property does not list: the last resort where nothing listed
     // tells the rivals apart. A word the parser refuses only costs the candidates their effect.
-    const printedOnly = (word: string) =>
-      session.story.inform &&
-      word !== head &&
-      !FILLER.has(word) &&
-      session.dictionary.has(word) &&
-      distinguishes(word) &&
-      !namesAnother(word);
+    const printedOnly = (word: string) => session.story.inform && session.dictionary.has(word) && tellsApart(word) && !namesAnother(word);
     const qualifier = safe(before)
       ? before
       : rivals.length
