@@ -34,7 +34,7 @@ import { inProcessWorker, quietRuntime } from '../test/platform/env';
 import { killHard } from '../test/platform/scripted';
 import { badInputCases, BadInputReport, tryBadInputs } from './chaos/badInput';
 import { activityCounts, canaryHits } from './chaos/history';
-import { poll, runningActivity, sleep, workerPool, WorkerPool } from './chaos/workers';
+import { poll, pollingWorkers, runningActivity, sleep, workerPool, WorkerPool } from './chaos/workers';
 
 const ZORK = resolve(__dirname, '..', '..', 'shared', 'games', 'zork1.z3');
 
@@ -85,6 +85,7 @@ interface Tally {
   duplicates: number;
   retries: number;
   stalls: number[];
+  redone: number[];
 }
 
 /** The server and the client, which the restart replaces. */
@@ -110,10 +111,13 @@ const isClosed = async (lab: Lab, workflowId: string) =>
   (await lab.client.workflow.getHandle(workflowId).describe()).status.name !== 'RUNNING';
 
 /**
- * Kill the worker running `workflowId`'s activity, start a replacement, and time how long until
- * the turn in flight is done. Returns false when there was nothing to kill.
+ * Once another worker polls the queue, kill the worker running `workflowId`'s activity and start a
+ * replacement. Times the stall (kill → the killed activity running again on a live worker, or the
+ * turn done if it had finished first) and the redone turn (kill → the turn in flight done, which
+ * adds the activity's own run time). Returns false when there was nothing to kill.
  */
 async function killOnce(lab: Lab, pool: WorkerPool, workflowId: string, tally: Tally): Promise<boolean> {
+  await poll(async () => (await pollingWorkers(lab.client, pool)).length >= 2 || null, 120_000, 200);
   const target = await poll(() => runningActivity(lab.client, workflowId), 5_000, 50);
   const victim = target && pool.byPid(target.pid);
   if (!target || !victim) return false;
@@ -127,11 +131,20 @@ async function killOnce(lab: Lab, pool: WorkerPool, workflowId: string, tally: T
   tally.kills++;
   if (midActivity) tally.killsMidActivity++;
   tally.killedDuring[target.activity] = (tally.killedDuring[target.activity] ?? 0) + 1;
-  await poll(async () => (await isClosed(lab, workflowId)) || (await turnOf(lab, workflowId)) > turnAtKill, 300_000, 200);
+  const turnDone = async () => (await isClosed(lab, workflowId)) || (await turnOf(lab, workflowId)) > turnAtKill;
+  const retried = async () => {
+    const running = await runningActivity(lab.client, workflowId);
+    return running?.activityId === target.activityId && running.attempt > target.attempt;
+  };
+  await poll(async () => (await turnDone()) || (await retried()), 300_000, 200);
   const stall = (Date.now() - killedAt) / 1000;
+  await poll(turnDone, 300_000, 200);
+  const redone = (Date.now() - killedAt) / 1000;
   tally.stalls.push(stall);
+  tally.redone.push(redone);
   say(
-    `SIGKILL #${tally.kills} at turn ${turnAtKill} during ${target.activity}${midActivity ? '' : ' (it finished first)'}; the turn went on after ${stall.toFixed(1)} s`,
+    `SIGKILL #${tally.kills} at turn ${turnAtKill} during ${target.activity}${midActivity ? '' : ' (it finished first)'}; ` +
+      `running again after ${stall.toFixed(1)} s, the turn done after ${redone.toFixed(1)} s`,
   );
   return true;
 }
@@ -411,6 +424,7 @@ async function main(): Promise<void> {
     duplicates: 0,
     retries: 0,
     stalls: [],
+    redone: [],
   };
   const canary = `sk-chaos-canary-${randomBytes(12).toString('hex')}`;
   let exitCode = 0;
@@ -436,6 +450,7 @@ async function main(): Promise<void> {
       killsMidActivity: tally.killsMidActivity,
       killedDuring: tally.killedDuring,
       stallSeconds: tally.stalls.map((stall) => Number(stall.toFixed(1))),
+      turnDoneSeconds: tally.redone.map((redone) => Number(redone.toFixed(1))),
       slowAnswers: agent.slowAnswers,
       keyEchoes: agent.keyEchoes,
       agentTurns: agent.turns,

@@ -11,6 +11,7 @@ import { killHard } from '../../test/platform/scripted';
 const ROOT = join(__dirname, '..', '..');
 
 export interface WorkerPool {
+  taskQueue: string;
   /** Start another worker (it gets the next data dir and log file). */
   add(): ChildProcess;
   /** The live worker with this pid, if it is one of ours. */
@@ -40,6 +41,7 @@ export function workerPool(options: {
   const failures: string[] = [];
   let started = 0;
   const pool: WorkerPool = {
+    taskQueue: options.taskQueue,
     logs,
     failures,
     add() {
@@ -78,19 +80,52 @@ export function workerPool(options: {
   return pool;
 }
 
+/** ACTIVITY in temporal.api.enums.v1.TaskQueueType. */
+const TASK_QUEUE_TYPE_ACTIVITY = 2;
+
+/**
+ * The pids of the pool's live workers polling its queue for activities. A fleet survives a kill
+ * when another worker is polling: kills wait for two, so a stall measures noticing the dead worker
+ * and retrying, not a worker process starting up (or reconnecting after a server restart).
+ */
+export async function pollingWorkers(client: Client, pool: WorkerPool): Promise<number[]> {
+  const response = await client.workflowService.describeTaskQueue({
+    namespace: client.options.namespace,
+    taskQueue: { name: pool.taskQueue },
+    taskQueueType: TASK_QUEUE_TYPE_ACTIVITY,
+  });
+  const live = new Set(pool.live().map((worker) => worker.pid));
+  const pids = (response.pollers ?? []).map((poller) => Number(/^(\d+)@/.exec(poller.identity ?? '')?.[1]));
+  return [...new Set(pids.filter((pid) => live.has(pid)))];
+}
+
 /** STARTED in a pending activity's state (temporal.api.enums.v1.PendingActivityState). */
 const PENDING_ACTIVITY_STATE_STARTED = 2;
+
+export interface RunningActivity {
+  activity: string;
+  activityId: string;
+  /** Which try this is, from 1: a retry after a kill has a higher one. */
+  attempt: number;
+  pid: number;
+}
 
 /**
  * The activity of `workflowId` running right now and the pid of the worker running it (a worker's
  * identity is `<pid>@<host>`), or null when none is running (a workflow task is in progress).
  */
-export async function runningActivity(client: Client, workflowId: string): Promise<{ activity: string; pid: number } | null> {
+export async function runningActivity(client: Client, workflowId: string): Promise<RunningActivity | null> {
   const description = await client.workflow.getHandle(workflowId).describe();
   for (const pending of description.raw.pendingActivities ?? []) {
     if (Number(pending.state) !== PENDING_ACTIVITY_STATE_STARTED) continue;
     const pid = Number(/^(\d+)@/.exec(pending.lastWorkerIdentity ?? '')?.[1]);
-    if (pid) return { activity: pending.activityType?.name ?? 'unknown', pid };
+    if (pid)
+      return {
+        activity: pending.activityType?.name ?? 'unknown',
+        activityId: pending.activityId ?? '',
+        attempt: pending.attempt ?? 1,
+        pid,
+      };
   }
   return null;
 }
