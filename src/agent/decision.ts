@@ -3,7 +3,7 @@ import type { FailureAnswer, FailureRequest, OracleUsage, TurnAnalysis, TurnAnsw
 import type { AdviceChoices } from './assist';
 import type { Beliefs } from './beliefs';
 import type { Known } from './policy';
-import type { SelectionReason } from './selector';
+import type { AdviceTrust, SelectionReason } from './selector';
 import type { ThoughtboxSession } from './thoughtbox/schema';
 
 export interface Choice {
@@ -19,7 +19,15 @@ export interface Choice {
  */
 export type Deliberation =
   | { kind: 'decided'; choice: Choice }
-  | { kind: 'ask'; request: TurnRequest; failure: FailureRequest | null; known: Known; advice: AdviceChoices };
+  | {
+      kind: 'ask';
+      request: TurnRequest;
+      failure: FailureRequest | null;
+      known: Known;
+      advice: AdviceChoices;
+      /** Which answers the selector will take, drawn before asking (absent in runs from before the draw came first). */
+      trust?: AdviceTrust;
+    };
 
 /** The oracle's answers, as the workflow got them. */
 export interface OracleAnswers {

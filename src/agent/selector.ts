@@ -41,6 +41,26 @@ export interface Selection {
   followedRecommendation: boolean;
 }
 
+/**
+ * Which of the oracle's answers the selector will take, drawn before the oracle is asked: each
+ * is taken as often as the model's learned reliability says it helps. Drawn first, a turn whose
+ * answer would all be passed over need not ask at all (see deliberate).
+ */
+export interface AdviceTrust {
+  /** A concluded thoughtbox session's action. */
+  thought: boolean;
+  recommendation: boolean;
+  /** A blocker's fix or an alternative, when the recommendation is not taken. */
+  other: boolean;
+}
+
+export function drawTrust(input: PolicyContext & { reliability: Reliability }): AdviceTrust {
+  const { rng, reliability } = input;
+  const thought = rng.next() < accuracy(reliability, 'thought');
+  const recommendation = rng.next() < accuracy(reliability, 'recommendation');
+  return { thought, recommendation, other: assistFor(input.assist).trustsOtherAdvice(input, reliability) };
+}
+
 export interface SelectorInput extends PolicyContext {
   analysis: TurnAnalysis | null;
   reliability: Reliability;
@@ -49,6 +69,8 @@ export interface SelectorInput extends PolicyContext {
   /** knownMove's answer and the moves the oracle was offered, when the turn's deliberation found them already. */
   known?: Known;
   advice?: AdviceChoices;
+  /** Drawn before the oracle was asked (drawTrust); otherwise each is drawn here as it comes up. */
+  trust?: AdviceTrust;
 }
 
 const informative = (text: string) => !/^(|unknown|none|n\/a|nothing|-)$/i.test(text.trim());
@@ -76,13 +98,15 @@ export function selectAction(input: SelectorInput): Selection {
     return choices.tierWhy ? `${said} (${choices.tierWhy})` : said;
   };
   // A concluded thought is the oracle thinking longer: trusted by its own learned reliability.
+  const { trust } = input;
   const concluded = input.conclusion ? match(input.conclusion) : null;
-  if (concluded && rng.next() < accuracy(reliability, 'thought')) return pick(concluded, 'thought', because('thought through'));
+  if (concluded && (trust ? trust.thought : rng.next() < accuracy(reliability, 'thought')))
+    return pick(concluded, 'thought', because('thought through'));
   if (analysis) {
     const rec = match(analysis.recommended_action);
-    if (rec && rng.next() < accuracy(reliability, 'recommendation'))
+    if (rec && (trust ? trust.recommendation : rng.next() < accuracy(reliability, 'recommendation')))
       return pick(rec, 'recommended', because(analysis.action_reasoning.trim()), true);
-    if (assist.trustsOtherAdvice(input, reliability)) {
+    if (trust ? trust.other : assist.trustsOtherAdvice(input, reliability)) {
       const blocker = analysis.blocking_condition || analysis.prerequisite;
       if (blocker) {
         const fix = candidates(input)

@@ -84,6 +84,8 @@ export const AgentStateSchema = z.object({
   peakScore: z.number().int().optional(),
   /** Under `probe`, leave out moves that lower the score while others remain (see safePool); the workflow sets it from its patch. */
   avoidsLosses: z.boolean().default(false),
+  /** Skip the oracle on a turn whose answers the selector would all pass over (see deliberate); the workflow sets it from its patch. */
+  asksOnlyWhenHeeded: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -148,6 +150,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     lastThoughtboxTurn: null,
     peakScore: start.truth.score,
     avoidsLosses: true,
+    asksOnlyWhenHeeded: true,
   };
 }
 

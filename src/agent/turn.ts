@@ -23,7 +23,9 @@ import { beliefsContext } from './beliefs';
 import { choose, knownMove } from './policy';
 import { policyContextOf } from './policyContext';
 import type { Rng } from './rng';
-import { selectAction } from './selector';
+import { accuracy } from './reliability';
+import { drawTrust, selectAction } from './selector';
+import { thoughtboxMayOffer } from './thoughtbox/trigger';
 import { AgentState, turnView } from './state';
 
 export { turnView } from './state';
@@ -73,6 +75,17 @@ export function deliberate(
     const move = selectAction({ ...ctx, reliability: state.learned.reliability, analysis: null, known, advice });
     return { kind: 'decided', choice: { command: move.command, reason: move.reason, why: move.why } };
   }
+  // Ask only where the answer may be taken: the selector's draws come first, and a turn whose
+  // every answer (recommendation, other advice, a thought) would be passed over is explored
+  // without the call, as it would have been after it.
+  const trust = state.asksOnlyWhenHeeded ? drawTrust({ ...ctx, reliability: state.learned.reliability }) : undefined;
+  const heeded = !trust || trust.recommendation || trust.other || (trust.thought && thoughtboxMayOffer(state, config));
+  if (!heeded && config.thoughtbox !== 'always') {
+    const move = selectAction({ ...ctx, reliability: state.learned.reliability, analysis: null, known, advice });
+    const trusted = Math.round(100 * accuracy(state.learned.reliability, 'recommendation'));
+    const why = `${move.why}; the oracle not asked: its advice would not have been taken (recommendations help ${trusted}% of the time)`;
+    return { kind: 'decided', choice: { command: move.command, reason: move.reason, why } };
+  }
   const context = recall(state, modules);
   const seed = (config.seed + state.turn) | 0;
   const failed = state.lastCommand !== null && state.lastOutcome !== null && !state.lastOutcome.worldChanged;
@@ -82,6 +95,7 @@ export function deliberate(
     failure: failed ? { situation: context[0].text, failedAction: state.lastCommand!, response: state.observation, seed } : null,
     known,
     advice,
+    ...(trust ? { trust } : {}),
   };
 }
 
@@ -150,6 +164,7 @@ export function decide(
     conclusion,
     known: deliberation.known,
     advice: deliberation.advice,
+    ...(deliberation.trust ? { trust: deliberation.trust } : {}),
   });
   const oracleUsage = answer.failure ? addUsage(answer.turn.usage, answer.failure.usage) : answer.turn.usage;
   return {

@@ -84,6 +84,8 @@ const RECENT_SESSIONS = 10;
 export const SPENT_COMMANDS_PATCH = 'explorer-spent-commands';
 /** The patch that leaves out, under `probe`, moves that lower the score (see safePool). */
 export const AVOID_LOSSES_PATCH = 'probe-avoids-losses';
+/** The full agent skips the oracle on a turn whose answers it would not take (see deliberate). */
+export const ASK_WHEN_HEEDED_PATCH = 'ask-only-when-heeded';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -98,6 +100,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   // before any activity, so the answer holds for the whole run.
   const spendsRepeats = patched(SPENT_COMMANDS_PATCH);
   const avoidsLosses = patched(AVOID_LOSSES_PATCH);
+  const asksOnlyWhenHeeded = patched(ASK_WHEN_HEEDED_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -142,7 +145,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     upsertSearchAttributes([{ key: GAME_KEY, value: config.game }]);
     publishProgress(state);
   }
-  state = { ...state, avoidsLosses };
+  state = { ...state, avoidsLosses, asksOnlyWhenHeeded };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);
 
@@ -156,7 +159,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     deliberation: Extract<Deliberation, { kind: 'ask' }>,
     answers: OracleAnswers | 'unreachable',
   ): Promise<ThoughtboxSession | null> => {
-    const offer = thoughtboxOffer(before, config, answers);
+    const offer = thoughtboxOffer(before, config, answers, deliberation.trust);
     if (!offer || answers === 'unreachable') return null;
     thinkingNow = openSession(before.turn, offer.trigger, offer.required, config.maxThinkingIterations);
     const session = await runSession(

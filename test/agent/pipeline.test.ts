@@ -116,6 +116,36 @@ describe('the turn pipeline', () => {
     });
   });
 
+  it('the full agent asks the oracle only on a turn where the selector would take some answer of it', () => {
+    const valid = resolveEpisodeConfig({ game: 'test', policy: 'full', assist: 'valid' });
+    const start = initialState(
+      { ...startOf(), options: [], commands: ['north', 'take lamp'] },
+      freshLearned(),
+      1,
+      initialMemory(freshLearned(), valid),
+    );
+    const trusting = (helped: number) => ({
+      ...start,
+      learned: {
+        ...start.learned,
+        reliability: { ...start.learned.reliability, recommendation: { tried: 1000, helped }, thought: { tried: 1000, helped } },
+      },
+    });
+    // Advice that has never helped would be passed over whatever it said: the explorer moves without the call.
+    const skipped = deliberate(trusting(0), valid, createRng(1));
+    expect(skipped).toMatchObject({ kind: 'decided', choice: { reason: 'untried' } });
+    expect(skipped.kind === 'decided' && skipped.choice.why).toMatch(/oracle not asked.*help 0% of the time/);
+    // A run from before (its state without the flag) asks as it did.
+    expect(deliberate({ ...trusting(0), asksOnlyWhenHeeded: false }, valid, createRng(1)).kind).toBe('ask');
+    // Advice that always helps is asked for, and the draws made before asking decide whatever rng decide gets.
+    const asked = deliberate(trusting(1000), valid, createRng(1));
+    expect(asked).toMatchObject({ kind: 'ask', trust: { recommendation: true, other: true } });
+    for (const seed of [1, 2, 3])
+      expect(decide(trusting(1000), valid, createRng(seed), asked, answered({ recommended_action: 'take lamp' })).reason).toBe(
+        'recommended',
+      );
+  });
+
   it('under valid, a followed recommendation counts as help only when it reaches a place or item no episode had reached', () => {
     const valid = resolveEpisodeConfig({ game: 'test', policy: 'full', assist: 'valid' });
     const start = { ...startOf(), options: [], commands: ['north', 'take lamp'] };

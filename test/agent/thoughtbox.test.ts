@@ -282,12 +282,12 @@ describe('a conclusion in the decide stage', () => {
 
   it('is taken when its learned reliability trusts it, and the turn record says a session ran', () => {
     const state = stateOf();
-    const deliberation = deliberate(state, config('auto'), createRng(1));
-    expect(deliberation.kind).toBe('ask');
     const trusted = {
       ...state,
       learned: { ...state.learned, reliability: { ...state.learned.reliability, thought: { tried: 50, helped: 50 } } },
     };
+    const deliberation = deliberate(trusted, config('auto'), createRng(1));
+    expect(deliberation.kind).toBe('ask');
     const decision = decide(trusted, config('auto'), createRng(1), deliberation, answers(), concluded('take lamp'));
     expect(decision).toMatchObject({ command: 'take lamp', reason: 'thought', conclusionProbe: true });
     expect(decision.usage.calls).toBe(2);

@@ -8,7 +8,8 @@
 import type { EpisodeConfig } from '../../schemas/episode';
 import { shortState } from '../dynamics';
 import type { AgentState } from '../state';
-import type { OracleAnswers } from '../turn';
+import type { OracleAnswers } from '../decision';
+import type { AdviceTrust } from '../selector';
 
 export const AUTO = { stalledTurns: 8, cooldownTurns: 3 } as const;
 
@@ -19,11 +20,23 @@ export interface Offer {
 
 const said = (text: string) => text.trim() !== '' && !/^(unknown|none|n\/a|nothing)$/i.test(text.trim());
 
-export function thoughtboxOffer(state: AgentState, config: EpisodeConfig, answers: OracleAnswers | 'unreachable' | null): Offer | null {
+/** Whether this turn may get a session at all, before the oracle's answers say whether it is hard. */
+export function thoughtboxMayOffer(state: AgentState, config: EpisodeConfig): boolean {
+  if (config.policy !== 'full' || config.thoughtbox === 'off') return false;
+  return config.thoughtbox === 'always' || state.lastThoughtboxTurn === null || state.turn - state.lastThoughtboxTurn >= AUTO.cooldownTurns;
+}
+
+/** `trust`: the selector's draws made before asking; a conclusion it would not take is not worth a session. */
+export function thoughtboxOffer(
+  state: AgentState,
+  config: EpisodeConfig,
+  answers: OracleAnswers | 'unreachable' | null,
+  trust?: AdviceTrust,
+): Offer | null {
   // Thinking needs the oracle's context and a reachable model.
-  if (config.policy !== 'full' || config.thoughtbox === 'off' || answers === null || answers === 'unreachable') return null;
+  if (!thoughtboxMayOffer(state, config) || answers === null || answers === 'unreachable') return null;
   if (config.thoughtbox === 'always') return { trigger: 'always', required: true };
-  if (state.lastThoughtboxTurn !== null && state.turn - state.lastThoughtboxTurn < AUTO.cooldownTurns) return null;
+  if (trust && !trust.thought) return null;
   const trigger = hardness(state, answers);
   return trigger ? { trigger, required: false } : null;
 }
