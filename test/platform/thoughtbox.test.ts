@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readThoughts, readTranscript } from '../../src/activities/files';
 import { AUTO, ThoughtboxSession } from '../../src/agent/thoughtbox';
+import { freshLearned } from '../../src/agent/learned';
 import type { EpisodeOptions } from '../../src/schemas/episode';
 import { episodeWorkflow, thinkingQuery } from '../../src/workflows/episode';
 import { episodeInput, GAME_FILES, ROOT, withoutTimings } from '../helpers';
@@ -140,19 +141,33 @@ describe('the thoughtbox in an episode', () => {
     for (const t of readTranscript(dataDir, workflowId)) expect(t.reason).not.toBe('thought');
   });
 
-  it('in auto mode offers the thoughtbox on a hard turn only, and a declined offer thinks nothing', async () => {
+  /** Auto mode for 8 turns, the oracle naming a blocker on every turn it is asked; thoughts so far helped `helped` of 100 times. */
+  const autoRun = async (helped: number) => {
     const dataDir = tempDataDir();
     const taskQueue = uniqueQueue('auto');
     const workflowId = `auto-${Date.now()}`;
     const provider = new ScriptedProvider({ thinking: 'decline', blocker: 'the door is locked' });
+    const learned = freshLearned();
+    const trusted = { ...learned, reliability: { ...learned.reliability, thought: { tried: 100, helped } } };
     await withScriptedWorker(dev.address, taskQueue, dataDir, provider, () =>
       dev.client.workflow.execute(episodeWorkflow, {
         taskQueue,
         workflowId,
-        args: [episodeInput({ ...OPTIONS, maxTurns: 8, thoughtbox: 'auto' })],
+        args: [episodeInput({ ...OPTIONS, maxTurns: 8, thoughtbox: 'auto' }, trusted)],
       }),
     );
-    // The oracle names a blocker on every turn it is asked; auto offers, then waits AUTO.cooldownTurns before offering again.
+    return { dataDir, workflowId, provider };
+  };
+
+  it('in auto mode offers no thoughtbox whose conclusion would not be taken', async () => {
+    const { dataDir, workflowId, provider } = await autoRun(0);
+    expect(readThoughts(dataDir, workflowId)).toEqual([]);
+    expect(provider.thinkRequests).toHaveLength(0);
+  });
+
+  it('in auto mode offers the thoughtbox on a hard turn only, and a declined offer thinks nothing', async () => {
+    const { dataDir, workflowId, provider } = await autoRun(100);
+    // Auto offers on a blocker, then waits AUTO.cooldownTurns before offering again.
     const sessions = readThoughts(dataDir, workflowId);
     const offered = sessions.map((s) => s.turn);
     expect(offered.length).toBeGreaterThan(1);
