@@ -80,6 +80,9 @@ export function workerPool(options: {
   return pool;
 }
 
+/** The pid in a worker's identity (`<pid>@<host>`); NaN for an identity of another form. */
+const pidOf = (identity: string | null | undefined) => Number(/^(\d+)@/.exec(identity ?? '')?.[1]);
+
 /** ACTIVITY in temporal.api.enums.v1.TaskQueueType. */
 const TASK_QUEUE_TYPE_ACTIVITY = 2;
 
@@ -95,7 +98,7 @@ export async function pollingWorkers(client: Client, pool: WorkerPool): Promise<
     taskQueueType: TASK_QUEUE_TYPE_ACTIVITY,
   });
   const live = new Set(pool.live().map((worker) => worker.pid));
-  const pids = (response.pollers ?? []).map((poller) => Number(/^(\d+)@/.exec(poller.identity ?? '')?.[1]));
+  const pids = (response.pollers ?? []).map((poller) => pidOf(poller.identity));
   return [...new Set(pids.filter((pid) => live.has(pid)))];
 }
 
@@ -118,7 +121,7 @@ export async function runningActivity(client: Client, workflowId: string): Promi
   const description = await client.workflow.getHandle(workflowId).describe();
   for (const pending of description.raw.pendingActivities ?? []) {
     if (Number(pending.state) !== PENDING_ACTIVITY_STATE_STARTED) continue;
-    const pid = Number(/^(\d+)@/.exec(pending.lastWorkerIdentity ?? '')?.[1]);
+    const pid = pidOf(pending.lastWorkerIdentity);
     if (pid)
       return {
         activity: pending.activityType?.name ?? 'unknown',

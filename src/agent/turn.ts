@@ -69,22 +69,23 @@ export function deliberate(
   const known = knownMove(ctx);
   if (known.choice) return { kind: 'decided', choice: known.choice };
   const advice = assistFor(config.assist).adviceChoices(ctx, known.pool);
+  const reliability = state.learned.reliability;
+  /** The selector's move without an answer: exploration within the choices the oracle would have had. */
+  const unadvised = (note = ''): Deliberation => {
+    const move = selectAction({ ...ctx, reliability, analysis: null, known, advice });
+    return { kind: 'decided', choice: { command: move.command, reason: move.reason, why: move.why + note } };
+  };
   // Nothing to choose between: no valid action at all, or one move alone opens something new
   // (asked anyway when every turn is to be thought through).
-  if (assistFor(config.assist).needsNoOracle(advice, config.thoughtbox === 'always')) {
-    const move = selectAction({ ...ctx, reliability: state.learned.reliability, analysis: null, known, advice });
-    return { kind: 'decided', choice: { command: move.command, reason: move.reason, why: move.why } };
-  }
+  if (assistFor(config.assist).needsNoOracle(advice, config.thoughtbox === 'always')) return unadvised();
   // Ask only where the answer may be taken: the selector's draws come first, and a turn whose
   // every answer (recommendation, other advice, a thought) would be passed over is explored
   // without the call, as it would have been after it.
-  const trust = state.asksOnlyWhenHeeded ? drawTrust({ ...ctx, reliability: state.learned.reliability }) : undefined;
+  const trust = state.asksOnlyWhenHeeded ? drawTrust({ ...ctx, reliability }) : undefined;
   const heeded = !trust || trust.recommendation || trust.other || (trust.thought && thoughtboxMayOffer(state, config));
   if (!heeded && config.thoughtbox !== 'always') {
-    const move = selectAction({ ...ctx, reliability: state.learned.reliability, analysis: null, known, advice });
-    const trusted = Math.round(100 * accuracy(state.learned.reliability, 'recommendation'));
-    const why = `${move.why}; the oracle not asked: its advice would not have been taken (recommendations help ${trusted}% of the time)`;
-    return { kind: 'decided', choice: { command: move.command, reason: move.reason, why } };
+    const trusted = Math.round(100 * accuracy(reliability, 'recommendation'));
+    return unadvised(`; the oracle not asked: its advice would not have been taken (recommendations help ${trusted}% of the time)`);
   }
   const context = recall(state, modules);
   const seed = (config.seed + state.turn) | 0;
