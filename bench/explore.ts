@@ -66,6 +66,7 @@ function perceived(session: GameSession, observation: string, assist: ExploreAss
     options: assist === 'probe' ? found.map(actionOption) : [],
     commands: assist === 'valid' ? found.map((action) => action.command) : [],
     ...(assist === 'none' ? { nouns: replyNouns(session, observation) } : {}),
+    ...(session.waitsForKey ? { waitsForKey: true as const } : {}),
   };
 }
 

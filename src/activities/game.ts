@@ -77,6 +77,7 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
     options: shows === 'outcomes' ? found.map(actionOption) : [],
     commands: shows === 'commands' ? found.map((a) => a.command) : [],
     ...(shows === 'nothing' ? { nouns: replyNouns(session, observation) } : {}),
+    ...(session.waitsForKey ? { waitsForKey: true as const } : {}),
   };
 }
 

@@ -18,7 +18,7 @@ import { accuracy, Reliability } from './reliability';
 import { returnWithoutProbe, returnWithProbe } from './returns';
 import { mappedByMoves, mappedByProbe } from './rooms';
 import type { AgentState, StateSet } from './state';
-import { nextUntried, playerCommands, safeCommands } from './untried';
+import { nextUntried, playerCommands, safeCommands, withoutMenus } from './untried';
 import { exploreTyped, mappedByTyping, returnTyped } from './typedExplore';
 
 /** The moves the oracle may name this turn, computed once and carried from the question to the answer. */
@@ -86,9 +86,15 @@ function exploreUntried(candidates: string[], ctx: PolicyContext): ExploreChoice
         ? 'not yet tried here (only risky moves are left)'
         : next.spent
           ? 'not yet tried from this state (everything left was made here three times)'
-          : 'not yet tried here',
+          : next.menu
+            ? 'not yet tried from this state (only a menu is left)'
+            : 'not yet tried here',
     };
-  return { command: ctx.rng.pick(safeCommands(candidates, ctx)), reason: 'random', why: 'everything here has been tried' };
+  return {
+    command: ctx.rng.pick(withoutMenus(safeCommands(candidates, ctx), ctx)),
+    reason: 'random',
+    why: 'everything here has been tried',
+  };
 }
 
 const probe: AssistStrategy = {

@@ -85,6 +85,8 @@ export interface CellMemory {
   spentHere?: ReadonlySet<string>;
   /** Moves the probe shows lower the score are left out while others remain (see safePool). */
   avoidLosses?: boolean;
+  /** Commands that opened a menu this episode (the game then waited for a key): tried last (see nextUntried). */
+  menuCommands?: ReadonlySet<string>;
 }
 
 /** Whether being in `cell` is being somewhere, or holding something, that no episode had reached yet. */

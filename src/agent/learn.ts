@@ -131,6 +131,9 @@ export function learn(
     places: newPlace ? [...state.places, place].slice(-LIMITS.places) : state.places,
     stalledTurns: scoreDelta > 0 || newPlace ? 0 : state.stalledTurns + 1,
     nouns: step.nouns ?? [],
+    // A command that left the game waiting for a key opened a menu (the menu's own keys do not count).
+    menus: step.waitsForKey && !state.waitsForKey ? pushOnce(state.menus, command, LIMITS.menus) : state.menus,
+    waitsForKey: step.waitsForKey ?? false,
     typing: state.typing ? typingAfter(state, step) : null,
     lastThoughtboxTurn: decision.thinking ? state.turn : state.lastThoughtboxTurn,
     peakScore: Math.max(state.peakScore ?? state.truth.score, step.truth.score),

@@ -117,7 +117,7 @@ export function mappedByMoves(now: AgentState, before: AgentState): AgentState {
       tried: now.tried,
       learned: now.learned,
       rooms: { here: judged.truth.location.id, exits, open: new Set() },
-      cells: { spentHere: spentIn(now, judged.truth.location.id) },
+      cells: { spentHere: spentIn(now, judged.truth.location.id), menuCommands: new Set(now.menus) },
     })?.opensUp ?? false;
   for (const judged of to === from ? [now] : [before, now]) if (opensUp(judged)) open = [...open, judged.truth.location.id];
   return { ...now, exits, open: open.slice(-LIMITS.rooms) };

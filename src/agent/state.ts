@@ -86,6 +86,13 @@ export const AgentStateSchema = z.object({
   avoidsLosses: z.boolean().default(false),
   /** Skip the oracle on a turn whose answers the selector would all pass over (see deliberate); the workflow sets it from its patch. */
   asksOnlyWhenHeeded: z.boolean().default(false),
+  /**
+   * Commands after which the game waited for a single key (a hints menu, "about"), newest last:
+   * never progress, so tried after everything else. Empty in states from before it was kept.
+   */
+  menus: z.array(z.string()).default([]),
+  /** The game waits for a single key now (see GameState). */
+  waitsForKey: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -102,6 +109,7 @@ export const LIMITS = {
   done: 300,
   frontier: 30,
   deadlyMoves: 100,
+  menus: 20,
 } as const;
 /** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
 export const MAX_CARRY_BYTES = 60 * 1024;
@@ -151,6 +159,8 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     peakScore: start.truth.score,
     avoidsLosses: true,
     asksOnlyWhenHeeded: true,
+    menus: [],
+    waitsForKey: start.waitsForKey ?? false,
   };
 }
 
@@ -285,6 +295,7 @@ export function cellMemory(state: AgentState): CellMemory {
     doneHere: doneIn(state, state.truth.location.id),
     spentHere: spentIn(state, state.truth.location.id),
     avoidLosses: state.avoidsLosses,
+    menuCommands: new Set(state.menus),
   };
 }
 

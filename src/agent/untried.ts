@@ -43,17 +43,19 @@ export function playerCommands(observation: string): string[] {
 
 /** What nextUntried reads: the state, what was tried and what killed before, and what is spent in this room. */
 export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learned' | 'rooms'> & {
-  cells?: Pick<CellMemory, 'spentHere'>;
+  cells?: Pick<CellMemory, 'spentHere' | 'menuCommands'>;
 };
 
 export interface Untried {
   commands: string[];
   /** Only risky moves (jumping, throwing, fighting) are left untried. */
   risky: boolean;
-  /** Something going places, taking or opening is still untried, and not spent in this room. */
+  /** Something going places, taking or opening is still untried, and not spent in this room nor a menu. */
   opensUp: boolean;
   /** Every command left is spent in this room (made there SPENT_AFTER times, from other states). */
   spent: boolean;
+  /** Only commands that opened a menu before (and risky ones) are left. */
+  menu: boolean;
 }
 
 /**
@@ -62,27 +64,38 @@ export interface Untried {
  * in an earlier episode, and those spent in this room (see SPENT_AFTER) while anything else but
  * risky moves is left. Null when every command has been tried. Under `valid` the oracle's
  * advice is taken only from these: followed anywhere in the list, the 270M model's "jump" at
- * Zork I's Canyon View killed the full agent while forward moves were still untried.
+ * Zork I's Canyon View killed the full agent while forward moves were still untried. A command
+ * that opened a menu this episode comes after spent ones, and keeps no room open.
  */
 export function nextUntried(candidates: readonly string[], ctx: UntriedContext): Untried | null {
   const untried = safeCommands(candidates, ctx).filter((command) => timesTried(ctx.tried, ctx.worldHash, command) === 0);
   if (untried.length === 0) return null;
   const spentHere = ctx.cells?.spentHere;
+  const menus = ctx.cells?.menuCommands;
   // Risky moves after spent ones: not a jump into the chasm to avoid a fourth "look under bed".
   const rank = (command: string) => {
     const risk = riskOf(command);
     if (risk === RISK.risky) return RISKY_RANK;
+    if (menus?.has(command)) return MENU_RANK;
     return (spentHere?.has(command) ? SPENT_RANK : 0) + risk;
   };
   const best = Math.min(...untried.map(rank));
-  const onlySpent = best >= SPENT_RANK && best < RISKY_RANK;
-  const least = best === RISKY_RANK ? RISK.risky : best % SPENT_RANK;
+  const onlySpent = best >= SPENT_RANK && best < MENU_RANK;
+  const least = best === RISKY_RANK ? RISK.risky : best === MENU_RANK ? RISK.other : best % SPENT_RANK;
   return {
     commands: untried.filter((command) => rank(command) === best),
     risky: least === RISK.risky,
-    opensUp: !onlySpent && least <= RISK.other,
+    opensUp: !onlySpent && best < MENU_RANK && least <= RISK.other,
     spent: onlySpent,
+    menu: best === MENU_RANK,
   };
+}
+
+/** The candidates less the commands that opened a menu this episode (all of them if every one did). */
+export function withoutMenus(candidates: readonly string[], ctx: Pick<UntriedContext, 'cells'>): string[] {
+  const menus = ctx.cells?.menuCommands;
+  const kept = menus?.size ? candidates.filter((command) => !menus.has(command)) : [...candidates];
+  return kept.length ? kept : [...candidates];
 }
 
 /** The candidates less the moves that killed the player here in an earlier episode (all of them if every one did). */
@@ -100,8 +113,13 @@ export function safeCommands(candidates: readonly string[], ctx: UntriedContext)
  * (Zork I under `valid`) made throwing things at the lamp and jumping come sooner.
  */
 const RISK = { forward: 0, other: 1, undoing: 2, risky: 3 } as const;
-/** nextUntried's order: a spent command after every unspent one of any kind but risky, risky last. */
+/**
+ * nextUntried's order: a spent command after every unspent one of any kind but risky, then a
+ * command that opened a menu before (night's "hints": the explorer kept opening it and leaving
+ * with "q", two turns each time, some 25 turns of 100), risky last.
+ */
 const SPENT_RANK = 10;
+const MENU_RANK = 50;
 const RISKY_RANK = 100;
 const FORWARD = startsWithAny([
   'north',

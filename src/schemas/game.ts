@@ -99,6 +99,8 @@ export const GameStateSchema = z.object({
   commands: z.array(z.string()),
   /** The reply's words the story's dictionary knows as nouns: only under the `none` assist. */
   nouns: z.array(z.string()).optional(),
+  /** The game waits for a single key (a menu, "press any key"), not a command: absent when it does not. */
+  waitsForKey: z.literal(true).optional(),
 });
 export type GameState = z.infer<typeof GameStateSchema>;
 

@@ -8,6 +8,8 @@ import { turnAnalysisPrompt } from '../../src/agent/prompts';
 import { createRng } from '../../src/agent/rng';
 import { AgentState, fitCarry, initialState, jsonBytes, MAX_CARRY_BYTES } from '../../src/agent/state';
 import { decide, deliberate, learn, recall, turnView } from '../../src/agent/turn';
+import { oracleFreePolicy, triedKey } from '../../src/agent/policy';
+import { policyContextOf } from '../../src/agent/policyContext';
 import { applyWork, dueWork, initialMemory, workFailed } from '../../src/memory/runner';
 import { defineMemoryModule, MEMORY_MODULES, type MemoryActivity } from '../../src/memory';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
@@ -207,6 +209,39 @@ describe('the turn pipeline', () => {
     expect(next.beliefs.actionHistory).toEqual(['go north']);
     expect(next.lastOutcome).toEqual({ scoreDelta: 5, newState: true, worldChanged: true });
     expect(next.turn).toBe(1);
+  });
+});
+
+describe('menus', () => {
+  it('remembers a command after which the game waited for a key, not the key that left, and tries it after everything else under valid', () => {
+    const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
+    const made = (from: AgentState, command: string, over: Partial<GameState>) =>
+      learn(
+        from,
+        valid,
+        decide(from, valid, createRng(1), { kind: 'decided', choice: { command, reason: 'untried', why: 'test' } }, null),
+        step(command, { truth: truth('Hall'), options: [], ...over }),
+        createRng(1),
+      );
+    const start = { ...stateOf(), commands: ['hints', 'sing'] };
+    const inMenu = made(start, 'hints', { worldHash: 'h-menu', commands: ['q'], waitsForKey: true });
+    expect(inMenu.menus).toEqual(['hints']);
+    expect(inMenu.waitsForKey).toBe(true);
+    const back = made(inMenu, 'q', { worldHash: 'h-back', commands: ['hints', 'sing'] });
+    expect(back.menus).toEqual(['hints']);
+    expect(back.waitsForKey).toBe(false);
+    // Both untried from this new state, both of the same kind: the menu waits until "sing" is made.
+    for (let seed = 1; seed <= 10; seed++)
+      expect(oracleFreePolicy(policyContextOf(back, valid, createRng(seed)))).toMatchObject({ command: 'sing', reason: 'untried' });
+    const sung = { ...back, tried: { ...back.tried, [triedKey('h-back', 'sing')]: 1 } };
+    expect(oracleFreePolicy(policyContextOf(sung, valid, createRng(1)))).toMatchObject({
+      command: 'hints',
+      why: 'not yet tried from this state (only a menu is left)',
+    });
+    // Everything tried: the random pick leaves the menu out.
+    const allTried = { ...sung, tried: { ...sung.tried, [triedKey('h-back', 'hints')]: 1 } };
+    for (let seed = 1; seed <= 10; seed++)
+      expect(oracleFreePolicy(policyContextOf(allTried, valid, createRng(seed)))).toMatchObject({ command: 'sing', reason: 'random' });
   });
 });
 
