@@ -81,13 +81,14 @@ export function nextUntried(candidates: readonly string[], ctx: UntriedContext):
   };
   const best = Math.min(...untried.map(rank));
   const onlySpent = best >= SPENT_RANK && best < MENU_RANK;
-  const least = best === RISKY_RANK ? RISK.risky : best === MENU_RANK ? RISK.other : best % SPENT_RANK;
+  const menu = best === MENU_RANK;
+  const least = best === RISKY_RANK ? RISK.risky : best % SPENT_RANK;
   return {
     commands: untried.filter((command) => rank(command) === best),
     risky: least === RISK.risky,
-    opensUp: !onlySpent && best < MENU_RANK && least <= RISK.other,
+    opensUp: !onlySpent && !menu && least <= RISK.other,
     spent: onlySpent,
-    menu: best === MENU_RANK,
+    menu,
   };
 }
 
