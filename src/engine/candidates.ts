@@ -9,6 +9,7 @@
  * and screen what could be carried.
  */
 import type { Grammar, GrammarLine, Token } from './grammar';
+import { inWorldCommands } from './outOfWorld';
 import type { GameSession } from './session';
 import { PairPlan } from './pairs';
 import { scopeObjects } from './scope';
@@ -222,7 +223,8 @@ export const MENU_KEYS = ['q', 'n', 'p', 'y', ...DIGITS];
 /**
  * Directions, the grammar's object-free commands ("wait", "sleep"...), "yes"/"no" when the
  * dictionary has them (a yes-or-no question is read by a library routine, outside the grammar),
- * and the numbers of a menu; while the game waits for a single key, the menu keys alone.
+ * and the numbers of a menu, less the verbs that talk to the interpreter (outOfWorld.ts); while
+ * the game waits for a single key, the menu keys alone.
  */
 export function sceneCandidates(session: GameSession): string[] {
   if (session.waitsForKey) return [...MENU_KEYS];
@@ -233,7 +235,8 @@ export function sceneCandidates(session: GameSession): string[] {
   for (const t of templates(session.grammar, session.dictionary.resolution)) {
     if (t.held.length === 0) out.add(t.words.join(' '));
   }
-  return [...out];
+  // "verbose" or "restart" set globals that last, but no scene is played with them.
+  return [...out].filter(inWorldCommands(session.dictionary.resolution));
 }
 
 export function candidateScope(session: GameSession): CandidateScope {

@@ -9,6 +9,7 @@ import { templates } from './candidates';
 import { STANDARD_DIRECTIONS } from './grammar';
 import type { GameSession } from './session';
 import type { SessionView } from './sessionView';
+import { inWorldCommands } from './outOfWorld';
 import { objectVocabulary } from './vocabulary';
 
 // The compass words (STANDARD_DIRECTIONS, from grammar.ts) are shown whole: a truncated or abbreviated dictionary word is expanded.
@@ -47,55 +48,6 @@ const NOT_THINGS = new Set([
   'both',
   'one',
 ]);
-/**
- * Verbs that talk to the interpreter rather than the world (save, quit, transcript, ...) or repeat
- * the last command. The grammar marks most as meta, but not every game's tables do; a player never
- * needs them to explore, and quit or restart would end the episode. Matched on the first word, truncated
- * as the story truncates.
- */
-const OUT_OF_WORLD = [
-  'quit',
-  'restart',
-  'restore',
-  'save',
-  'script',
-  'unscript',
-  'transcript',
-  'verbose',
-  'brief',
-  'superbrief',
-  'super',
-  'score',
-  'fullscore',
-  'full',
-  'diagnose',
-  'version',
-  'notify',
-  'undo',
-  'again',
-  'g',
-  'q',
-  'oops',
-  'nouns',
-  'pronouns',
-  'hint',
-  'hints',
-  'help',
-  'about',
-  'info',
-  'credits',
-  'die',
-  'random',
-  'recording',
-  'replay',
-  'normal',
-  'short',
-  'long',
-  'terse',
-  'wordy',
-  'places',
-  'objects',
-];
 
 /** Nouns kept per reply, at most. */
 export const MAX_REPLY_NOUNS = 24;
@@ -118,9 +70,7 @@ export function storyLexicon(session: GameSession): Lexicon {
     patterns.add(patternOf(template.words));
     if (template.allWords) patterns.add(patternOf(template.allWords).replace('$', 'all'));
   }
-  const resolution = session.dictionary.resolution;
-  const outOfWorld = new Set(OUT_OF_WORLD.map((verb) => verb.slice(0, resolution)));
-  const inWorld = (pattern: string) => !outOfWorld.has(pattern.split(' ')[0].slice(0, resolution));
+  const inWorld = inWorldCommands(session.dictionary.resolution);
   return { directions, templates: [...patterns].filter((p) => !directions.includes(p) && inWorld(p)) };
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { actionEffect, effect } from '../../bench/puzzles';
 import { candidateCommands, findValidActions, GameSession, nounPhrase, templates } from '../../src/engine';
-import { describeWithGame, GAME_FILES } from '../helpers';
+import { describeWithGame, describeWithJerichoStory, GAME_FILES } from '../helpers';
 
 const OWN_GAMES = [
   { story: 'lighthouse.z5', walkthrough: 'lighthouse.walkthrough' },
@@ -152,5 +152,23 @@ describeWithGame('905.z5', "valid actions in 9:05's closing drive (a scene that 
     const last = findValidActions(s);
     expect(last.find((v) => v.outcome === 'won')?.command).toBe('yes');
     expect(s.groundTruth().score).toBe(0);
+  });
+});
+
+describeWithJerichoStory('planetfall.z3', "valid actions where nothing can change the object tree (Planetfall's brig)", (PLANETFALL) => {
+  const toTheBrig =
+    'take id card/up/up/down/down/east/drop all/put brush in patrol uniform/throw patrol uniform with ensign/wear patrol uniform'.split(
+      '/',
+    );
+
+  // An Infocom parser keeps the last command's verb and objects in globals, and the game's clock
+  // advances by a different amount per verb: neither makes "zork" or "version" a move of a scene.
+  it('offers no scene moves when only the parser and the clock set globals', () => {
+    const s = GameSession.fromFile(PLANETFALL, { seed: 0 });
+    for (const c of toTheBrig) s.step(c);
+    expect(s.groundTruth().location.name).toBe('Brig');
+    const offered = findValidActions(s).flatMap((v) => [v.command, ...v.equivalents]);
+    expect(offered.filter((c) => ['zork', 'versio', '0', 'hop', 'score', 'south'].includes(c))).toEqual([]);
+    expect(offered.length).toBeLessThanOrEqual(2);
   });
 });
