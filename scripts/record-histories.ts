@@ -96,7 +96,7 @@ async function main() {
     await recordEpisode('history-episode', {
       game: 'lighthouse',
       seed: 1,
-      maxTurns: 16,
+      maxTurns: 10,
       policy: 'oracle-free',
       // The explorer wins the Lighthouse in under 10 turns: continue as new before that.
       continueAsNewEvery: 5,

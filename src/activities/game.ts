@@ -5,6 +5,7 @@
  * Sessions are kept per story only to skip re-parsing it; every step starts by restoring the
  * snapshot it was given.
  */
+import { createHash } from 'node:crypto';
 import { assistFor } from '../agent/assist';
 import { DEFAULT_VERB_PRIOR, VerbPrior, worthOfShapes } from '../agent/verbPrior';
 import { resolveStory } from '../engine/resolveStory';
@@ -46,6 +47,9 @@ export function searchable(session: GameSession): boolean {
   return !session.groundTruth().victory && !session.isOver;
 }
 
+/** 12 hex digits of the effect's MD5: the carried state keeps one per option and per change made. */
+const effectKey = (effect: string) => createHash('md5').update(effect).digest('hex').slice(0, 12);
+
 /** A valid action as the `probe` assist shows it: the command and what the probe saw it do. */
 export function actionOption(a: ValidAction): ActionOption {
   return {
@@ -55,6 +59,7 @@ export function actionOption(a: ValidAction): ActionOption {
     outcome: a.outcome,
     resultCell: a.resultCell,
     ...(a.scene ? { scene: a.scene } : {}),
+    effect: effectKey(a.effect),
   };
 }
 

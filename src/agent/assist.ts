@@ -109,7 +109,7 @@ const probe: AssistStrategy = {
     if (best)
       return {
         command: ctx.rng.pick(best.options).command,
-        reason: best.tier === 'seen' ? 'random' : 'novel',
+        reason: best.tier === 'seen' || best.tier === 'menu' ? 'random' : 'novel',
         why: TIER_REASONS[best.tier],
       };
     return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };

@@ -87,6 +87,12 @@ export interface CellMemory {
   avoidLosses?: boolean;
   /** Commands that opened a menu this episode (the game then waited for a key): tried last (see nextUntried). */
   menuCommands?: ReadonlySet<string>;
+  /**
+   * The effects (ActionOption.effect) of the commands this episode made. With it, the probe ranks
+   * a change already made, in any room, and a command that opened a menu, as repeats; absent in a
+   * run started before it (see SPEND_EFFECTS_PATCH).
+   */
+  effectsDone?: ReadonlySet<string>;
 }
 
 /** Whether being in `cell` is being somewhere, or holding something, that no episode had reached yet. */
@@ -106,7 +112,18 @@ export function isFirstEver(cell: string, memory: Pick<CellMemory, 'seen' | 'see
 // A change no episode has seen ranks above a place or item only new to this episode: past the
 // frontier an earlier episode reached, the known branch (9:05's "yes" to the office) would
 // otherwise always win over the untried one ("no", driving on).
-export const TIERS = ['new-ever', 'new-state-ever', 'new-here', 'new-cell', 'new-state', 'undoing', 'repeat', 'seen', 'deadly'] as const;
+export const TIERS = [
+  'new-ever',
+  'new-state-ever',
+  'new-here',
+  'new-cell',
+  'new-state',
+  'undoing',
+  'repeat',
+  'seen',
+  'menu',
+  'deadly',
+] as const;
 export type Tier = (typeof TIERS)[number];
 
 /** Nothing here opens anything up: only undoing moves, repeated or known ones, or death traps are left. */
@@ -115,6 +132,10 @@ export const exhausted = (tier: Tier) => TIERS.indexOf(tier) >= TIERS.indexOf('u
 /** What a move would open up, from the engine's probe of it. */
 export function tierOf(option: ActionOption, memory: CellMemory): Tier {
   if (memory.deadly.has(placeOf(option.resultCell))) return 'deadly';
+  // A menu leaves the world as it was, but each visit leaves a new world state behind (its
+  // counters): ranked by state, night's explorer opened its hints menus thirty times, and ranked
+  // with the repeats it still did once nothing new was left.
+  if (memory.effectsDone && memory.menuCommands?.has(option.command)) return 'menu';
   if (!memory.visited.has(option.resultHash)) {
     const here = parseCell(memory.here);
     const next = parseCell(option.resultCell);
@@ -151,7 +172,13 @@ export function tierOf(option: ActionOption, memory: CellMemory): Tier {
     // A one-word command (an answer, "yes" or "no") is a move in a scene, not a thing done to
     // something: answering "no" again to the next question goes on; it is no repeat.
     const oneWord = !option.command.trim().includes(' ');
-    if (memory.doneHere?.has(option.command) && !moved && gained.length === 0 && !oneWord) return 'repeat';
+    // So is a change this episode already made elsewhere: wearing the watch again in the next room
+    // is a new world state only because the player stands somewhere else.
+    // (A scene's move keeps its exemption; a direction that goes nowhere has none: Dragon's "in",
+    // "You can't go that way" while the witch's clock runs, was typed thirty times.)
+    const madeBefore = memory.doneHere?.has(option.command) && !oneWord;
+    const changeMadeBefore = option.effect !== undefined && memory.effectsDone?.has(option.effect) && !option.scene;
+    if ((madeBefore || changeMadeBefore) && !moved && gained.length === 0) return 'repeat';
     if (undoing) return 'undoing';
     return memory.known?.has(option.resultHash) ? 'new-state' : 'new-state-ever';
   }
@@ -189,5 +216,6 @@ export const TIER_REASONS: Record<Tier, string> = {
   undoing: 'only undoing moves are left',
   repeat: 'only moves already made, or back to where it has been, are left',
   seen: 'everything here has been tried',
+  menu: 'only commands that open a menu are left',
   deadly: 'every move leads where an earlier episode died',
 };

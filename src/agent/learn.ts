@@ -97,6 +97,7 @@ export function learn(
   const place = step.truth.location.name;
   const newPlace = place !== '' && !state.places.includes(place);
   const key = triedKey(state.worldHash, command);
+  const effectMade = state.options.find((option) => option.command === command)?.effect;
   const next: AgentState = {
     ...state,
     turn: state.turn + 1,
@@ -134,6 +135,7 @@ export function learn(
     // A command that left the game waiting for a key opened a menu (the menu's own keys do not count).
     menus: step.waitsForKey && !state.waitsForKey ? pushOnce(state.menus, command, LIMITS.menus) : state.menus,
     waitsForKey: step.waitsForKey ?? false,
+    effects: effectMade ? pushOnce(state.effects, effectMade, LIMITS.effects) : state.effects,
     typing: state.typing ? typingAfter(state, step) : null,
     lastThoughtboxTurn: decision.thinking ? state.turn : state.lastThoughtboxTurn,
     peakScore: Math.max(state.peakScore ?? state.truth.score, step.truth.score),

@@ -93,6 +93,10 @@ export const AgentStateSchema = z.object({
   menus: z.array(z.string()).default([]),
   /** The game waits for a single key now (see GameState). */
   waitsForKey: z.boolean().default(false),
+  /** The effects (ActionOption.effect) of the commands this episode made, newest last (see CellMemory.effectsDone). */
+  effects: z.array(z.string()).default([]),
+  /** Under `probe`, rank a change already made and a menu already opened as repeats; the workflow sets it from its patch. */
+  spendsEffects: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -110,6 +114,7 @@ export const LIMITS = {
   frontier: 30,
   deadlyMoves: 100,
   menus: 20,
+  effects: 200,
 } as const;
 /** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
 export const MAX_CARRY_BYTES = 60 * 1024;
@@ -161,6 +166,8 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     asksOnlyWhenHeeded: true,
     menus: [],
     waitsForKey: start.waitsForKey ?? false,
+    effects: [],
+    spendsEffects: true,
   };
 }
 
@@ -274,6 +281,7 @@ export function fitCarry(state: AgentState, maxBytes = MAX_CARRY_BYTES): AgentSt
       cells: s.cells.slice(Math.ceil(s.cells.length / 10)),
       exits: drop(s.exits),
       done: s.done.slice(Math.ceil(s.done.length / 10)),
+      effects: s.effects.slice(Math.ceil(s.effects.length / 10)),
       made: drop(s.made),
       tried: drop(s.tried),
       learned: { ...s.learned, dynamics: { entries: drop(s.learned.dynamics.entries) } },
@@ -296,6 +304,7 @@ export function cellMemory(state: AgentState): CellMemory {
     spentHere: spentIn(state, state.truth.location.id),
     avoidLosses: state.avoidsLosses,
     menuCommands: new Set(state.menus),
+    ...(state.spendsEffects ? { effectsDone: new Set(state.effects) } : {}),
   };
 }
 

@@ -52,6 +52,12 @@ export const ActionOptionSchema = z.object({
    * tree, and so the step's own world hash, stays put, and resultHash also covers the globals.
    */
   scene: z.literal(true).optional(),
+  /**
+   * A short key of what the command does (its object operations and net change, see
+   * ValidAction.effect): equal for commands that do the same thing, in whatever room. Absent in
+   * states recorded before it was kept.
+   */
+  effect: z.string().optional(),
 });
 export type ActionOption = z.infer<typeof ActionOptionSchema>;
 

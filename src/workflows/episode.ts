@@ -86,6 +86,8 @@ export const SPENT_COMMANDS_PATCH = 'explorer-spent-commands';
 export const AVOID_LOSSES_PATCH = 'probe-avoids-losses';
 /** The full agent skips the oracle on a turn whose answers it would not take (see deliberate). */
 export const ASK_WHEN_HEEDED_PATCH = 'ask-only-when-heeded';
+/** Under `probe`, a change already made (in any room) and a menu already opened rank as repeats (see tierOf). */
+export const SPEND_EFFECTS_PATCH = 'probe-spends-effects';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -101,6 +103,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const spendsRepeats = patched(SPENT_COMMANDS_PATCH);
   const avoidsLosses = patched(AVOID_LOSSES_PATCH);
   const asksOnlyWhenHeeded = patched(ASK_WHEN_HEEDED_PATCH);
+  const spendsEffects = patched(SPEND_EFFECTS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -145,7 +148,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     upsertSearchAttributes([{ key: GAME_KEY, value: config.game }]);
     publishProgress(state);
   }
-  state = { ...state, avoidsLosses, asksOnlyWhenHeeded };
+  state = { ...state, avoidsLosses, asksOnlyWhenHeeded, spendsEffects };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);
 

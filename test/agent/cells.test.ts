@@ -89,6 +89,30 @@ describe('cells', () => {
     expect(frontier([opt('go bed'), opt('drop key', { resultCell: '1//0' })], m)?.tier).toBe('undoing');
   });
 
+  it('rank a change this episode already made anywhere (wearing the watch again, in another room) as a repeat', () => {
+    // Gold's explorer took its watch off ("put wristwatch in small packet": no room, so only taken
+    // off) and put it back on in every room it walked into: each time a new world state.
+    const m = memory({ effectsDone: new Set(['fx-wear-watch', 'fx-take-off-watch']), doneHere: new Set() });
+    expect(tierOf(opt('wear wristwatch', { effect: 'fx-wear-watch' }), m)).toBe('repeat');
+    expect(tierOf(opt('put wristwatch in small packet', { effect: 'fx-take-off-watch' }), m)).toBe('repeat');
+    expect(tierOf(opt('open trunk', { effect: 'fx-open-trunk' }), m)).toBe('new-state-ever');
+    // Moving and taking are judged by where they lead and what they gain, whatever their effect.
+    expect(tierOf(opt('north', { resultCell: '5/10/0', effect: 'fx-wear-watch' }), m)).toBe('new-ever');
+    // A move of a scene ("no" to the next question) goes on; a direction that goes nowhere does not.
+    expect(tierOf(opt('no', { effect: 'fx-answer', scene: true }), memory({ effectsDone: new Set(['fx-answer']) }))).toBe('new-state-ever');
+    expect(tierOf(opt('in', { effect: 'fx-bump' }), memory({ effectsDone: new Set(['fx-bump']) }))).toBe('repeat');
+    // Without the memory (a run started before it), the old ranking.
+    expect(tierOf(opt('wear wristwatch', { effect: 'fx-wear-watch' }), memory())).toBe('new-state-ever');
+  });
+
+  it('rank a command that opened a menu this episode after everything but death traps under the probe', () => {
+    // Night's explorer opened its hints menus 30 times: each visit left a new world state behind.
+    const m = memory({ menuCommands: new Set(['hints']), effectsDone: new Set() });
+    expect(tierOf(opt('hints'), m)).toBe('menu');
+    expect(frontier([opt('hints'), opt('wait', { resultHash: 'h-start' })], m)?.options.map((o) => o.command)).toEqual(['wait']);
+    expect(tierOf(opt('hints'), memory({ menuCommands: new Set(['hints']) }))).toBe('new-state-ever');
+  });
+
   it('rank walking somewhere with less than was carried there before as a repeat, and with more as a new cell', () => {
     // Stood in place 3 carrying items 10 and 12 earlier this episode; now only 10 is carried.
     const lighter = memory({ seen: new Set([HERE, '3/10,12/0']) });
