@@ -8,6 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { GameBinding } from './bindings';
+import { VmFaultError } from './errors';
 import type { GameSession, VmState } from './session';
 import { groupHits, type ProbeHit } from './effectGroups';
 
@@ -35,14 +36,30 @@ const BOOTSTRAP = [require.resolve('tsx/cjs'), require.resolve('./probeWorker.ts
 interface Pending {
   resolve: (hits: ProbeHit[]) => void;
   reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
 }
+
+/**
+ * How long a thread may take over its share of a search before it is taken to be stuck: a
+ * minute, and a quarter of a second per candidate (a search's share takes seconds; a candidate
+ * that hits the block budget, about one). A loop inside a single instruction is not counted by
+ * the block budget, and ZVM had one (see zvmObjects.ts): the thread then never answered, and
+ * every later search of the worker's games queued behind it.
+ */
+export interface StallLimit {
+  baseMs: number;
+  perCandidateMs: number;
+}
+const STALL_LIMIT: StallLimit = { baseMs: 60_000, perCandidateMs: 250 };
 
 class ProbeThread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   readonly stories = new Set<string>();
+  /** False once the thread was stopped as stuck or exited: the pool starts another. */
+  alive = true;
 
-  constructor() {
+  constructor(private readonly stallLimit: StallLimit) {
     this.worker = new Worker(BOOTSTRAP, { eval: true });
     // Idle threads must not keep a finished CLI process alive.
     this.worker.unref();
@@ -50,22 +67,44 @@ class ProbeThread {
       const pending = this.pending.get(reply.id);
       if (!pending) return;
       this.pending.delete(reply.id);
+      clearTimeout(pending.timer);
       if ('error' in reply) pending.reject(new Error(`probe thread: ${reply.error}`));
       else pending.resolve(reply.hits);
     });
-    const failAll = (err: Error) => {
-      for (const pending of this.pending.values()) pending.reject(err);
-      this.pending.clear();
-    };
-    this.worker.on('error', failAll);
-    this.worker.on('exit', (code) => failAll(new Error(`probe thread exited with code ${code}`)));
+    this.worker.on('error', (err) => this.failAll(err));
+    this.worker.on('exit', (code) => {
+      this.alive = false;
+      this.failAll(new Error(`probe thread exited with code ${code}`));
+    });
   }
 
-  run(request: ProbeRequest): Promise<ProbeHit[]> {
+  private failAll(err: Error): void {
+    for (const pending of this.pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(err);
+    }
+    this.pending.clear();
+  }
+
+  run(request: ProbeRequest, story: string): Promise<ProbeHit[]> {
+    const limitMs = this.stallLimit.baseMs + this.stallLimit.perCandidateMs * request.indices.length;
     return new Promise((resolve, reject) => {
-      this.pending.set(request.id, { resolve, reject });
+      const timer = setTimeout(() => this.stalled(story, request.indices.length, limitMs), limitMs);
+      this.pending.set(request.id, { resolve, reject, timer });
       this.worker.postMessage(request);
     });
+  }
+
+  /** Stop a thread that has not answered in time; what was sent to it fails as a fault of the story. */
+  private stalled(story: string, candidates: number, limitMs: number): void {
+    this.alive = false;
+    this.failAll(
+      new VmFaultError(
+        `a probe thread tried ${candidates} candidate commands of ${story} for ${Math.round(limitMs / 1000)} s without answering: ` +
+          'one of them runs on inside a single instruction, where the block budget cannot stop it, and the thread was stopped',
+      ),
+    );
+    void this.worker.terminate();
   }
 
   terminate(): Promise<number> {
@@ -77,7 +116,10 @@ export class ProbePool {
   private readonly threads: ProbeThread[] = [];
   private nextId = 1;
 
-  constructor(readonly size: number = defaultProbeThreads()) {
+  constructor(
+    readonly size: number = defaultProbeThreads(),
+    private readonly stallLimit: StallLimit = STALL_LIMIT,
+  ) {
     if (!Number.isInteger(size) || size < 1) throw new Error(`A probe pool needs at least one thread (got ${size}).`);
   }
 
@@ -95,7 +137,8 @@ export class ProbePool {
    * order, as the serial search finds them, since the next pass is planned from them.
    */
   async probeHits(session: GameSession, candidates: string[], offset = 0, state: VmState = session.captureState()): Promise<ProbeHit[]> {
-    while (this.threads.length < this.size) this.threads.push(new ProbeThread());
+    for (let i = this.threads.length - 1; i >= 0; i--) if (!this.threads[i].alive) this.threads.splice(i, 1);
+    while (this.threads.length < this.size) this.threads.push(new ProbeThread(this.stallLimit));
     const md5 = session.story.md5;
     const parts = this.threads.map((thread, t) => {
       const indices: number[] = [];
@@ -103,7 +146,7 @@ export class ProbePool {
       for (let i = t; i < candidates.length; i += this.threads.length) indices.push(i);
       const story = thread.stories.has(md5) ? undefined : session.storyFile;
       thread.stories.add(md5);
-      return thread.run({ id: this.nextId++, md5, story, binding: session.binding ?? null, state, candidates, indices });
+      return thread.run({ id: this.nextId++, md5, story, binding: session.binding ?? null, state, candidates, indices }, session.storyName);
     });
     const hits = (await Promise.all(parts)).flat().sort((a, b) => a.index - b.index);
     return offset ? hits.map((hit) => ({ ...hit, index: hit.index + offset })) : hits;

@@ -85,7 +85,8 @@ export class GameSession {
   private flags = { done: false, victory: false, died: false };
   private readonly reader: GroundTruthReader;
   private readonly random: FrotzRandom;
-  private readonly storyName: string;
+  /** The story as messages name it: its file name and release/serial. */
+  readonly storyName: string;
 
   static fromFile(path: string, options: SessionOptions = {}): GameSession {
     return new GameSession(loadStoryFile(path), options);

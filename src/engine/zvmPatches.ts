@@ -4,6 +4,7 @@
  * the interpreter Jericho is built on) does instead. They are applied to each VM before it runs.
  */
 import type { Zvm } from './zvm';
+import { frotzObjectTree } from './zvmObjects';
 import { decodeZChars, joinZText, readZChars, ZTextPiece, ZTextTables } from './zText';
 import { type CompiledBlock, type DisassemblingZvm, superblockSource } from './superblocks';
 
@@ -37,7 +38,7 @@ export function applyZvmPatches(vm: Zvm): void {
   boundedTextDecoding(patchable);
   pullsFromAnEmptyStack(patchable);
   namedCodeBlocks(patchable);
-  detachedObjectsHaveNoSibling(patchable);
+  frotzObjectTree(vm);
 }
 
 /**
@@ -159,22 +160,5 @@ function namedCodeBlocks(vm: PatchableZvm): void {
     const entry = this.pc;
     const source = `${superblockSource(this, entry)}\n//# sourceURL=${BLOCK_SOURCE_PREFIX}${entry}`;
     this.jit[entry] = new Function('e', source) as CompiledBlock;
-  };
-}
-
-/**
- * ZVM's @remove_obj leaves the removed object's sibling pointer as it was; frotz (and the
- * standard's tree) leave an object without a parent without siblings. Games that read the
- * sibling of an object they took out of play would otherwise see a stale one, and the object
- * tree (which world states hash) would differ from frotz's.
- */
-function detachedObjectsHaveNoSibling(vm: PatchableZvm): void {
-  const removeObject = vm.remove_obj;
-  vm.remove_obj = function (this: PatchableZvm, obj: number) {
-    const hadParent = this.get_parent(obj) !== 0;
-    removeObject.call(this, obj);
-    if (!hadParent) return;
-    if (this.version3) this.m.setUint8(this.objects + 9 * obj + 5, 0);
-    else this.m.setUint16(this.objects + 14 * obj + 8, 0);
   };
 }

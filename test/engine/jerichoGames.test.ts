@@ -42,4 +42,17 @@ describeWithSuite('Jericho suite games that stopped the engine', (suiteDir) => {
     // The caller of that routine goes on to Tip's line rather than returning quietly.
     expect(normalise(session.step(game.walkthrough![120]).observation)).toBe(normalise(trace.steps[120].observation));
   });
+  it('The Zork Undiscovered Underground keeps its object tree whole when the game moves object 0 (frotz does nothing)', () => {
+    const game = entry('ztuu');
+    const session = GameSession.fromFile(join(suiteDir, game.file), { seed: game.seed ?? 0 });
+    const toBackstage = 'northeast/east/east/east/take yellow lens from footlights/east/open steamer trunk'.split('/');
+    for (const command of toBackstage) session.step(command);
+    // Throwing the coin backstage runs @insert_obj 0 Backstage: ZVM made object 0 Backstage's only
+    // child, and the next "west" then searched Backstage's children for the player forever.
+    session.step('throw coin');
+    const backstage = session.groundTruth().location.id;
+    const names = session.objects.children(session.mem, backstage).map((id) => session.objects.name(session.mem, id));
+    expect(names).toEqual(expect.arrayContaining(['yourself', 'steamer trunk', 'curtain']));
+    expect(session.step('west').observation).toMatch(/^Stage/);
+  });
 });

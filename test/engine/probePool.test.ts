@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findValidActions, findValidActionsYielding, GameSession } from '../../src/engine';
+import { VmFaultError } from '../../src/engine/errors';
 import { defaultProbeThreads, ProbePool } from '../../src/engine/probePool';
 import { describeWithGame, describeWithJerichoStory, GAME_FILES, ZORK_ROUTE } from '../helpers';
 
@@ -74,6 +75,21 @@ describe('probe pool', () => {
       const broken = { ...session.captureState(), ram: new Uint8Array(3) };
       jest.spyOn(session, 'captureState').mockReturnValue(broken);
       await expect(pool.probe(session, ['look'])).rejects.toThrow(/probe thread: .*different story/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('stops a thread that does not answer in time, fails its search as a fault of the story, and starts another', async () => {
+    // A limit no search can meet stands in for a candidate that loops inside one instruction.
+    const pool = new ProbePool(1, { baseMs: 1, perCandidateMs: 0 });
+    try {
+      const session = GameSession.fromFile(join(GAME_FILES, 'lighthouse.z5'));
+      const stuck = pool.probe(session, ['look', 'open wooden chest']);
+      await expect(stuck).rejects.toBeInstanceOf(VmFaultError);
+      await expect(stuck).rejects.toThrow(/lighthouse\.z5 .*without answering/);
+      // The next search goes to a new thread (sent to the stopped one, it would never be answered).
+      await expect(pool.probe(session, ['look'])).rejects.toThrow(/without answering/);
     } finally {
       await pool.close();
     }
