@@ -19,19 +19,23 @@ function objectList(session: GameSession, data: Uint8Array): number[] {
  * Infocom rooms list their "local globals" (a house seen from outside, a window, a forest) in a
  * property whose entries are objects that all live under one container other than the rooms'
  * own parent (ZIL's LOCAL-GLOBALS). Those are in scope in the room without being in its subtree.
+ * Of the properties that read so, the longest: a number can read as one such object (Cutthroat's
+ * room has `[0, 2]`, and object 2, a coin, lives in LOCAL-GLOBALS), and taking it first left the
+ * room's door out of scope, so "open door" was never offered.
  */
 function localGlobals(session: GameSession, room: number): { ids: number[]; container: number } | null {
   const { objects, mem } = session;
   if (session.story.inform) return null;
   const roomParent = objects.parent(mem, room);
+  let best: { ids: number[]; container: number } | null = null;
   for (const { data } of objects.properties(mem, room)) {
     const ids = objectList(session, data);
     if (ids.length === 0 || ids.some((id) => id > objects.count)) continue;
     const parent = objects.parent(mem, ids[0]);
     if (parent === 0 || parent === roomParent || ids.some((id) => objects.parent(mem, id) !== parent)) continue;
-    return { ids, container: parent };
+    if (!best || ids.length > best.ids.length) best = { ids, container: parent };
   }
-  return null;
+  return best;
 }
 
 /** Words that stand for another object (ZIL's IT is a global object named "it" and "them"). */

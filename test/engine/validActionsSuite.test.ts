@@ -315,3 +315,11 @@ describe("Jericho's measure: object operations that leave the world as it was", 
     expect(offered.slice(push).every((a) => a.noNetChange)).toBe(true);
   });
 });
+
+describeWithSuite(['cutthroat'], "an Infocom room's local globals", ({ cutthroat }) => {
+  it("offers the room's door: its local globals are the longest object list among its properties, not a number read as one", () => {
+    // The walkthrough's step 3 is "read note", out of bed in the player's room at the inn.
+    const session = sessionAt(cutthroat, 3);
+    expect(findValidActions(session).map((a) => a.command)).toContain('open bedroom door');
+  });
+});
