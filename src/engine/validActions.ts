@@ -304,6 +304,7 @@ interface SceneTry {
   lasting: Buffer | null;
 }
 
+/** Runs `command` from `start`, then `followUp` from there; leaves the session as `command` left it. */
 function tryScene(session: GameSession, start: VmState, command: string, followUp: string): SceneTry | null {
   session.restoreState(start);
   try {
@@ -384,8 +385,7 @@ function findSceneActions(session: GameSession, start: VmState, before: WorldSta
       group.equivalents.push(command);
       continue;
     }
-    session.restoreState(start);
-    session.tryCommand(command);
+    // tryScene left the session where the command took it.
     const world = session.effectState();
     // Told apart from the unchanged world by the globals they set, so a scene's moves read as new states.
     const resultHash = createHash('md5').update(session.worldHashAfter(world)).update(after).digest('hex');
