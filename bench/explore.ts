@@ -24,7 +24,7 @@ import { decide, deliberate, isOver, learn } from '../src/agent/turn';
 import { replyNouns } from '../src/engine/lexicon';
 import { GameSession } from '../src/engine/session';
 import { findValidActions } from '../src/engine/validActions';
-import { actionOption, MAX_OPTIONS, searchable, typedStart } from '../src/activities/game';
+import { MAX_OPTIONS, probedOptions, searchable, typedStart } from '../src/activities/game';
 import { resolveEpisodeConfig } from '../src/schemas/episode';
 import type { EpisodeConfig } from '../src/schemas/episode';
 import { AssistSchema } from '../src/schemas/game';
@@ -63,7 +63,7 @@ function perceived(session: GameSession, observation: string, assist: ExploreAss
     worldHash: session.worldHash(),
     // The agent carries the snapshot but never reads it; the activity's base64 copy is not needed here.
     snapshot: '',
-    options: assist === 'probe' ? found.map(actionOption) : [],
+    options: assist === 'probe' ? probedOptions(session, found) : [],
     commands: assist === 'valid' ? found.map((action) => action.command) : [],
     ...(assist === 'none' ? { nouns: replyNouns(session, observation) } : {}),
     ...(session.waitsForKey ? { waitsForKey: true as const } : {}),

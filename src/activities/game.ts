@@ -14,6 +14,7 @@ import { GameSession } from '../engine/session';
 import { StorySessions } from './stories';
 import type { ValidAction } from '../engine/effectGroups';
 import { findValidActionsYielding } from '../engine/validActions';
+import { Ahead, lookAhead } from '../engine/lookAhead';
 import { sharedProbePool } from '../engine/probePool';
 import { heartbeat } from './heartbeat';
 import {
@@ -51,7 +52,7 @@ export function searchable(session: GameSession): boolean {
 const effectKey = (effect: string) => createHash('md5').update(effect).digest('hex').slice(0, 12);
 
 /** A valid action as the `probe` assist shows it: the command and what the probe saw it do. */
-export function actionOption(a: ValidAction): ActionOption {
+export function actionOption(a: ValidAction, ahead?: Ahead): ActionOption {
   return {
     command: a.command,
     resultHash: a.resultHash,
@@ -60,7 +61,14 @@ export function actionOption(a: ValidAction): ActionOption {
     resultCell: a.resultCell,
     ...(a.scene ? { scene: a.scene } : {}),
     effect: effectKey(a.effect),
+    ...(ahead ? { ahead } : {}),
   };
+}
+
+/** The probe's options: each valid action with its outcome, and the best move after it (see lookAhead.ts). */
+export function probedOptions(session: GameSession, found: ValidAction[]): ActionOption[] {
+  const ahead = lookAhead(session, found);
+  return found.map((action) => actionOption(action, ahead.get(action.command)));
 }
 
 /**
@@ -79,7 +87,7 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
     truth: session.groundTruth(),
     worldHash: session.worldHash(),
     snapshot: Buffer.from(session.snapshot()).toString('base64'),
-    options: shows === 'outcomes' ? found.map(actionOption) : [],
+    options: shows === 'outcomes' ? probedOptions(session, found) : [],
     commands: shows === 'commands' ? found.map((a) => a.command) : [],
     ...(shows === 'nothing' ? { nouns: replyNouns(session, observation) } : {}),
     ...(session.waitsForKey ? { waitsForKey: true as const } : {}),

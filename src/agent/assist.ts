@@ -11,7 +11,7 @@
  */
 import type { ActionOption, Assist } from '../schemas/game';
 import { actionWouldHelp, asCommand, matchAction } from './advice';
-import { frontier, TIER_REASONS } from './cells';
+import { frontier, REACHES, TIER_REASONS } from './cells';
 import { ExploreChoice, FALLBACK_COMMANDS, KnownChoice, MAX_TRIES, PolicyContext, timesTried } from './policyContext';
 import { probedMove } from './probed';
 import { accuracy, Reliability } from './reliability';
@@ -20,6 +20,7 @@ import { mappedByMoves, mappedByProbe } from './rooms';
 import type { AgentState, StateSet } from './state';
 import { nextUntried, playerCommands, safeCommands, withoutMenus } from './untried';
 import { exploreTyped, mappedByTyping, returnTyped } from './typedExplore';
+import { leastUsedVerbs } from './verbSpread';
 
 /** The moves the oracle may name this turn, computed once and carried from the question to the answer. */
 export interface AdviceChoices {
@@ -101,17 +102,20 @@ const probe: AssistStrategy = {
   level: 'probe',
   shows: 'outcomes',
   candidates: (ctx) => ctx.options.map((o) => o.command),
-  certain: (ctx) => probedMove(ctx.options, ctx.rng, ctx.cells),
+  certain: (ctx) => probedMove(ctx.options, ctx.rng, ctx.cells, untriedHere(ctx)),
   planStarts: (_ctx, pool) => new Set(pool.map((o) => o.command)),
   returnMove: (ctx, pool) => returnWithProbe(pool, ctx),
   explore(ctx, pool) {
     const best = frontier(pool, { ...ctx.cells, visited: ctx.visited });
-    if (best)
+    if (best) {
+      const uses = ctx.cells.verbUses;
+      const options = uses && !REACHES.has(best.tier) ? leastUsedVerbs(best.options, uses) : best.options;
       return {
-        command: ctx.rng.pick(best.options).command,
+        command: ctx.rng.pick(options).command,
         reason: best.tier === 'seen' || best.tier === 'menu' ? 'random' : 'novel',
         why: TIER_REASONS[best.tier],
       };
+    }
     return { command: ctx.rng.pick(FALLBACK_COMMANDS), reason: 'fallback', why: 'no valid action found' };
   },
   replayable: (_ctx, pool) => (command) => pool.some((o) => o.command === command),

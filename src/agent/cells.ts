@@ -93,6 +93,14 @@ export interface CellMemory {
    * run started before it (see SPEND_EFFECTS_PATCH).
    */
   effectsDone?: ReadonlySet<string>;
+  /**
+   * How many distinct commands of each verb this episode made (see verbSpread.ts): where a tier's
+   * moves only change things, the least used verbs go first. Absent in a run started before it
+   * (see SPREAD_VERBS_PATCH).
+   */
+  verbUses?: ReadonlyMap<string, number>;
+  /** Take the first of two moves that score together where no move scores now (see probedMove); absent before LOOK_AHEAD_PATCH. */
+  looksAhead?: boolean;
 }
 
 /** Whether being in `cell` is being somewhere, or holding something, that no episode had reached yet. */
@@ -125,6 +133,9 @@ export const TIERS = [
   'deadly',
 ] as const;
 export type Tier = (typeof TIERS)[number];
+
+/** Tiers whose moves reach a place, an item or a cell: what they open up is the point, not how they do it. */
+export const REACHES = new Set<Tier>(['new-ever', 'new-here', 'new-cell']);
 
 /** Nothing here opens anything up: only undoing moves, repeated or known ones, or death traps are left. */
 export const exhausted = (tier: Tier) => TIERS.indexOf(tier) >= TIERS.indexOf('undoing');

@@ -1,6 +1,6 @@
 /**
  * What the engine's probe makes certain (the `probe` assist): a winning move, else the best
- * immediate score gain; and the pool of options that neither kill the player, end the game without
+ * immediate score gain, else (with the look-ahead) the first of two moves that score; and the pool of options that neither kill the player, end the game without
  * a win, lead where an earlier episode died, nor cost points (each kind kept only when nothing
  * else is left).
  */
@@ -25,16 +25,33 @@ export function safePool(options: ActionOption[], deadly: ReadonlySet<string>, a
 export function probedMove(
   options: ActionOption[],
   rng: Rng,
-  cells: Pick<CellMemory, 'deadly' | 'here' | 'avoidLosses'>,
+  cells: Pick<CellMemory, 'deadly' | 'here' | 'avoidLosses' | 'looksAhead'>,
+  fresh: (command: string) => boolean = () => true,
 ): { pool: ActionOption[]; choice: KnownChoice | null } {
   const won = options.find((o) => o.outcome === 'won');
   if (won) return { pool: options, choice: { command: won.command, reason: 'won', why: 'the probe shows it wins' } };
   const pool = safePool(options, cells.deadly, cells.avoidLosses);
   const scoring = pool.filter((o) => o.scoreDelta > 0);
-  if (scoring.length === 0) return { pool, choice: null };
+  if (scoring.length === 0) return { pool, choice: cells.looksAhead ? twoMovesToPoints(pool, rng, fresh) : null };
   const best = cheapestGains(scoring, cells.here);
   const choice = rng.pick(best);
   return { pool, choice: { command: choice.command, reason: 'reward', why: `the probe shows +${choice.scoreDelta} points` } };
+}
+
+/**
+ * Where no move scores now, the first of two moves that score together (see lookAhead.ts), the
+ * most points first; not one tried twice from here already (its follow-up did not score after all).
+ */
+function twoMovesToPoints(pool: ActionOption[], rng: Rng, fresh: (command: string) => boolean): KnownChoice | null {
+  const leading = pool.filter((o) => o.ahead && o.scoreDelta >= 0 && fresh(o.command));
+  if (leading.length === 0) return null;
+  const most = Math.max(...leading.map((o) => o.ahead!.scoreDelta));
+  const choice = rng.pick(leading.filter((o) => o.ahead!.scoreDelta === most));
+  return {
+    command: choice.command,
+    reason: 'planned',
+    why: `the probe shows +${most} points in two moves (then "${choice.ahead!.command}")`,
+  };
 }
 
 /**

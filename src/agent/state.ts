@@ -15,6 +15,7 @@ import { knownStates, shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
 import { TypingSchema } from './typed';
 import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
+import { verbUses } from './verbSpread';
 
 export const LlmUsageSchema = z.object({
   calls: z.number().int(),
@@ -97,6 +98,10 @@ export const AgentStateSchema = z.object({
   effects: z.array(z.string()).default([]),
   /** Under `probe`, rank a change already made and a menu already opened as repeats; the workflow sets it from its patch. */
   spendsEffects: z.boolean().default(false),
+  /** Under `probe`, where a tier's moves only change things, take the verbs used least first; the workflow sets it from its patch. */
+  spreadsVerbs: z.boolean().default(false),
+  /** Under `probe`, where no move scores now, take the first of two that do (see lookAhead.ts); the workflow sets it from its patch. */
+  looksAhead: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -168,6 +173,8 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     waitsForKey: start.waitsForKey ?? false,
     effects: [],
     spendsEffects: true,
+    spreadsVerbs: true,
+    looksAhead: true,
   };
 }
 
@@ -305,6 +312,8 @@ export function cellMemory(state: AgentState): CellMemory {
     avoidLosses: state.avoidsLosses,
     menuCommands: new Set(state.menus),
     ...(state.spendsEffects ? { effectsDone: new Set(state.effects) } : {}),
+    ...(state.spreadsVerbs ? { verbUses: verbUses(state.done) } : {}),
+    ...(state.looksAhead ? { looksAhead: true } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ export * from './bindings';
 export * from './objects';
 export * from './session';
 export * from './validActions';
+export * from './lookAhead';
 export * from './candidates';
 export { scopeObjects } from './scope';
 export * from './vocabulary';

@@ -58,6 +58,12 @@ export const ActionOptionSchema = z.object({
    * states recorded before it was kept.
    */
   effect: z.string().optional(),
+  /**
+   * The best single move after this one and the points both make together, when that is more than
+   * either alone (see lookAhead.ts). Absent when no such move was found, and in states recorded
+   * before it was looked for.
+   */
+  ahead: z.object({ command: z.string(), scoreDelta: z.number().int() }).optional(),
 });
 export type ActionOption = z.infer<typeof ActionOptionSchema>;
 

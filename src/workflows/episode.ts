@@ -88,6 +88,10 @@ export const AVOID_LOSSES_PATCH = 'probe-avoids-losses';
 export const ASK_WHEN_HEEDED_PATCH = 'ask-only-when-heeded';
 /** Under `probe`, a change already made (in any room) and a menu already opened rank as repeats (see tierOf). */
 export const SPEND_EFFECTS_PATCH = 'probe-spends-effects';
+/** Under `probe`, where a tier's moves only change things, the verbs this episode used least go first (see verbSpread.ts). */
+export const SPREAD_VERBS_PATCH = 'probe-spreads-verbs';
+/** Under `probe`, where no move scores now, the first of two moves that score together (see lookAhead.ts). */
+export const LOOK_AHEAD_PATCH = 'probe-looks-two-ahead';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -104,6 +108,8 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const avoidsLosses = patched(AVOID_LOSSES_PATCH);
   const asksOnlyWhenHeeded = patched(ASK_WHEN_HEEDED_PATCH);
   const spendsEffects = patched(SPEND_EFFECTS_PATCH);
+  const spreadsVerbs = patched(SPREAD_VERBS_PATCH);
+  const looksAhead = patched(LOOK_AHEAD_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -148,7 +154,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     upsertSearchAttributes([{ key: GAME_KEY, value: config.game }]);
     publishProgress(state);
   }
-  state = { ...state, avoidsLosses, asksOnlyWhenHeeded, spendsEffects };
+  state = { ...state, avoidsLosses, asksOnlyWhenHeeded, spendsEffects, spreadsVerbs, looksAhead };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);
 

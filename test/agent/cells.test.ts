@@ -11,6 +11,7 @@ import { asCommand, selectAction } from '../../src/agent/selector';
 import { freshLearned } from '../../src/agent/learned';
 import { cellOf } from '../../src/schemas/game';
 import { analysis, opt as fixtureOption } from './fixtures';
+import { verbOf, verbUses } from '../../src/agent/verbSpread';
 import type { ActionOption } from '../../src/schemas/game';
 
 /** At location 1 carrying item 10, score 0. */
@@ -178,6 +179,64 @@ describe('policies under each assist level', () => {
     expect(knownMove(context({ options: [rescue], cells: avoiding })).pool).toEqual([rescue]); // nothing else: it stays possible
     // Runs recorded before the patch (avoidLosses unset) keep every move.
     expect(knownMove(context({ options: [rescue, look] })).pool).toEqual([rescue, look]);
+  });
+
+  it('probe: where moves only change things, the verbs this episode used least go first (one "open door" among a dozen throws)', () => {
+    // Each reaches a world state no episode has seen, in the room, carrying the same.
+    const objects = ['note', 'mask', 'flippers', 'tank'];
+    const throws = objects.flatMap((a) =>
+      objects.filter((b) => b !== a).map((b) => opt(`throw ${a} on ${b}`, { resultHash: `h-throw-${a}-${b}` })),
+    );
+    const open = opt('open door', { resultHash: 'h-open' });
+    const wear = opt('wear mask', { resultHash: 'h-wear' });
+    const options = [...throws, open, wear];
+    // The episode already threw one thing and wore one: "open" is the verb it never used.
+    const uses = verbUses(['1|throw note on bed', '1|wear flippers', '2|north']);
+    const chosen = new Set<string>();
+    for (let seed = 1; seed <= 20; seed++) {
+      const decided = oracleFreePolicy(context({ options, rng: createRng(seed), cells: memory({ verbUses: uses }) }));
+      expect(decided.reason).toBe('novel');
+      chosen.add(decided.command);
+    }
+    expect([...chosen]).toEqual(['open door']);
+    // Without it (a run started before the patch), the permutations win most draws.
+    const before = Array.from({ length: 20 }, (_, k) => oracleFreePolicy(context({ options, rng: createRng(k + 1) })).command);
+    expect(before.filter((command) => command.startsWith('throw')).length).toBeGreaterThan(10);
+    // Where moves reach places or items, how they do it is not weighed: a new place is a new place.
+    const places = [opt('north', { resultCell: '2/10/0', resultHash: 'h-n' }), opt('south', { resultCell: '3/10/0', resultHash: 'h-s' })];
+    const walked = new Set(
+      Array.from(
+        { length: 20 },
+        (_, k) =>
+          oracleFreePolicy(
+            context({ options: places, rng: createRng(k + 1), cells: memory({ verbUses: verbUses(['1|north', '1|north']) }) }),
+          ).command,
+      ),
+    );
+    expect([...walked].sort()).toEqual(['north', 'south']);
+    expect(verbOf('  Turn on lamp')).toBe('turn');
+  });
+
+  it('probe: where no move scores now, the first of two that do (empty the purse, then take all), not retried without its points', () => {
+    const empty = opt('empty leather purse', { resultHash: 'h-emptied', ahead: { command: 'take all', scoreDelta: 5 } });
+    const walk = opt('north', { resultCell: '2/10/0', resultHash: 'h-north' });
+    const looking = memory({ looksAhead: true });
+    expect(knownMove(context({ options: [walk, empty], cells: looking })).choice).toEqual({
+      command: 'empty leather purse',
+      reason: 'planned',
+      why: 'the probe shows +5 points in two moves (then "take all")',
+    });
+    // The most points first.
+    const bigger = opt('open case', { resultHash: 'h-case', ahead: { command: 'take all', scoreDelta: 10 } });
+    expect(knownMove(context({ options: [empty, bigger], cells: looking })).choice?.command).toBe('open case');
+    // A move that scores now comes first.
+    const scoring = opt('take coin', { scoreDelta: 1, resultCell: '1/10/1', resultHash: 'h-coin' });
+    expect(knownMove(context({ options: [empty, scoring], cells: looking })).choice?.command).toBe('take coin');
+    // Tried twice from this state already: its follow-up did not score after all.
+    const tried = { [triedKey('h-start', 'empty leather purse')]: 2 };
+    expect(knownMove(context({ options: [walk, empty], cells: looking, tried })).choice?.reason).not.toBe('planned');
+    // Runs started before the patch do not look ahead.
+    expect(knownMove(context({ options: [walk, empty] })).choice?.reason).not.toBe('planned');
   });
 
   it('probe: of scoring moves, the most points per thing given up (the lamp stays out of the trophy case)', () => {

@@ -1,0 +1,28 @@
+/**
+ * Within a novelty tier, the options are not alike in number: two carried things and three in the
+ * room make a dozen "put X in Y" and "throw X at Y" for every single "open door" or "push button".
+ * Picked uniformly, the permutations of a few verbs took the probe explorer's turns (cutthroat:
+ * "throw X on Y" for 20 turns in its first room). The explorer takes the verbs this episode has
+ * used on the fewest things first, so each kind of doing gets its turn before one kind's variants.
+ */
+import type { ActionOption } from '../schemas/game';
+
+/** A command's verb: its first word ("turn on lamp" and "turn lamp on" are both "turn"). */
+export const verbOf = (command: string) => command.trim().toLowerCase().split(/\s+/)[0] ?? '';
+
+/** How many distinct commands of each verb the episode made, from its `room|command` list (AgentState.done). */
+export function verbUses(done: readonly string[]): Map<string, number> {
+  const uses = new Map<string, number>();
+  for (const entry of done) {
+    const verb = verbOf(entry.slice(entry.indexOf('|') + 1));
+    uses.set(verb, (uses.get(verb) ?? 0) + 1);
+  }
+  return uses;
+}
+
+/** The options whose verb the episode has used least (all of them when `options` is empty). */
+export function leastUsedVerbs(options: ActionOption[], uses: ReadonlyMap<string, number>): ActionOption[] {
+  const count = (option: ActionOption) => uses.get(verbOf(option.command)) ?? 0;
+  const least = Math.min(...options.map(count));
+  return options.filter((option) => count(option) === least);
+}

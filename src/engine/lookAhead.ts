@@ -1,0 +1,77 @@
+/**
+ * One move further than the probe: for each valid action, what the best single move after it
+ * scores. The probe shows a move's own points; points that take two moves ("open the case", then
+ * "take all"; "move the rug", then "open the trap door" scoring on the way down) stayed invisible,
+ * and the explorer reached them only by chance among the moves that merely change something.
+ *
+ * The follow-ups are the moves a player would make next from what is known now: this state's valid
+ * commands, the story's compass words and "take all" (what an opened container holds is not among
+ * this state's valid commands). Each try restores a snapshot and runs one command, a fraction of a
+ * millisecond in most games; the tries are capped so a state with a hundred actions stays cheap.
+ */
+import type { ValidAction } from './effectGroups';
+import type { GameSession } from './session';
+
+/** The best move after an action and the points both make together (more than the action alone). */
+export interface Ahead {
+  command: string;
+  scoreDelta: number;
+}
+
+/** Single commands run in all (restore + step each): about a second where a try is slowest. */
+export const MAX_LOOK_AHEAD_TRIES = 3000;
+
+/** The moves tried after each action (see the header). */
+export function followUps(session: GameSession, actions: readonly ValidAction[]): string[] {
+  const words = [...actions.map((a) => a.command), ...session.grammar.directions];
+  if (session.dictionary.has('take') && session.dictionary.has('all')) words.push('take all');
+  return [...new Set(words)];
+}
+
+/**
+ * For each action that leaves the game going, the follow-up with the most points over both moves,
+ * when that is more than the action's own and more than the follow-up makes alone from here ("wait",
+ * then "take egg", is no way to points "take egg" makes now). The session is left as it was.
+ */
+export function lookAhead(session: GameSession, actions: readonly ValidAction[], maxTries = MAX_LOOK_AHEAD_TRIES): Map<string, Ahead> {
+  const found = new Map<string, Ahead>();
+  if (session.isDone) return found;
+  const start = session.captureState();
+  const startScore = session.score;
+  const next = followUps(session, actions);
+  const direct = new Map(actions.map((a) => [a.command, a.scoreDelta]));
+  let tries = 0;
+  try {
+    for (const action of actions) {
+      if (action.endsGame || action.outcome !== 'continue') continue;
+      if (tries + next.length > maxTries) break;
+      session.restoreState(start);
+      try {
+        session.tryCommand(action.command);
+      } catch {
+        continue;
+      }
+      if (session.isDone) continue;
+      const after = session.captureState();
+      let best: Ahead | null = null;
+      for (const command of next) {
+        tries++;
+        session.restoreState(after);
+        try {
+          session.tryCommand(command);
+        } catch {
+          continue;
+        }
+        const truth = session.groundTruth();
+        if (truth.died || (session.isDone && !truth.victory)) continue;
+        const gained = session.score - startScore;
+        const without = Math.max(0, action.scoreDelta, direct.get(command) ?? 0);
+        if (gained > without && (!best || gained > best.scoreDelta)) best = { command, scoreDelta: gained };
+      }
+      if (best) found.set(action.command, best);
+    }
+  } finally {
+    session.restoreState(start);
+  }
+  return found;
+}

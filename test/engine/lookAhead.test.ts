@@ -1,0 +1,32 @@
+/**
+ * The probe's look-ahead: the best move after each valid action, played on the ferry (in-process).
+ */
+import { join } from 'node:path';
+import { findValidActions, GameSession } from '../../src/engine';
+import { lookAhead } from '../../src/engine/lookAhead';
+import { GAME_FILES } from '../helpers';
+
+describe('look-ahead', () => {
+  it('finds points two moves away (empty the purse, then take all) and leaves the session where it was', () => {
+    const session = GameSession.fromFile(join(GAME_FILES, 'ferry.z8'), { seed: 1 });
+    session.step('west');
+    const actions = findValidActions(session);
+    expect(actions.some((a) => a.scoreDelta > 0)).toBe(false);
+    const before = session.worldHash();
+    const ahead = lookAhead(session, actions);
+    expect(ahead.get('empty leather purse')).toEqual({ command: 'take all', scoreDelta: 5 });
+    expect(session.worldHash()).toBe(before);
+    expect(session.step('take all').observation).not.toMatch(/copper coin: Taken/);
+    // A follow-up is no way to points it makes alone from here, and a move that scores is not "ahead" of itself.
+    for (const [command, found] of ahead) {
+      expect(found.command).not.toBe(command);
+      expect(found.scoreDelta).toBeGreaterThan(0);
+    }
+  });
+
+  it('stops at its budget of tries', () => {
+    const session = GameSession.fromFile(join(GAME_FILES, 'ferry.z8'), { seed: 1 });
+    session.step('west');
+    expect(lookAhead(session, findValidActions(session), 0).size).toBe(0);
+  });
+});
