@@ -13,7 +13,7 @@ import type { ActionOption, Assist } from '../schemas/game';
 import { actionWouldHelp, asCommand, matchAction } from './advice';
 import { frontier, REACHES, TIER_REASONS } from './cells';
 import { ExploreChoice, FALLBACK_COMMANDS, KnownChoice, MAX_TRIES, PolicyContext, timesTried } from './policyContext';
-import { probedMove } from './probed';
+import { probedMove, twoMovesToPoints } from './probed';
 import { accuracy, Reliability } from './reliability';
 import { returnWithoutProbe, returnWithProbe } from './returns';
 import { mappedByMoves, mappedByProbe } from './rooms';
@@ -38,6 +38,8 @@ export interface AssistStrategy {
   candidates(ctx: PolicyContext): string[];
   /** What the probe makes certain (a win, a score), and the pool of safe options left to choose from. */
   certain(ctx: PolicyContext): { pool: ActionOption[]; choice: KnownChoice | null };
+  /** Where nothing is certain and no learned path leads to points: the first of two moves that score (the probe's look-ahead). */
+  aheadMove(ctx: PolicyContext, pool: ActionOption[]): KnownChoice | null;
   /** The commands a learned plan may start with here (null: any, as typed). */
   planStarts(ctx: PolicyContext, pool: ActionOption[]): ReadonlySet<string> | null;
   /** Go-Explore's return to an open room when the moves here are spent. */
@@ -102,7 +104,8 @@ const probe: AssistStrategy = {
   level: 'probe',
   shows: 'outcomes',
   candidates: (ctx) => ctx.options.map((o) => o.command),
-  certain: (ctx) => probedMove(ctx.options, ctx.rng, ctx.cells, untriedHere(ctx)),
+  certain: (ctx) => probedMove(ctx.options, ctx.rng, ctx.cells),
+  aheadMove: (ctx, pool) => (ctx.cells.looksAhead ? twoMovesToPoints(pool, ctx.rng, ctx.cells.here, untriedHere(ctx)) : null),
   planStarts: (_ctx, pool) => new Set(pool.map((o) => o.command)),
   returnMove: (ctx, pool) => returnWithProbe(pool, ctx),
   explore(ctx, pool) {
@@ -142,6 +145,7 @@ const valid: AssistStrategy = {
   shows: 'commands',
   candidates: (ctx) => ctx.commands,
   certain: () => ({ pool: [], choice: null }),
+  aheadMove: () => null,
   planStarts: (ctx) => new Set(ctx.commands),
   returnMove: (ctx) => returnWithoutProbe(ctx.commands, ctx),
   explore: (ctx) => exploreUntried(ctx.commands, ctx),
@@ -173,6 +177,7 @@ const none: AssistStrategy = {
   shows: 'nothing',
   candidates: (ctx) => (ctx.typed ? ctx.typed.map((c) => c.command) : playerCommands(ctx.observation)),
   certain: () => ({ pool: [], choice: null }),
+  aheadMove: () => null,
   planStarts: () => null,
   returnMove: (ctx) => (ctx.typed ? returnTyped(ctx.typed, ctx, ctx.spentWorth ?? 0) : null),
   explore: (ctx) => (ctx.typed ? exploreTyped(ctx.typed, ctx) : exploreUntried(playerCommands(ctx.observation), ctx)),

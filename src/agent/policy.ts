@@ -37,8 +37,8 @@ export interface Known {
 
 /**
  * The moves that need no oracle: what the probes make certain, else the first step of the shortest
- * learned path to a reward (the agent's own experience), else Go-Explore's return across episodes
- * and then within the episode. The full agent skips its oracle query when there is one.
+ * learned path to a reward (the agent's own experience), else the first of two moves the probe's
+ * look-ahead shows score, else Go-Explore's return across episodes and then within the episode. The full agent skips its oracle query when there is one.
  */
 export function knownMove(ctx: PolicyContext): Known {
   const assist = assistFor(ctx.assist);
@@ -50,6 +50,8 @@ export function knownMove(ctx: PolicyContext): Known {
   const plan = planToReward(ctx.learned.dynamics, ctx.worldHash, usable);
   if (plan)
     return { pool, choice: { command: plan.action, reason: 'planned', why: `a learned path to +${plan.reward} in ${steps(plan.steps)}` } };
+  const ahead = assist.aheadMove(ctx, pool);
+  if (ahead) return { pool, choice: ahead };
   // Go-Explore's return across episodes: walk the learned graph to the oldest state from which an
   // earlier episode found a place or item nobody had reached and no later episode stood again,
   // then explore from it. A find is often one branch of several (9:05's car: "yes" to the office,

@@ -1,6 +1,6 @@
 /**
  * What the engine's probe makes certain (the `probe` assist): a winning move, else the best
- * immediate score gain, else (with the look-ahead) the first of two moves that score; and the pool of options that neither kill the player, end the game without
+ * immediate score gain; the first of two moves that score (see twoMovesToPoints); and the pool of options that neither kill the player, end the game without
  * a win, lead where an earlier episode died, nor cost points (each kind kept only when nothing
  * else is left).
  */
@@ -25,32 +25,33 @@ export function safePool(options: ActionOption[], deadly: ReadonlySet<string>, a
 export function probedMove(
   options: ActionOption[],
   rng: Rng,
-  cells: Pick<CellMemory, 'deadly' | 'here' | 'avoidLosses' | 'looksAhead'>,
-  fresh: (command: string) => boolean = () => true,
+  cells: Pick<CellMemory, 'deadly' | 'here' | 'avoidLosses'>,
 ): { pool: ActionOption[]; choice: KnownChoice | null } {
   const won = options.find((o) => o.outcome === 'won');
   if (won) return { pool: options, choice: { command: won.command, reason: 'won', why: 'the probe shows it wins' } };
   const pool = safePool(options, cells.deadly, cells.avoidLosses);
   const scoring = pool.filter((o) => o.scoreDelta > 0);
-  if (scoring.length === 0) return { pool, choice: cells.looksAhead ? twoMovesToPoints(pool, rng, fresh) : null };
+  if (scoring.length === 0) return { pool, choice: null };
   const best = cheapestGains(scoring, cells.here);
   const choice = rng.pick(best);
   return { pool, choice: { command: choice.command, reason: 'reward', why: `the probe shows +${choice.scoreDelta} points` } };
 }
 
 /**
- * Where no move scores now, the first of two moves that score together (see lookAhead.ts), the
- * most points first; not one tried twice from here already (its follow-up did not score after all).
+ * Where no move scores now, the first of two moves that score together (see lookAhead.ts), chosen
+ * as scoring moves are (the most points per thing given up: Zork I's troll is passed as well by
+ * attacking it as by giving it the sword); not one tried twice from here already (its follow-up
+ * did not score after all). It comes after a learned path to a reward (see knownMove): an earlier
+ * episode's path is over exact world states, and a two-move gain found another way leaves it.
  */
-function twoMovesToPoints(pool: ActionOption[], rng: Rng, fresh: (command: string) => boolean): KnownChoice | null {
+export function twoMovesToPoints(pool: ActionOption[], rng: Rng, here: string, fresh: (command: string) => boolean): KnownChoice | null {
   const leading = pool.filter((o) => o.ahead && o.scoreDelta >= 0 && fresh(o.command));
   if (leading.length === 0) return null;
-  const most = Math.max(...leading.map((o) => o.ahead!.scoreDelta));
-  const choice = rng.pick(leading.filter((o) => o.ahead!.scoreDelta === most));
+  const choice = rng.pick(cheapestGains(leading, here, (o) => o.ahead!.scoreDelta));
   return {
     command: choice.command,
     reason: 'planned',
-    why: `the probe shows +${most} points in two moves (then "${choice.ahead!.command}")`,
+    why: `the probe shows +${choice.ahead!.scoreDelta} points in two moves (then "${choice.ahead!.command}")`,
   };
 }
 
@@ -60,14 +61,14 @@ function twoMovesToPoints(pool: ActionOption[], rng: Rng, fresh: (command: strin
  * score, but also shuts the lit lamp away: Zork I's agent then walked down into the dark cellar
  * and was eaten, episode after episode. Put one by one, the lamp stays in hand.
  */
-function cheapestGains(scoring: ActionOption[], here: string): ActionOption[] {
+function cheapestGains(scoring: ActionOption[], here: string, points = (option: ActionOption) => option.scoreDelta): ActionOption[] {
   const carriedNow = carriedIn(here);
   const worth = (option: ActionOption) => {
     const givenUp = Math.max(0, carriedNow - carriedIn(option.resultCell));
-    return givenUp === 0 ? Infinity : option.scoreDelta / givenUp;
+    return givenUp === 0 ? Infinity : points(option) / givenUp;
   };
   const bestWorth = Math.max(...scoring.map(worth));
   const cheapest = scoring.filter((option) => worth(option) === bestWorth);
-  const bestGain = Math.max(...cheapest.map((option) => option.scoreDelta));
-  return cheapest.filter((option) => option.scoreDelta === bestGain);
+  const bestGain = Math.max(...cheapest.map(points));
+  return cheapest.filter((option) => points(option) === bestGain);
 }

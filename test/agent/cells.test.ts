@@ -229,6 +229,13 @@ describe('policies under each assist level', () => {
     // The most points first.
     const bigger = opt('open case', { resultHash: 'h-case', ahead: { command: 'take all', scoreDelta: 10 } });
     expect(knownMove(context({ options: [empty, bigger], cells: looking })).choice?.command).toBe('open case');
+    // Of equal points, the way that gives up nothing: attacking the troll, not giving it the sword.
+    const attack = opt('attack troll with sword', { resultHash: 'h-attack', ahead: { command: 'east', scoreDelta: 5 } });
+    const give = opt('give troll sword', { resultCell: '1//0', resultHash: 'h-give', ahead: { command: 'east', scoreDelta: 5 } });
+    for (let seed = 1; seed <= 10; seed++)
+      expect(knownMove(context({ options: [give, attack], rng: createRng(seed), cells: looking })).choice?.command).toBe(
+        'attack troll with sword',
+      );
     // A move that scores now comes first.
     const scoring = opt('take coin', { scoreDelta: 1, resultCell: '1/10/1', resultHash: 'h-coin' });
     expect(knownMove(context({ options: [empty, scoring], cells: looking })).choice?.command).toBe('take coin');
