@@ -38,7 +38,8 @@ export interface Known {
 /**
  * The moves that need no oracle: what the probes make certain, else the first step of the shortest
  * learned path to a reward (the agent's own experience), else the first of two moves the probe's
- * look-ahead shows score, else Go-Explore's return across episodes and then within the episode. The full agent skips its oracle query when there is one.
+ * look-ahead shows score, else Go-Explore's return across episodes and then within the episode.
+ * The full agent skips its oracle query when there is one.
  */
 export function knownMove(ctx: PolicyContext): Known {
   const assist = assistFor(ctx.assist);

@@ -1,8 +1,8 @@
 /**
  * What the engine's probe makes certain (the `probe` assist): a winning move, else the best
- * immediate score gain; the first of two moves that score (see twoMovesToPoints); and the pool of options that neither kill the player, end the game without
- * a win, lead where an earlier episode died, nor cost points (each kind kept only when nothing
- * else is left).
+ * immediate score gain; the first of two moves that score (see twoMovesToPoints); and the pool of
+ * options that neither kill the player, end the game without a win, lead where an earlier episode
+ * died, nor cost points (each kind kept only when nothing else is left).
  */
 import type { ActionOption } from '../schemas/game';
 import { carriedIn, CellMemory, placeOf } from './cells';

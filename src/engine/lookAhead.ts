@@ -62,8 +62,8 @@ export function lookAhead(session: GameSession, actions: readonly ValidAction[],
         } catch {
           continue;
         }
-        const truth = session.groundTruth();
-        if (truth.died || (session.isDone && !truth.victory)) continue;
+        // The flags alone: ground truth walks the object tree, and this runs thousands of times a turn.
+        if (session.died || (session.isDone && !session.victory)) continue;
         const gained = session.score - startScore;
         const without = Math.max(0, action.scoreDelta, direct.get(command) ?? 0);
         if (gained > without && (!best || gained > best.scoreDelta)) best = { command, scoreDelta: gained };

@@ -221,6 +221,11 @@ export class GameSession {
     return this.flags.victory;
   }
 
+  /** The game printed a death text on its last command (kept until a restore says otherwise). */
+  get died(): boolean {
+    return this.flags.died;
+  }
+
   /** The game has ended: death, victory, or @quit. */
   get isDone(): boolean {
     return this.flags.done;

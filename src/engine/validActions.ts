@@ -289,8 +289,7 @@ function watchedUnchanged(session: GameSession, before: WorldState): boolean {
 
 /** How a probed command left the game. */
 function outcomeOf(session: GameSession): ValidAction['outcome'] {
-  const t = session.groundTruth();
-  return t.died ? 'died' : t.victory ? 'won' : session.isOver ? 'ended' : 'continue';
+  return session.died ? 'died' : session.victory ? 'won' : session.isOver ? 'ended' : 'continue';
 }
 
 /** The 240 global variables (480 bytes), copied. */
