@@ -17,6 +17,33 @@ export interface ObjectVocabulary {
 /** Words that are in some objects' vocabularies but read badly as a qualifier ("of keys"). */
 const FILLER = new Set(['of', 'the', 'a', 'an', 'some']);
 
+/**
+ * Words a parser reads as a determiner or a pronoun before it looks for a noun (the descriptors
+ * and pronouns of Inform's English library, English.h: LanguageDescriptors, LanguagePronouns).
+ * A game may list one among an object's names ("my" for the player's owner), but "examine my"
+ * asks "What do you want to examine?": such a word never heads a phrase while the object has another.
+ */
+const DETERMINERS = new Set([
+  ...FILLER,
+  'my',
+  'your',
+  'this',
+  'these',
+  'that',
+  'those',
+  'his',
+  'her',
+  'hers',
+  'its',
+  'their',
+  'it',
+  'him',
+  'them',
+  'lit',
+  'lighted',
+  'unlit',
+]);
+
 /** Inform 6 compiles `name` as common property 1 in every game. */
 const INFORM_NAME_PROPERTY = 1;
 
@@ -157,11 +184,11 @@ export function nounPhrases(session: SessionView, ids: number[]): Map<number, st
     const spell = (stored: string) => printed.find((p) => p.stored === stored)?.word ?? stored;
     let headIndex = printed.length - 1;
     while (headIndex >= 0 && !nouns.includes(printed[headIndex].stored)) headIndex--;
-    const head = headIndex >= 0 ? printed[headIndex].stored : nouns[0];
+    const head = headIndex >= 0 ? printed[headIndex].stored : (nouns.find((w) => !DETERMINERS.has(w)) ?? nouns[0]);
     const rivals = ids.filter((other) => other !== id && vocab.get(other)!.nouns.includes(head));
     const distinguishes = (word: string) =>
       rivals.every((other) => !vocab.get(other)!.adjectives.includes(word) && !vocab.get(other)!.nouns.includes(word));
-    const tellsApart = (word: string) => word !== head && !FILLER.has(word) && distinguishes(word);
+    const tellsApart = (word: string) => word !== head && !DETERMINERS.has(word) && distinguishes(word);
     const qualifies = (word: string | undefined): word is string => !!word && adjectives.includes(word) && tellsApart(word);
     // A qualifier that names another object in scope on its own may be read as that object: with
     // the coffee in the coffee cup, "drop coffee cup" is "drop coffee" and a word left over.

@@ -1,6 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { candidateCommands, findValidActions, GameSession, nounPhrases, scopeObjects, templates, type Token } from '../../src/engine';
+import {
+  candidateCommands,
+  findValidActions,
+  GameSession,
+  nounPhrases,
+  objectNouns,
+  scopeObjects,
+  templates,
+  type Token,
+} from '../../src/engine';
 import { GAME_FILES, ROOT } from '../helpers';
 
 /**
@@ -144,6 +153,18 @@ describeWithSuite(['anchor'], 'names: a word of the printed name that the name p
     const moves = (command: string) => takes.find((a) => a.command === command)?.diff.moved.map((m) => m.object);
     expect(moves('take house key from keyring')).toEqual([keys[0]]);
     expect(moves('take cellar key from keyring')).toEqual([keys[1]]);
+  });
+});
+
+describeWithSuite(['snacktime'], 'names: a determiner listed among the names', ({ snacktime }) => {
+  it('calls the pet "pet", not "my" (its first name word, which the parser reads as a determiner), and finds the can shown to him', () => {
+    // Step 17 of the walkthrough, "show can to pet", scores: the dog carries the can to its owner.
+    const session = sessionAt(snacktime, 16);
+    const pet = session.objectTree().find((o) => objectNouns(session, o.id).includes('pet'))!.id;
+    expect(objectNouns(session, pet)[0]).toBe('my');
+    expect(nounPhrases(session, scopeObjects(session).all).get(pet)).toBe('pet');
+    const scoring = findValidActions(session).filter((a) => a.scoreDelta > 0);
+    expect(scoring.map((a) => a.command)).toEqual([expect.stringMatching(/^(show|give) .*\bpet\b/)]);
   });
 });
 
