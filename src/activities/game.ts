@@ -14,7 +14,7 @@ import { GameSession } from '../engine/session';
 import { StorySessions } from './stories';
 import type { ValidAction } from '../engine/effectGroups';
 import { findValidActionsYielding } from '../engine/validActions';
-import { Ahead, lookAhead } from '../engine/lookAhead';
+import { Ahead, lookAhead, lookAheadYielding } from '../engine/lookAhead';
 import { sharedProbePool } from '../engine/probePool';
 import { heartbeat } from './heartbeat';
 import {
@@ -71,6 +71,12 @@ export function probedOptions(session: GameSession, found: ValidAction[]): Actio
   return found.map((action) => actionOption(action, ahead.get(action.command)));
 }
 
+/** probedOptions in an activity: the look-ahead gives the thread back and heartbeats while it runs. */
+async function probedOptionsYielding(session: GameSession, found: ValidAction[]): Promise<ActionOption[]> {
+  const ahead = await lookAheadYielding(session, found, { onYield: heartbeat() });
+  return found.map((action) => actionOption(action, ahead.get(action.command)));
+}
+
 /**
  * The state the agent perceives, with as much about the valid actions as its assist level allows:
  * the search runs for `probe` and `valid`, and `valid` keeps only the commands. Under `none` it
@@ -87,7 +93,7 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
     truth: session.groundTruth(),
     worldHash: session.worldHash(),
     snapshot: Buffer.from(session.snapshot()).toString('base64'),
-    options: shows === 'outcomes' ? probedOptions(session, found) : [],
+    options: shows === 'outcomes' ? await probedOptionsYielding(session, found) : [],
     commands: shows === 'commands' ? found.map((a) => a.command) : [],
     ...(shows === 'nothing' ? { nouns: replyNouns(session, observation) } : {}),
     ...(session.waitsForKey ? { waitsForKey: true as const } : {}),

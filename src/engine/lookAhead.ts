@@ -34,6 +34,40 @@ export function followUps(session: GameSession, actions: readonly ValidAction[])
  * then "take egg", is no way to points "take egg" makes now). The session is left as it was.
  */
 export function lookAhead(session: GameSession, actions: readonly ValidAction[], maxTries = MAX_LOOK_AHEAD_TRIES): Map<string, Ahead> {
+  const steps = lookAheadSteps(session, actions, maxTries);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * lookAhead for an activity: the event loop gets the thread back every `yieldEveryMs`, and
+ * `onYield` heartbeats. Thousands of tries in a large story take seconds, and a turn that holds
+ * the thread that long misses its heartbeat timeout and is retried from the start.
+ */
+export async function lookAheadYielding(
+  session: GameSession,
+  actions: readonly ValidAction[],
+  options: { yieldEveryMs?: number; onYield?: () => void; maxTries?: number } = {},
+): Promise<Map<string, Ahead>> {
+  const every = options.yieldEveryMs ?? 250;
+  const steps = lookAheadSteps(session, actions, options.maxTries ?? MAX_LOOK_AHEAD_TRIES);
+  let since = performance.now();
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (performance.now() - since < every) continue;
+    options.onYield?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    since = performance.now();
+  }
+}
+
+/** Tries between the points where lookAheadYielding may give the thread back. */
+const TRIES_PER_STEP = 16;
+
+function* lookAheadSteps(session: GameSession, actions: readonly ValidAction[], maxTries: number): Generator<void, Map<string, Ahead>> {
   const found = new Map<string, Ahead>();
   if (session.isDone) return found;
   const start = session.captureState();
@@ -56,6 +90,10 @@ export function lookAhead(session: GameSession, actions: readonly ValidAction[],
       let best: Ahead | null = null;
       for (const command of next) {
         tries++;
+        if (tries % TRIES_PER_STEP === 0) {
+          // Between tries the session may be anywhere; it is put back before the next one runs.
+          yield;
+        }
         session.restoreState(after);
         try {
           session.tryCommand(command);

@@ -3,7 +3,7 @@
  */
 import { join } from 'node:path';
 import { findValidActions, GameSession } from '../../src/engine';
-import { lookAhead } from '../../src/engine/lookAhead';
+import { lookAhead, lookAheadYielding } from '../../src/engine/lookAhead';
 import { GAME_FILES } from '../helpers';
 
 describe('look-ahead', () => {
@@ -28,5 +28,25 @@ describe('look-ahead', () => {
     const session = GameSession.fromFile(join(GAME_FILES, 'ferry.z8'), { seed: 1 });
     session.step('west');
     expect(lookAhead(session, findValidActions(session), 0).size).toBe(0);
+  });
+
+  it('gives the thread back while it runs, heartbeating, and finds what the blocking one finds', async () => {
+    // A turn that holds the thread past its heartbeat timeout is retried from the start (a large story's 3,000 tries take seconds).
+    const session = GameSession.fromFile(join(GAME_FILES, 'ferry.z8'), { seed: 1 });
+    session.step('west');
+    const actions = findValidActions(session);
+    const before = session.worldHash();
+    let beats = 0;
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 0);
+    try {
+      const ahead = await lookAheadYielding(session, actions, { yieldEveryMs: 0, onYield: () => beats++ });
+      expect([...ahead]).toEqual([...lookAhead(session, actions)]);
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(beats).toBeGreaterThan(0);
+    expect(ticks).toBeGreaterThan(0);
+    expect(session.worldHash()).toBe(before);
   });
 });
