@@ -359,25 +359,27 @@ function differsOutside(a: Buffer, b: Buffer, ignored: Set<number>): boolean {
 function findSceneActions(session: GameSession, start: VmState, before: WorldState, groups: Map<string, ValidAction>): void {
   session.restoreState(start);
   const untouched = globalsOf(session);
+  // Waiting for a key, "wait" is the key w: what it does ("Boo who?" answered, a page turned) is a move too.
+  const keyWait = session.waitsForKey;
+  // Read where the search starts: the tries below leave the session elsewhere (past the key, in a menu).
+  const candidates = sceneCandidates(session);
   const dictionary = session.dictionary;
   const followUp = ['look', 'l', 'wait', 'z'].find((word) => dictionary.has(word)) ?? 'look';
   const waiting = tryScene(session, start, 'wait', followUp);
   const waited = waiting?.after ?? untouched;
   // A menu that reads single keys takes only a command's first letter: no command there answers nothing.
-  const referenceCommands = session.waitsForKey
-    ? []
-    : [...REFERENCE_COMMANDS.filter((word) => dictionary.has(word)), ...OUTSIDE_REFERENCES];
+  const referenceCommands = keyWait ? [] : [...REFERENCE_COMMANDS.filter((word) => dictionary.has(word)), ...OUTSIDE_REFERENCES];
   const references = referenceCommands
     .map((command) => (command === 'wait' ? waiting : tryScene(session, start, command, followUp)))
     .filter((t): t is SceneTry => t !== null && !t.endsGame && t.lasting !== null);
   const ignored = clockAndParserGlobals(references.map((t) => t.lasting as Buffer));
   const lastingBase = references[0]?.lasting ?? untouched;
-  for (const command of sceneCandidates(session)) {
+  for (const command of candidates) {
     const tried = tryScene(session, start, command, followUp);
     if (!tried) continue;
     const { after, endsGame, lasting } = tried;
     const key = `${after.toString('hex')}#${endsGame}`;
-    if (!endsGame && (after.equals(untouched) || after.equals(waited))) continue;
+    if (!endsGame && (after.equals(untouched) || (!keyWait && after.equals(waited)))) continue;
     if (!endsGame && references.length && lasting && !differsOutside(lasting, lastingBase, ignored)) continue;
     const group = groups.get(key);
     if (group) {

@@ -168,6 +168,17 @@ describeWithSuite(['snacktime'], 'names: a determiner listed among the names', (
   });
 });
 
+describeWithSuite(['loose'], 'a key that answers a question', ({ loose }) => {
+  it('offers a key where the game waits for one after "Boo who?", though "wait" (the key w) does the same', () => {
+    // Step 13 of the walkthrough: any key lets Mary out (+3); a key's effect was compared with the key w's and dropped.
+    const session = sessionAt(loose, 12);
+    expect(session.waitsForKey).toBe(true);
+    const actions = findValidActions(session);
+    expect(actions.map((a) => [a.command, a.scoreDelta])).toEqual([['q', 3]]);
+    expect(actions[0].equivalents).not.toContain('north');
+  });
+});
+
 describeWithSuite(['acorncourt'], 'two-object commands on things that are not held', ({ acorncourt }) => {
   it('pushes the bucket into the tree, the parser taking it first', () => {
     const session = sessionAt(acorncourt);
