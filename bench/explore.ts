@@ -56,7 +56,8 @@ export type ExploreAssist = Assist;
  * commands and under `probe` each with its outcome (as stateOf in the game activity).
  */
 function perceived(session: GameSession, observation: string, assist: ExploreAssist): GameState {
-  const found = assist !== 'none' && searchable(session) ? findValidActions(session).slice(0, MAX_OPTIONS) : [];
+  const found =
+    assist !== 'none' && searchable(session) ? findValidActions(session, undefined, { reply: observation }).slice(0, MAX_OPTIONS) : [];
   return {
     observation,
     truth: session.groundTruth(),

@@ -86,7 +86,7 @@ async function stateOf(session: GameSession, observation: string, assist: Assist
   const shows = assistFor(assist).shows;
   const search = shows !== 'nothing' && searchable(session);
   const found = search
-    ? (await findValidActionsYielding(session, { onYield: heartbeat(), pool: sharedProbePool() })).slice(0, MAX_OPTIONS)
+    ? (await findValidActionsYielding(session, { onYield: heartbeat(), pool: sharedProbePool(), reply: observation })).slice(0, MAX_OPTIONS)
     : [];
   return {
     observation: bounded(observation),

@@ -239,8 +239,9 @@ export function sceneCandidates(session: GameSession): string[] {
   return [...out].filter(inWorldCommands(session.dictionary.resolution));
 }
 
-export function candidateScope(session: GameSession): CandidateScope {
-  const scope = scopeObjects(session);
+/** `reply`: the game's last reply, whose words may name things in reach that the tree does not show (see scope.ts). */
+export function candidateScope(session: GameSession, reply = ''): CandidateScope {
+  const scope = scopeObjects(session, undefined, reply);
   const phrase = nounPhrases(session, scope.all);
   const parents = new Map(scope.all.map((id) => [id, session.objects.parent(session.mem, id)]));
   return {
@@ -311,8 +312,8 @@ export function singleCandidates(session: GameSession, scope: CandidateScope = c
  * Candidates for the current state without running anything: the first pass and the pairs with
  * something already held. The search itself adds pairs with what the first pass found portable.
  */
-export function candidateCommands(session: GameSession): string[] {
-  const scope = candidateScope(session);
+export function candidateCommands(session: GameSession, reply = ''): string[] {
+  const scope = candidateScope(session, reply);
   const singles = singleCandidates(session, scope);
   return [...singles, ...new PairPlan(scope, scope.held, singles).first()];
 }

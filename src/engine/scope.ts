@@ -106,6 +106,34 @@ function mentionedGlobals(session: GameSession, localContainer: number, descript
   return objects.descendants(mem, globals, 1).filter((id) => id !== localContainer && named(id));
 }
 
+/** Objects the last reply may bring into scope from outside the tree's reach, at most. */
+const MAX_NAMED_IN_REPLY = 4;
+
+/**
+ * Objects outside the room and the inventory that the last reply names by a word naming nothing
+ * else in the story: a game can keep things in scope by a routine grue does not run (Balances
+ * keeps the spells the player has memorised in a "memory" object, and "You commit the bozbar
+ * spell to memory" is the only sign of it). Jericho reads the reply's nouns the same way. Rooms
+ * (the location's siblings) are left out: a reply naming a place does not bring it into reach.
+ */
+function namedInReply(session: GameSession, reply: string, inScope: Set<number>): number[] {
+  const { objects, mem } = session;
+  const words = wordsOf(session, reply);
+  const rooms = objects.parent(mem, session.locationId);
+  const owners = new Map<string, number[]>();
+  for (let id = 1; id <= objects.count; id++)
+    for (const noun of new Set(objectVocabulary(session, id).nouns))
+      if (words.has(noun)) owners.set(noun, [...(owners.get(noun) ?? []), id]);
+  const found: number[] = [];
+  for (const ids of owners.values()) {
+    const [id] = ids;
+    if (ids.length !== 1 || inScope.has(id) || found.includes(id) || objects.parent(mem, id) === rooms) continue;
+    found.push(id);
+    if (found.length >= MAX_NAMED_IN_REPLY) break;
+  }
+  return found;
+}
+
 /** The room's description as "look" prints it; the session is left where it was. */
 function lookText(session: GameSession): string {
   const state = session.captureState();
@@ -123,7 +151,7 @@ function lookText(session: GameSession): string {
  * as Jericho takes them: a stud on a panel on a slab), its local globals and the globals or compass
  * directions its description names, the inventory, then the player.
  */
-export function scopeObjects(session: GameSession, depth = 8): { all: number[]; held: number[] } {
+export function scopeObjects(session: GameSession, depth = 8, reply = ''): { all: number[]; held: number[] } {
   const room = session.locationId;
   const player = session.player;
   const held = player ? session.objects.descendants(session.mem, player, depth) : [];
@@ -133,6 +161,7 @@ export function scopeObjects(session: GameSession, depth = 8): { all: number[]; 
     const local = localGlobals(session, room);
     if (local) around.push(...local.ids, ...mentionedGlobals(session, local.container, lookText(session)));
     around.push(...mentionedDirections(session));
+    if (reply) around.push(...namedInReply(session, reply, new Set([room, ...around, ...held])));
   }
   const seen = new Set<number>();
   const all: number[] = [];

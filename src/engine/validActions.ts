@@ -33,13 +33,18 @@ export interface ValidActionSearch {
  * candidate list, the two passes of candidates.ts; with one, exactly those. The session's state is
  * unchanged afterwards.
  */
-export function findValidActions(session: GameSession, candidates?: string[]): ValidAction[] {
-  return runSerial(session, candidates ? onePass(candidates) : twoPasses(session)).actions;
+export function findValidActions(session: GameSession, candidates?: string[], context: SearchContext = {}): ValidAction[] {
+  return runSerial(session, candidates ? onePass(candidates) : twoPasses(session, context)).actions;
+}
+
+/** What the search may know besides the session: the reply the game gave last (see scope.ts). */
+export interface SearchContext {
+  reply?: string;
 }
 
 /** The two-pass search on this thread (see candidates.ts). */
-export function searchValidActions(session: GameSession): ValidActionSearch {
-  return runSerial(session, twoPasses(session));
+export function searchValidActions(session: GameSession, context: SearchContext = {}): ValidActionSearch {
+  return runSerial(session, twoPasses(session, context));
 }
 
 /** The next candidate list to try, given the hits so far; null when the search is done. */
@@ -55,10 +60,10 @@ function onePass(candidates: string[]): Passes {
  * screens, then the screened objects' expansions (see pairs.ts). Everything about the start state
  * is read before any candidate runs.
  */
-function twoPasses(session: GameSession): Passes {
+function twoPasses(session: GameSession, context: SearchContext): Passes {
   // A game waiting for one key takes each command's first letter: only the menu keys (the scene tier) mean anything.
   if (session.waitsForKey) return onePass([]);
-  const scope = candidateScope(session);
+  const scope = candidateScope(session, context.reply);
   const singles = singleCandidates(session, scope);
   let pass = 0;
   let plan: PairPlan;
@@ -96,7 +101,7 @@ export async function findValidActionsYielding(session: GameSession, options: Yi
   return (await searchValidActionsYielding(session, options)).actions;
 }
 
-export interface YieldingOptions {
+export interface YieldingOptions extends SearchContext {
   yieldEveryMs?: number;
   onYield?: () => void;
   pool?: ProbePool;
@@ -105,7 +110,7 @@ export interface YieldingOptions {
 export async function searchValidActionsYielding(session: GameSession, options: YieldingOptions = {}): Promise<ValidActionSearch> {
   const every = options.yieldEveryMs ?? 250;
   const start = session.captureState();
-  const passes = twoPasses(session);
+  const passes = twoPasses(session, options);
   const timer = setInterval(() => options.onYield?.(), every);
   try {
     const hits: ProbeHit[] = [];

@@ -179,6 +179,19 @@ describeWithSuite(['loose'], 'a key that answers a question', ({ loose }) => {
   });
 });
 
+describeWithSuite(['balances'], 'scope: what the last reply names', ({ balances }) => {
+  it('casts the bozbar spell, kept in a "memory" object the tree does not reach, once the reply names it', () => {
+    // Step 17 of the walkthrough, "bozbar tortoise", scores: the player has just memorised bozbar.
+    const session = sessionAt(balances, 16);
+    expect(balances.walkthrough[16]).toBe('learn bozbar');
+    const reply = session.tryCommand('learn bozbar');
+    expect(reply).toMatch(/bozbar/);
+    expect(candidateCommands(session).filter((c) => c.includes('bozbar'))).toEqual([]);
+    const scoring = findValidActions(session, undefined, { reply }).filter((a) => a.scoreDelta > 0);
+    expect(scoring.map((a) => [a.command, a.scoreDelta])).toEqual([[expect.stringMatching(/^cast bozbar (spell )?(at|on) tortoise$/), 5]]);
+  });
+});
+
 describeWithSuite(['acorncourt'], 'two-object commands on things that are not held', ({ acorncourt }) => {
   it('pushes the bucket into the tree, the parser taking it first', () => {
     const session = sessionAt(acorncourt);
