@@ -101,7 +101,10 @@ export const EPISODE_DEFAULTS: Omit<EpisodeConfig, 'game'> = {
   policy: 'full',
   continueAsNewEvery: 100,
   transcriptFlushEvery: 20,
-  turnTimeoutSeconds: 60,
+  // A turn's start-to-close: only a turn that hangs waits this long, as a dead worker is noticed by
+  // the 10 s heartbeat. A probing turn of a large story on a busy machine took more than the 60 s
+  // this once was, and each retry began the search again until the attempts ran out.
+  turnTimeoutSeconds: 600,
   stopOnDeath: true,
   compactEvery: 5,
   compactSmart: false,
