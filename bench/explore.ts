@@ -76,8 +76,8 @@ export interface PlayOptions {
   /** Default `none`. */
   assist?: ExploreAssist;
   seed: number;
-  /** Receives each command and the reply to it. */
-  onStep?: (command: string, observation: string) => void;
+  /** Receives each command, the reply to it, and why the explorer chose it. */
+  onStep?: (command: string, observation: string, why: string) => void;
   /** The prior to play with (default: the agent's own, src/agent/data/none-verb-prior.json). */
   prior?: VerbPrior;
   /** The shapes' worth to play with, in place of the prior's (scripts/none-prior.ts samples them). */
@@ -135,7 +135,7 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
       run.fault = `step ${state.turn} (${decision.command}): ${(err as Error).message}`;
       break;
     }
-    options.onStep?.(step.command, step.observation);
+    options.onStep?.(step.command, step.observation, `${decision.reason}: ${decision.why}`);
     const before = state;
     state = learn(state, config, decision, step, rng, []);
     options.onTurn?.(before, state);
@@ -186,7 +186,7 @@ function main(): void {
       seed,
       assist,
       ...(prior ? { prior } : {}),
-      ...(verbose ? { onStep: (command, reply) => log(`${entry.game} > ${command}\n${reply.slice(0, 300)}`) } : {}),
+      ...(verbose ? { onStep: (command, reply, why) => log(`${entry.game} > ${command}  (${why})\n${reply.slice(0, 300)}`) } : {}),
     });
     runs.push({ ...run, normalised: round(run.normalised) });
     log(
