@@ -67,15 +67,16 @@ export function actionOption(a: ValidAction, ahead?: Ahead): ActionOption {
 
 /** The probe's options: each valid action with its outcome, and the best move after it (see lookAhead.ts). */
 export function probedOptions(session: GameSession, found: ValidAction[]): ActionOption[] {
-  const ahead = lookAhead(session, found);
-  return found.map((action) => actionOption(action, ahead.get(action.command)));
+  return withAhead(found, lookAhead(session, found));
 }
 
 /** probedOptions in an activity: the look-ahead gives the thread back and heartbeats while it runs. */
 async function probedOptionsYielding(session: GameSession, found: ValidAction[]): Promise<ActionOption[]> {
-  const ahead = await lookAheadYielding(session, found, { onYield: heartbeat() });
-  return found.map((action) => actionOption(action, ahead.get(action.command)));
+  return withAhead(found, await lookAheadYielding(session, found, { onYield: heartbeat() }));
 }
+
+const withAhead = (found: ValidAction[], ahead: Map<string, Ahead>): ActionOption[] =>
+  found.map((action) => actionOption(action, ahead.get(action.command)));
 
 /**
  * The state the agent perceives, with as much about the valid actions as its assist level allows:
