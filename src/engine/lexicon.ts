@@ -6,6 +6,7 @@
  */
 import type { Lexicon } from '../schemas/game';
 import { templates } from './candidates';
+import { DEMONSTRATIVES, OBJECT_PRONOUNS, PERSONS, QUANTIFIERS } from './englishWords';
 import { STANDARD_DIRECTIONS } from './grammar';
 import type { GameSession } from './session';
 import type { SessionView } from './sessionView';
@@ -29,25 +30,7 @@ const ABBREVIATIONS: Record<string, string> = {
 /** The dictionary flag both Infocom's (PS?OBJECT) and Inform's compilers set on nouns. */
 const NOUN_FLAG = 0x80;
 /** Nouns that name the player or stand for other nouns: a command on them says nothing about the world. */
-const NOT_THINGS = new Set([
-  'this',
-  'that',
-  'these',
-  'those',
-  'me',
-  'myself',
-  'self',
-  'you',
-  'yourself',
-  'all',
-  'everything',
-  'it',
-  'them',
-  'him',
-  'her',
-  'both',
-  'one',
-]);
+const NOT_THINGS = new Set<string>([...DEMONSTRATIVES, ...PERSONS, 'self', ...OBJECT_PRONOUNS, ...QUANTIFIERS]);
 
 /** Nouns kept per reply, at most. */
 export const MAX_REPLY_NOUNS = 24;

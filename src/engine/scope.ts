@@ -3,6 +3,7 @@
  * contents, what the player carries, and Infocom's globals where the room or its description
  * brings them into scope, and Inform's compass directions where the room's description names them.
  */
+import { DEMONSTRATIVES, OBJECT_PRONOUNS, PERSONS } from './englishWords';
 import { STANDARD_DIRECTIONS } from './grammar';
 import type { GameSession } from './session';
 import { objectVocabulary } from './vocabulary';
@@ -39,7 +40,7 @@ function localGlobals(session: GameSession, room: number): { ids: number[]; cont
 }
 
 /** Words that stand for another object (ZIL's IT is a global object named "it" and "them"). */
-const PRONOUNS = new Set(['it', 'them', 'him', 'her', 'me', 'myself', 'you', 'yourself', 'us', 'this', 'that', 'these', 'those']);
+const PRONOUNS = new Set<string>([...OBJECT_PRONOUNS, ...PERSONS, ...DEMONSTRATIVES]);
 
 /**
  * A text's words as the dictionary stores them, pronouns aside. An apostrophe splits a word as

@@ -5,6 +5,7 @@
  * (adjective numbers, looked up in the dictionary). A printed name like "driver's license" or
  * "set of keys" says little about what the parser takes; these tables say exactly.
  */
+import { ARTICLES, DEMONSTRATIVES, LIGHT_DESCRIPTORS, OBJECT_PRONOUNS, POSSESSIVES } from './englishWords';
 import type { SessionView } from './sessionView';
 
 export interface ObjectVocabulary {
@@ -15,7 +16,7 @@ export interface ObjectVocabulary {
 }
 
 /** Words that are in some objects' vocabularies but read badly as a qualifier ("of keys"). */
-const FILLER = new Set(['of', 'the', 'a', 'an', 'some']);
+const FILLER = new Set<string>(ARTICLES);
 
 /**
  * Words a parser reads as a determiner or a pronoun before it looks for a noun (the descriptors
@@ -23,26 +24,7 @@ const FILLER = new Set(['of', 'the', 'a', 'an', 'some']);
  * A game may list one among an object's names ("my" for the player's owner), but "examine my"
  * asks "What do you want to examine?": such a word never heads a phrase while the object has another.
  */
-const DETERMINERS = new Set([
-  ...FILLER,
-  'my',
-  'your',
-  'this',
-  'these',
-  'that',
-  'those',
-  'his',
-  'her',
-  'hers',
-  'its',
-  'their',
-  'it',
-  'him',
-  'them',
-  'lit',
-  'lighted',
-  'unlit',
-]);
+const DETERMINERS = new Set<string>([...ARTICLES, ...POSSESSIVES, ...DEMONSTRATIVES, ...OBJECT_PRONOUNS, ...LIGHT_DESCRIPTORS]);
 
 /** Inform 6 compiles `name` as common property 1 in every game. */
 const INFORM_NAME_PROPERTY = 1;
