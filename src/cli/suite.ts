@@ -8,6 +8,9 @@ import { Command } from 'commander';
 import { loadConfig, webUiUrl } from '../config';
 import { GAME_KEY } from '../schemas/searchAttributes';
 import { MAX_PARALLEL_GAMES, SuiteGameProgress, SuiteInput, SuiteResult } from '../schemas/suite';
+import type { CampaignProgress, EpisodeStatus } from '../workflows/contract';
+import { progressQuery } from '../workflows/campaign';
+import { statusQuery } from '../workflows/episode';
 import { suiteProgressQuery, suiteWorkflow } from '../workflows/suite';
 import { parseInteger, UsageError } from './args';
 import { log } from '../log';
@@ -46,7 +49,7 @@ export function registerSuiteCommand(program: Command): void {
         `${input.parallel} at once\nWeb UI: ${webUiUrl(config, workflowId)}\n`,
     );
     if (!opts.wait) return;
-    const watch = () => watchSuite(handle);
+    const watch = () => watchSuite(client, handle);
     const goOn = 'run the same command again (or start `grue worker`s) and it goes on from where it was.';
     const result = opts.worker ? await withWorker(config, watch, { workflowId, goOn }) : await watch();
     process.stdout.write(summaryText(result));
@@ -96,9 +99,49 @@ export function gameLine(game: SuiteGameProgress): string {
   return `  ${name} done     ${game.best}/${max}${normalised}${earlier}`;
 }
 
-/** Polls the suite's progress and prints each game's line when its state changes; the result ends it. */
-async function watchSuite(handle: SuiteHandle): Promise<SuiteResult> {
+/** A running game's course is shown every this many turns of its episode. */
+export const PROGRESS_EVERY_TURNS = 25;
+
+/** A running game's line with where its episode is: "running  episode 2/10, turn 50/100, score 12/350". */
+export function runningLine(game: string, campaign: Pick<CampaignProgress, 'completed' | 'total'>, episode: EpisodeStatus): string {
+  const max = episode.maxScore !== null ? `/${episode.maxScore}` : '';
+  const where = episode.location ? `, ${episode.location}` : '';
+  return (
+    `  ${game.padEnd(14)} running  episode ${campaign.completed + 1}/${campaign.total}, ` +
+    `turn ${episode.turn}/${episode.maxTurns}, score ${episode.score}${max}${where}`
+  );
+}
+
+/**
+ * Which running games' lines are due: a game's line is printed when its episode reaches another
+ * multiple of PROGRESS_EVERY_TURNS (or a new episode starts), so a long game shows its course in a
+ * log as on a terminal, a few lines an episode.
+ */
+export class RunningLines {
+  private readonly shown = new Map<string, string>();
+
+  due(game: string, campaign: Pick<CampaignProgress, 'completed' | 'total'>, episode: EpisodeStatus): string | null {
+    const mark = `${campaign.completed}:${Math.floor(episode.turn / PROGRESS_EVERY_TURNS)}`;
+    if (episode.turn === 0 || this.shown.get(game) === mark) return null;
+    this.shown.set(game, mark);
+    return runningLine(game, campaign, episode);
+  }
+}
+
+/** Where a running game's campaign and episode are, or null while they cannot be asked (no worker yet, between episodes). */
+async function runningEpisode(client: Client, campaignId: string): Promise<[CampaignProgress, EpisodeStatus] | null> {
+  const campaign = await client.workflow.getHandle(campaignId).query(progressQuery);
+  if (!campaign.currentEpisode) return null;
+  return [campaign, await client.workflow.getHandle(campaign.currentEpisode).query(statusQuery)];
+}
+
+/**
+ * Polls the suite's progress and prints each game's line when its state changes, and a running
+ * game's turn and score as its episode goes on; the result ends it.
+ */
+async function watchSuite(client: Client, handle: SuiteHandle): Promise<SuiteResult> {
   const shown = new Map<string, string>();
+  const running = new RunningLines();
   const show = (games: SuiteGameProgress[]) => {
     for (const game of games) {
       if (game.state === 'waiting' || shown.get(game.game) === game.state) continue;
@@ -109,7 +152,23 @@ async function watchSuite(handle: SuiteHandle): Promise<SuiteResult> {
       process.stdout.write(`${gameLine(game)}\n`);
     }
   };
-  const result = await pollUntil(handle.result(), async () => show((await handle.query(suiteProgressQuery)).games), 1000);
+  const showCourse = async (games: SuiteGameProgress[]) => {
+    for (const game of games) {
+      if (game.state !== 'running' || !game.campaignId) continue;
+      const where = await runningEpisode(client, game.campaignId).catch(() => null);
+      const line = where && running.due(game.game, ...where);
+      if (line) process.stdout.write(`${line}\n`);
+    }
+  };
+  const result = await pollUntil(
+    handle.result(),
+    async () => {
+      const { games } = await handle.query(suiteProgressQuery);
+      show(games);
+      await showCourse(games);
+    },
+    1000,
+  );
   show(
     result.games.map((g) => ({
       game: g.game,
