@@ -150,19 +150,22 @@ function lookText(session: GameSession): string {
 /**
  * Objects the player can plausibly refer to, in tree order: the location's contents (at any depth,
  * as Jericho takes them: a stud on a panel on a slab), its local globals and the globals or compass
- * directions its description names, the inventory, then the player.
+ * directions its description names, the inventory, then the player. `namedByReply`: those of them
+ * only the last reply brought in (see namedInReply), which the candidates screen (see candidates.ts).
  */
-export function scopeObjects(session: GameSession, depth = 8, reply = ''): { all: number[]; held: number[] } {
+export function scopeObjects(session: GameSession, depth = 8, reply = ''): { all: number[]; held: number[]; namedByReply: number[] } {
   const room = session.locationId;
   const player = session.player;
   const held = player ? session.objects.descendants(session.mem, player, depth) : [];
   const around: number[] = [];
+  const namedByReply: number[] = [];
   if (room) {
     around.push(...session.objects.descendants(session.mem, room, depth));
     const local = localGlobals(session, room);
     if (local) around.push(...local.ids, ...mentionedGlobals(session, local.container, lookText(session)));
     around.push(...mentionedDirections(session));
-    if (reply) around.push(...namedInReply(session, reply, new Set([room, ...around, ...held])));
+    if (reply) namedByReply.push(...namedInReply(session, reply, new Set([room, ...around, ...held])));
+    around.push(...namedByReply);
   }
   const seen = new Set<number>();
   const all: number[] = [];
@@ -172,5 +175,5 @@ export function scopeObjects(session: GameSession, depth = 8, reply = ''): { all
     seen.add(id);
     all.push(id);
   }
-  return { all, held: held.filter((id) => id !== player) };
+  return { all, held: held.filter((id) => id !== player), namedByReply };
 }

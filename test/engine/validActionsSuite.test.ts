@@ -192,6 +192,22 @@ describeWithSuite(['balances'], 'scope: what the last reply names', ({ balances 
   });
 });
 
+describeWithSuite(['lostpig'], 'scope: what the last reply names, the parser asked', ({ lostpig }) => {
+  it('leaves out what the opening names far away (a gnome, the story contest), which the parser says it cannot see', () => {
+    const session = sessionAt(lostpig);
+    const opening = session.intro;
+    const scope = scopeObjects(session, undefined, opening);
+    const named = nounPhrases(session, scope.namedByReply);
+    // The opening names things outside the room and the inventory...
+    expect([...named.values()]).toEqual(expect.arrayContaining(['gnome']));
+    for (const phrase of named.values()) expect(session.tryCommand(`examine ${phrase}`)).toBe('Grunk not see that there.');
+    // ...and no candidate names them: each would have cost hundreds of tries (a fifth more in all).
+    const candidates = candidateCommands(session, opening);
+    for (const phrase of named.values()) expect(candidates.filter((c) => c.endsWith(` ${phrase}`))).toEqual([]);
+    expect(candidates).toContain('examine torch');
+  });
+});
+
 describeWithSuite(['acorncourt'], 'two-object commands on things that are not held', ({ acorncourt }) => {
   it('pushes the bucket into the tree, the parser taking it first', () => {
     const session = sessionAt(acorncourt);
