@@ -16,6 +16,27 @@ import { nextUntried } from './untried';
 export type { Exits } from './policyContext';
 
 /** The moves from `location` that lead to another room, by the probe's reckoning. */
+/**
+ * The room's exits as the map holds them, with what the probe shows now: its room-changing moves
+ * added, and (with `dropStale`) the moves it shows staying in the room taken out. A move that once
+ * led away (every command in Adventureland's bog, while something carried the player off) may not
+ * any more; kept, a walk back to a room would try it, stay, and try it again as the world changed
+ * (the lamp lit, then put out, ten turns). A move the probe does not show at all is kept: from
+ * inside something (a bed, a car) the room's exits are not valid, yet they are the room's.
+ */
+export function refreshedExits(
+  known: Readonly<Record<string, number>> | undefined,
+  location: number,
+  options: readonly ActionOption[],
+  dropStale: boolean,
+): Record<string, number> {
+  const staying = new Set(
+    dropStale ? options.filter((o) => o.outcome === 'continue' && parseCell(o.resultCell).location === location).map((o) => o.command) : [],
+  );
+  const kept = Object.fromEntries(Object.entries(known ?? {}).filter(([command]) => !staying.has(command)));
+  return { ...kept, ...exitsOf(location, options) };
+}
+
 export function exitsOf(location: number, options: readonly ActionOption[]): Record<string, number> {
   const exits: Record<string, number> = {};
   for (const option of options) {
@@ -75,9 +96,8 @@ export function mappedByProbe(now: AgentState, before: AgentState): AgentState {
   let spent = now.spent;
   for (const judged of [before, now]) {
     const id = judged.truth.location.id;
-    // Merged, not replaced: from inside something (a bed, a car) the room's exits are not valid.
     exits = keepNewest<Record<string, number>>(
-      { ...withoutKey(exits, String(id)), [id]: { ...exits[id], ...exitsOf(id, judged.options) } },
+      { ...withoutKey(exits, String(id)), [id]: refreshedExits(exits[id], id, judged.options, now.dropsStaleExits) },
       LIMITS.rooms,
     );
     open = open.filter((other) => other !== id);

@@ -102,6 +102,8 @@ export const AgentStateSchema = z.object({
   spreadsVerbs: z.boolean().default(false),
   /** Under `probe`, where no move scores now, take the first of two that do (see lookAhead.ts); the workflow sets it from its patch. */
   looksAhead: z.boolean().default(false),
+  /** Under `probe`, a mapped exit the probe now shows staying in the room is dropped (see refreshedExits); the workflow sets it from its patch. */
+  dropsStaleExits: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -175,6 +177,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     spendsEffects: true,
     spreadsVerbs: true,
     looksAhead: true,
+    dropsStaleExits: true,
   };
 }
 

@@ -92,6 +92,8 @@ export const SPEND_EFFECTS_PATCH = 'probe-spends-effects';
 export const SPREAD_VERBS_PATCH = 'probe-spreads-verbs';
 /** Under `probe`, where no move scores now, the first of two moves that score together (see lookAhead.ts). */
 export const LOOK_AHEAD_PATCH = 'probe-looks-two-ahead';
+/** Under `probe`, a mapped exit the probe now shows staying in the room is dropped (see refreshedExits). */
+export const STALE_EXITS_PATCH = 'probe-drops-stale-exits';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -110,6 +112,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const spendsEffects = patched(SPEND_EFFECTS_PATCH);
   const spreadsVerbs = patched(SPREAD_VERBS_PATCH);
   const looksAhead = patched(LOOK_AHEAD_PATCH);
+  const dropsStaleExits = patched(STALE_EXITS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -154,7 +157,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     upsertSearchAttributes([{ key: GAME_KEY, value: config.game }]);
     publishProgress(state);
   }
-  state = { ...state, avoidsLosses, asksOnlyWhenHeeded, spendsEffects, spreadsVerbs, looksAhead };
+  state = { ...state, avoidsLosses, asksOnlyWhenHeeded, spendsEffects, spreadsVerbs, looksAhead, dropsStaleExits };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);
 

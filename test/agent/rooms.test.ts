@@ -234,6 +234,23 @@ describe('the turn pipeline keeps the map', () => {
     expect(state.learned.cells).toEqual(['1//0', '2//0']); // nothing earlier episodes learn is forgotten
   });
 
+  it('drops an exit the probe now shows staying in the room, and no longer walks back by it', () => {
+    // In the Hall, "light lamp" once led to the Kitchen (something carried the player off while it ran).
+    let state = start([opt('light lamp', { resultCell: '2//0', resultHash: 'h-kitchen' }), opt('north', { resultCell: '2//0' })]);
+    expect(state.exits).toEqual({});
+    state = step(state, 'take coin', { options: [opt('light lamp', { resultCell: '2//0' }), opt('north', { resultCell: '2//0' })] });
+    expect(state.exits[1]).toEqual({ 'light lamp': 2, north: 2 });
+    // Now the probe shows it staying in the Hall (the lamp lit, nothing more): it is no way to the Kitchen.
+    const now = [opt('light lamp', { resultCell: '1//0', resultHash: 'h-lit' }), opt('north', { resultCell: '2//0' })];
+    const after = step(state, 'wait', { worldHash: 'h-wait', options: now });
+    expect(after.exits[1]).toEqual({ north: 2 });
+    // Runs recorded before the change keep the old map.
+    expect(step({ ...state, dropsStaleExits: false }, 'wait', { worldHash: 'h-wait', options: now }).exits[1]).toEqual({
+      'light lamp': 2,
+      north: 2,
+    });
+  });
+
   it('without the probe (valid), maps the rooms by the moves made and returns to one with going or taking left untried', () => {
     const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
     let state = initialState(
