@@ -36,7 +36,11 @@ const BOOTSTRAP = [require.resolve('tsx/cjs'), require.resolve('./probeWorker.ts
 interface Pending {
   resolve: (hits: ProbeHit[]) => void;
   reject: (err: Error) => void;
-  timer: NodeJS.Timeout;
+  /** Armed when the thread starts on this request: a request waiting behind another is not stuck. */
+  timer?: NodeJS.Timeout;
+  limitMs: number;
+  story: string;
+  candidates: number;
 }
 
 /**
@@ -70,6 +74,7 @@ class ProbeThread {
       clearTimeout(pending.timer);
       if ('error' in reply) pending.reject(new Error(`probe thread: ${reply.error}`));
       else pending.resolve(reply.hits);
+      this.armHead();
     });
     this.worker.on('error', (err) => this.failAll(err));
     this.worker.on('exit', (code) => {
@@ -89,21 +94,41 @@ class ProbeThread {
   run(request: ProbeRequest, story: string): Promise<ProbeHit[]> {
     const limitMs = this.stallLimit.baseMs + this.stallLimit.perCandidateMs * request.indices.length;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.stalled(story, request.indices.length, limitMs), limitMs);
-      this.pending.set(request.id, { resolve, reject, timer });
+      this.pending.set(request.id, { resolve, reject, limitMs, story, candidates: request.indices.length });
       this.worker.postMessage(request);
+      this.armHead();
     });
   }
 
-  /** Stop a thread that has not answered in time; what was sent to it fails as a fault of the story. */
-  private stalled(story: string, candidates: number, limitMs: number): void {
+  /**
+   * The thread answers its requests in the order they were sent, so only the oldest one is being
+   * worked on: its stall timer starts now. Two games' searches share the threads of a worker, and
+   * a timer started when a request was sent counted the minutes it waited behind the other game's
+   * search (a 76-candidate search of Night "stalled" behind Lost Pig's thousands, and both failed).
+   */
+  private armHead(): void {
+    const [head] = this.pending.entries();
+    if (!head || head[1].timer) return;
+    const [id, pending] = head;
+    pending.timer = setTimeout(() => this.stalled(id), pending.limitMs);
+  }
+
+  /**
+   * Stop a thread that has not answered in time: the request it was working on fails as a fault of
+   * its story; those waiting behind it fail with an error the caller may retry (they were not run).
+   */
+  private stalled(id: number): void {
+    const stuck = this.pending.get(id);
+    if (!stuck) return;
     this.alive = false;
-    this.failAll(
+    this.pending.delete(id);
+    stuck.reject(
       new VmFaultError(
-        `a probe thread tried ${candidates} candidate commands of ${story} for ${Math.round(limitMs / 1000)} s without answering: ` +
-          'one of them runs on inside a single instruction, where the block budget cannot stop it, and the thread was stopped',
+        `a probe thread tried ${stuck.candidates} candidate commands of ${stuck.story} for ${Math.round(stuck.limitMs / 1000)} s ` +
+          'without answering: one of them runs on inside a single instruction, where the block budget cannot stop it, and the thread was stopped',
       ),
     );
+    this.failAll(new Error('probe thread: stopped as stuck on another search while this one waited behind it; try again'));
     void this.worker.terminate();
   }
 

@@ -95,6 +95,41 @@ describe('probe pool', () => {
     }
   });
 
+  it("times a search from when its thread starts on it, not while it waits behind another game's search", async () => {
+    // One thread: a long search, then a one-candidate search sent while the first still runs. The
+    // second's limit (200 ms) is far less than the first takes; counted from when it was sent, it
+    // "stalled" and failed, and the first with it.
+    const pool = new ProbePool(1, { baseMs: 200, perCandidateMs: 10 });
+    try {
+      const session = GameSession.fromFile(join(GAME_FILES, 'lighthouse.z5'));
+      const long = Array.from({ length: 2000 }, (_, i) => (i % 2 ? 'open wooden chest' : 'look'));
+      const started = performance.now();
+      const first = pool.probeHits(session, long);
+      const second = pool.probeHits(session, ['open wooden chest']);
+      const [firstHits, secondHits] = await Promise.all([first, second]);
+      expect(performance.now() - started).toBeGreaterThan(200); // the second did wait longer than its own limit
+      expect(firstHits.length).toBeGreaterThan(0);
+      expect(secondHits.map((hit) => hit.action.command)).toEqual(['open wooden chest']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails a search queued behind a stuck one with an error to retry, not as a fault of its story', async () => {
+    const pool = new ProbePool(1, { baseMs: 1, perCandidateMs: 0 });
+    try {
+      const session = GameSession.fromFile(join(GAME_FILES, 'lighthouse.z5'));
+      const stuck = pool.probeHits(session, ['look', 'open wooden chest']);
+      const queued = pool.probeHits(session, ['look']);
+      await expect(stuck).rejects.toBeInstanceOf(VmFaultError);
+      const error = await queued.catch((err: unknown) => err);
+      expect(error).not.toBeInstanceOf(VmFaultError);
+      expect(String(error)).toMatch(/waited behind it; try again/);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('sizes itself from GRUE_PROBE_THREADS and rejects nonsense', () => {
     expect(defaultProbeThreads({ GRUE_PROBE_THREADS: '3' })).toBe(3);
     expect(defaultProbeThreads({})).toBeGreaterThanOrEqual(1);
