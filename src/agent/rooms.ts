@@ -15,7 +15,6 @@ import { nextUntried } from './untried';
 
 export type { Exits } from './policyContext';
 
-/** The moves from `location` that lead to another room, by the probe's reckoning. */
 /**
  * The room's exits as the map holds them, with what the probe shows now: its room-changing moves
  * added, and (with `dropStale`) the moves it shows staying in the room taken out. A move that once
@@ -30,13 +29,17 @@ export function refreshedExits(
   options: readonly ActionOption[],
   dropStale: boolean,
 ): Record<string, number> {
-  const staying = new Set(
-    dropStale ? options.filter((o) => o.outcome === 'continue' && parseCell(o.resultCell).location === location).map((o) => o.command) : [],
-  );
-  const kept = Object.fromEntries(Object.entries(known ?? {}).filter(([command]) => !staying.has(command)));
-  return { ...kept, ...exitsOf(location, options) };
+  const exits: Record<string, number> = { ...known };
+  for (const option of options) {
+    if (option.outcome !== 'continue') continue;
+    const to = parseCell(option.resultCell).location;
+    if (to !== location) exits[option.command] = to;
+    else if (dropStale) delete exits[option.command];
+  }
+  return exits;
 }
 
+/** The moves from `location` that lead to another room, by the probe's reckoning. */
 export function exitsOf(location: number, options: readonly ActionOption[]): Record<string, number> {
   const exits: Record<string, number> = {};
   for (const option of options) {

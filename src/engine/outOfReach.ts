@@ -26,7 +26,7 @@ export function outOfReach(session: GameSession, inScope: number[], namedByReply
   const start = session.captureState();
   const answer = (name: string) => {
     try {
-      return replyWithout(session.tryCommand(`examine ${name}`), name);
+      return replyWithout(session.tryCommand(`${examine.words[0]} ${name}`), name);
     } finally {
       session.restoreState(start);
     }

@@ -151,7 +151,7 @@ function lookText(session: GameSession): string {
  * Objects the player can plausibly refer to, in tree order: the location's contents (at any depth,
  * as Jericho takes them: a stud on a panel on a slab), its local globals and the globals or compass
  * directions its description names, the inventory, then the player. `namedByReply`: those of them
- * only the last reply brought in (see namedInReply), which the candidates screen (see candidates.ts).
+ * only the last reply brought in (see namedInReply), which the candidates screen (see outOfReach.ts).
  */
 export function scopeObjects(session: GameSession, depth = 8, reply = ''): { all: number[]; held: number[]; namedByReply: number[] } {
   const room = session.locationId;
