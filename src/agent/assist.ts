@@ -56,6 +56,8 @@ export interface AssistStrategy {
   matchAdvice(advice: string, choices: AdviceChoices, ctx: PolicyContext): string | null;
   /** No oracle call is worth making: nothing to choose between, or one move alone opens something new. */
   needsNoOracle(choices: AdviceChoices, thinkEveryTurn: boolean): boolean;
+  /** The explorer has a move here that opens something up (a budgeted oracle is kept for when it has none). */
+  explorerLeads(ctx: PolicyContext, pool: ActionOption[]): boolean;
   /** Whether advice besides the recommendation (a blocker's fix, alternatives) is taken. */
   trustsOtherAdvice(ctx: PolicyContext, reliability: Reliability): boolean;
   /** What the probe says advice would have done (null: nothing says). */
@@ -134,6 +136,10 @@ const probe: AssistStrategy = {
   },
   matchAdvice: (advice, choices) => matchAmong(advice, choices),
   needsNoOracle: oneOrNone,
+  explorerLeads(ctx, pool) {
+    const best = frontier(pool, { ...ctx.cells, visited: ctx.visited });
+    return best !== null && REACHES.has(best.tier);
+  },
   trustsOtherAdvice: () => true,
   judgeAdvice: (advice, options, visited) => actionWouldHelp(advice, options, visited),
   judgesHelpByFirsts: () => false,
@@ -155,6 +161,8 @@ const valid: AssistStrategy = {
   adviceChoices: (ctx) => ({ commands: nextUntried(ctx.commands, ctx)?.commands ?? [], tierWhy: null }),
   matchAdvice: (advice, choices) => matchAmong(advice, choices),
   needsNoOracle: oneOrNone,
+  // Going places, taking and opening are the explorer's own strength; which of the other verbs to try on what is the oracle's.
+  explorerLeads: (ctx) => nextUntried(ctx.commands, ctx)?.forward === true,
   /**
    * Nothing vets the oracle's other advice without the probe: it is taken as often as its
    * recommendation would be. Taken every time, the 270M model's alternatives walked Zork I's forest
@@ -190,6 +198,8 @@ const none: AssistStrategy = {
     return command && untriedHere(ctx)(command) ? command : null;
   },
   needsNoOracle: () => false,
+  // The typed commands come in the order learned across games; only a stall says it has lost its way.
+  explorerLeads: () => true,
   trustsOtherAdvice: () => true,
   judgeAdvice: () => null,
   judgesHelpByFirsts: () => false,

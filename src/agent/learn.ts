@@ -138,6 +138,7 @@ export function learn(
     effects: effectMade ? pushOnce(state.effects, effectMade, LIMITS.effects) : state.effects,
     typing: state.typing ? typingAfter(state, step) : null,
     lastThoughtboxTurn: decision.thinking ? state.turn : state.lastThoughtboxTurn,
+    oracleTurns: state.oracleTurns + (decision.analysis || decision.fallback ? 1 : 0),
     peakScore: Math.max(state.peakScore ?? state.truth.score, step.truth.score),
   };
   const explored = assist.mapRooms(afterBreakthrough(next, state, command), state);

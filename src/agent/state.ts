@@ -104,6 +104,8 @@ export const AgentStateSchema = z.object({
   looksAhead: z.boolean().default(false),
   /** Under `probe`, a mapped exit the probe now shows staying in the room is dropped (see refreshedExits); the workflow sets it from its patch. */
   dropsStaleExits: z.boolean().default(false),
+  /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
+  oracleTurns: z.number().int().nonnegative().default(0),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -178,6 +180,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     spreadsVerbs: true,
     looksAhead: true,
     dropsStaleExits: true,
+    oracleTurns: 0,
   };
 }
 

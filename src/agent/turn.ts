@@ -39,6 +39,9 @@ export { learn } from './learn';
 /** Tokens a memory module may use in the context unless it says otherwise. */
 const MODULE_CONTEXT_TOKENS = 150;
 
+/** Under --oracle-budget, turns without a new place or points after which the explorer counts as lost. */
+export const ORACLE_STALL_TURNS = 5;
+
 export function isOver(truth: GroundTruthData, config: EpisodeConfig): boolean {
   return truth.victory || (truth.done && !truth.died) || (truth.died && config.stopOnDeath);
 }
@@ -78,6 +81,14 @@ export function deliberate(
   // Nothing to choose between: no valid action at all, or one move alone opens something new
   // (asked anyway when every turn is to be thought through).
   if (assistFor(config.assist).needsNoOracle(advice, config.thoughtbox === 'always')) return unadvised();
+  const budget = config.oracleBudget;
+  if (budget !== undefined) {
+    if (state.oracleTurns >= budget) return unadvised(`; the oracle not asked: its budget of ${budget} turns is spent`);
+    // A budget is spent where the explorer is lost: with a move that opens something up, and progress
+    // within the last few turns, its own pick is as good a use of the turn as the oracle's.
+    if (state.stalledTurns < ORACLE_STALL_TURNS && assistFor(config.assist).explorerLeads(ctx, known.pool))
+      return unadvised('; the oracle not asked: the explorer still has moves that open something up (--oracle-budget)');
+  }
   // Ask only where the answer may be taken: the selector's draws come first, and a turn whose
   // every answer (recommendation, other advice, a thought) would be passed over is explored
   // without the call, as it would have been after it.

@@ -50,8 +50,10 @@ export interface Untried {
   commands: string[];
   /** Only risky moves (jumping, throwing, fighting) are left untried. */
   risky: boolean;
-  /** Something going places, taking or opening is still untried, and not spent in this room nor a menu. */
+  /** Something not undoing nor risky is still untried, and not spent in this room nor a menu. */
   opensUp: boolean;
+  /** Of those, something going places, taking or opening (the forward kind). */
+  forward: boolean;
   /** Every command left is spent in this room (made there SPENT_AFTER times, from other states). */
   spent: boolean;
   /** Only commands that opened a menu before (and risky ones) are left. */
@@ -87,6 +89,7 @@ export function nextUntried(candidates: readonly string[], ctx: UntriedContext):
     commands: untried.filter((command) => rank(command) === best),
     risky: least === RISK.risky,
     opensUp: !onlySpent && !menu && least <= RISK.other,
+    forward: !onlySpent && !menu && least === RISK.forward,
     spent: onlySpent,
     menu,
   };

@@ -51,6 +51,7 @@ export interface RunOptions {
   knowledgeVerifyAfter?: number;
   assist?: string;
   memoryWork?: string;
+  oracleBudget?: number;
   model?: string;
   worker: boolean;
   wait: boolean;
@@ -126,6 +127,12 @@ export function addRunOptions(cmd: Command): Command {
         '(only before a turn that asks the oracle, which alone reads them, and at the end; default: every-turn)',
     )
     .option(
+      '--oracle-budget <n>',
+      'the most turns of an episode on which the full agent asks the oracle, spent only where the explorer ' +
+        'has nothing left that opens something up or has made no progress for a few turns (default: no limit)',
+      parseInteger('--oracle-budget', 0, 100_000),
+    )
+    .option(
       '--model <id>',
       'the model the LLM activities use: an embedded model id or the ' +
         "OpenAI-compatible endpoint's model name (default: the worker's GRUE_LLM_MODEL)",
@@ -159,6 +166,7 @@ export function episodeOptions(game: string, opts: RunOptions): EpisodeOptions {
     knowledgeVerifyAfter: opts.knowledgeVerifyAfter,
     assist: opts.assist as EpisodeOptions['assist'],
     memoryWork: opts.memoryWork as EpisodeOptions['memoryWork'],
+    oracleBudget: opts.oracleBudget,
     model: opts.model,
   };
 }

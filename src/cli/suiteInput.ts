@@ -119,7 +119,13 @@ export function suiteInput(dirArgument: string, opts: SuiteOptions): SuiteInput 
     () =>
       SuiteInputSchema.parse({
         suiteDir: dir,
-        setting: { ...setting, assist: first.assist, policy: first.policy, model: first.model },
+        setting: {
+          ...setting,
+          assist: first.assist,
+          policy: first.policy,
+          model: first.model,
+          ...(first.oracleBudget !== undefined ? { oracleBudget: first.oracleBudget } : {}),
+        },
         parallel: opts.parallel ?? 1,
         games: entries,
       }),

@@ -76,6 +76,12 @@ export const EpisodeConfigSchema = z
      * every-turn.
      */
     memoryWork: z.enum(['every-turn', 'when-read']).optional(),
+    /**
+     * The most turns of an episode on which the full agent asks the oracle, and only where the
+     * explorer has nothing left that opens something up or has gone several turns without progress
+     * (see deliberate). Absent: no limit, asked on every turn where its answer may be taken.
+     */
+    oracleBudget: z.number().int().min(0).max(100_000).optional(),
     /** What the engine reveals about the valid actions (see AssistSchema). */
     assist: AssistSchema,
     /**

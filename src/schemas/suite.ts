@@ -28,6 +28,8 @@ export const SuiteSettingSchema = z.object({
   policy: PolicyNameSchema,
   /** The model asked (null: the worker's configured one, or none for policies without an LLM). */
   model: z.string().nullable(),
+  /** The full agent's --oracle-budget (absent: no limit, and in results written before it existed). */
+  oracleBudget: z.number().int().min(0).optional(),
 });
 export type SuiteSetting = z.infer<typeof SuiteSettingSchema>;
 

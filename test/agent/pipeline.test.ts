@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { turnAnalysisPrompt } from '../../src/agent/prompts';
 import { createRng } from '../../src/agent/rng';
 import { AgentState, fitCarry, initialState, jsonBytes, MAX_CARRY_BYTES } from '../../src/agent/state';
-import { decide, deliberate, learn, recall, turnView } from '../../src/agent/turn';
+import { decide, deliberate, learn, ORACLE_STALL_TURNS, recall, turnView } from '../../src/agent/turn';
 import { oracleFreePolicy, triedKey } from '../../src/agent/policy';
 import { policyContextOf } from '../../src/agent/policyContext';
 import { applyWork, dueWork, initialMemory, workFailed } from '../../src/memory/runner';
@@ -116,6 +116,43 @@ describe('the turn pipeline', () => {
       kind: 'decided',
       choice: { command: 'north', reason: 'untried' },
     });
+  });
+
+  it('with an oracle budget, the oracle is asked only where the explorer is lost, and no more turns than the budget', () => {
+    const budgeted = resolveEpisodeConfig({ game: 'test', policy: 'full', assist: 'valid', oracleBudget: 2 });
+    const start = initialState(
+      { ...startOf(), options: [], commands: ['north', 'take lamp', 'jump', 'sing'] },
+      freshLearned(),
+      1,
+      initialMemory(freshLearned(), budgeted),
+    );
+    const always = { ...start.learned.reliability, recommendation: { tried: 1000, helped: 1000 }, thought: { tried: 1000, helped: 1000 } };
+    const trusted = { ...start, learned: { ...start.learned, reliability: always } };
+    // Untried moves that go places or take things: the explorer leads, the budget is kept.
+    const leading = deliberate(trusted, budgeted, createRng(1));
+    expect(leading).toMatchObject({ kind: 'decided', choice: { reason: 'untried' } });
+    expect(leading.kind === 'decided' && leading.choice.why).toMatch(/oracle not asked: the explorer still has moves/);
+    // Without the budget the same turn asks.
+    const { oracleBudget: _unlimited, ...unlimited } = budgeted;
+    expect(deliberate(trusted, unlimited, createRng(1)).kind).toBe('ask');
+    // Only moves that open nothing up, or several turns without progress: lost, so asked.
+    const spent = { ...trusted, commands: ['jump', 'sing', 'wave'] };
+    expect(deliberate(spent, budgeted, createRng(1)).kind).toBe('ask');
+    expect(deliberate({ ...trusted, stalledTurns: ORACLE_STALL_TURNS }, budgeted, createRng(1)).kind).toBe('ask');
+    // The budget counts the turns asked, and once spent the explorer plays on alone.
+    let state = spent;
+    const asked = deliberate(state, budgeted, createRng(1));
+    state = learn(
+      state,
+      budgeted,
+      decide(state, budgeted, createRng(1), asked, answered({ recommended_action: 'jump' })),
+      step('jump'),
+      createRng(1),
+    );
+    expect(state.oracleTurns).toBe(1);
+    state = { ...state, commands: ['sing', 'wave', 'dance'], oracleTurns: 2 };
+    const over = deliberate(state, budgeted, createRng(1));
+    expect(over.kind === 'decided' && over.choice.why).toMatch(/budget of 2 turns is spent/);
   });
 
   it('the full agent asks the oracle only on a turn where the selector would take some answer of it', () => {

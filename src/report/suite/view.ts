@@ -59,7 +59,8 @@ export const MEASURE_NAMES: Record<Measure, string> = { peak: 'normalised peak',
 /** A run's name in columns and legends: what sets it apart (setting, assist, policy, model). */
 export function settingLabel(setting: SuiteSetting): string {
   const model = setting.model ? `, ${setting.model}` : '';
-  return `${setting.name} ${setting.episodes}×${setting.steps}, ${setting.assist}, ${setting.policy}${model}`;
+  const budget = setting.oracleBudget !== undefined ? `, oracle ≤ ${setting.oracleBudget} turns` : '';
+  return `${setting.name} ${setting.episodes}×${setting.steps}, ${setting.assist}, ${setting.policy}${model}${budget}`;
 }
 
 function runLabels(suites: SuiteResult[]): string[] {
