@@ -240,9 +240,12 @@ export function sceneCandidates(session: GameSession): string[] {
   return [...out].filter(inWorldCommands(session.dictionary.resolution));
 }
 
-/** `reply`: the game's last reply, whose words may name things in reach that the tree does not show (see scope.ts). */
-export function candidateScope(session: GameSession, reply = ''): CandidateScope {
-  const found = scopeObjects(session, undefined, reply);
+/**
+ * `reply`: the game's last reply, whose words may name things in reach that the tree does not show
+ * (see scope.ts); `allGlobals`: every Infocom global in scope, not only those the room's description names.
+ */
+export function candidateScope(session: GameSession, reply = '', allGlobals = false): CandidateScope {
+  const found = scopeObjects(session, undefined, reply, allGlobals);
   const lines = templates(session.grammar, session.dictionary.resolution);
   const examine = lines.find((t) => t.words.length === 2 && t.words[0] === 'examine' && t.held.length === 1);
   const unreachable = new Set(outOfReach(session, found.all, found.namedByReply, examine));

@@ -107,6 +107,18 @@ function mentionedGlobals(session: GameSession, localContainer: number, descript
   return objects.descendants(mem, globals, 1).filter((id) => id !== localContainer && named(id));
 }
 
+/**
+ * Every child of GLOBAL-OBJECTS but the local globals' container and the pronouns (ZIL's IT, whose
+ * one word would name whatever the parser last heard of): what the parser finds from anywhere.
+ */
+function everyGlobal(session: GameSession, localContainer: number): number[] {
+  const { objects, mem } = session;
+  const globals = objects.parent(mem, localContainer);
+  if (globals === 0) return [];
+  const named = (id: number) => objectVocabulary(session, id).nouns.some((noun) => !PRONOUNS.has(noun));
+  return objects.descendants(mem, globals, 1).filter((id) => id !== localContainer && named(id));
+}
+
 /** Objects the last reply may bring into scope from outside the tree's reach, at most. */
 const MAX_NAMED_IN_REPLY = 4;
 
@@ -152,8 +164,14 @@ function lookText(session: GameSession): string {
  * as Jericho takes them: a stud on a panel on a slab), its local globals and the globals or compass
  * directions its description names, the inventory, then the player. `namedByReply`: those of them
  * only the last reply brought in (see namedInReply), which the candidates screen (see outOfReach.ts).
+ * `allGlobals`: every Infocom global, named or not (the widened search of validActions.ts).
  */
-export function scopeObjects(session: GameSession, depth = 8, reply = ''): { all: number[]; held: number[]; namedByReply: number[] } {
+export function scopeObjects(
+  session: GameSession,
+  depth = 8,
+  reply = '',
+  allGlobals = false,
+): { all: number[]; held: number[]; namedByReply: number[] } {
   const room = session.locationId;
   const player = session.player;
   const held = player ? session.objects.descendants(session.mem, player, depth) : [];
@@ -162,7 +180,11 @@ export function scopeObjects(session: GameSession, depth = 8, reply = ''): { all
   if (room) {
     around.push(...session.objects.descendants(session.mem, room, depth));
     const local = localGlobals(session, room);
-    if (local) around.push(...local.ids, ...mentionedGlobals(session, local.container, lookText(session)));
+    if (local)
+      around.push(
+        ...local.ids,
+        ...(allGlobals ? everyGlobal(session, local.container) : mentionedGlobals(session, local.container, lookText(session))),
+      );
     around.push(...mentionedDirections(session));
     if (reply) namedByReply.push(...namedInReply(session, reply, new Set([room, ...around, ...held])));
     around.push(...namedByReply);

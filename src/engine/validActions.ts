@@ -63,11 +63,14 @@ function onePass(candidates: string[]): Passes {
 function twoPasses(session: GameSession, context: SearchContext): Passes {
   // A game waiting for one key takes each command's first letter: only the menu keys (the scene tier) mean anything.
   if (session.waitsForKey) return onePass([]);
+  const start = session.captureState();
   const scope = candidateScope(session, context.reply);
   const singles = singleCandidates(session, scope);
+  const tried = new Set(singles);
   let pass = 0;
   let plan: PairPlan;
   let screened = 0;
+  const list = (commands: string[]) => (commands.forEach((c) => tried.add(c)), commands);
   return (hits) => {
     pass++;
     if (pass === 1) return singles;
@@ -78,11 +81,31 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
       for (const hit of hits) for (const m of hit.action.diff.moved) portable.add(m.object);
       plan = new PairPlan(scope, portable, singles);
       screened = hits.length;
-      return plan.first();
+      return list(plan.first());
     }
-    if (pass === 3) return plan.second(hits.slice(screened).map((hit) => ({ ...hit.action, movedOnTheWay: hit.moved })));
+    if (pass === 3) return list(plan.second(hits.slice(screened).map((hit) => ({ ...hit.action, movedOnTheWay: hit.moved }))));
+    if (pass === 4 && groupHits(hits).size < FEW_EFFECTS) return widened(session, start, context, tried);
     return null;
   };
+}
+
+/**
+ * Below this many distinct effects the search is widened to every global the parser finds from
+ * anywhere: in the dark an Infocom room's description names nothing ("It is pitch black"), so
+ * Hitchhiker's "turn on light" went untried while getting back into bed and the door were all
+ * there was to do.
+ */
+export const FEW_EFFECTS = 4;
+
+/** The one-object commands on every global not tried yet, read from the start state (the session is put back as it was). */
+function widened(session: GameSession, start: VmState, context: SearchContext, tried: Set<string>): string[] {
+  const now = session.captureState();
+  session.restoreState(start);
+  try {
+    return singleCandidates(session, candidateScope(session, context.reply, true)).filter((c) => !tried.has(c));
+  } finally {
+    session.restoreState(now);
+  }
 }
 
 function runSerial(session: GameSession, passes: Passes): ValidActionSearch {

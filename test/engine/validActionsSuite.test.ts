@@ -384,3 +384,17 @@ describeWithSuite(['cutthroat'], "an Infocom room's local globals", ({ cutthroat
     expect(findValidActions(session).map((a) => a.command)).toContain('open bedroom door');
   });
 });
+
+describeWithSuite(['hhgg'], 'a dark Infocom room', ({ hhgg }) => {
+  it('turns the light on where the description names nothing: few effects widen the search to every global', () => {
+    // The walkthrough's first step gets Arthur out of bed in the dark: "It is pitch black."
+    const session = sessionAt(hhgg, 1, hhgg.seed);
+    const offered = findValidActions(session);
+    const lights = offered.filter((a) =>
+      afterTrying(session, a.command, () => session.tryCommand('look')).includes('The bedroom is a mess'),
+    );
+    expect(lights).toHaveLength(1);
+    // ZIL's IT names no object of its own: no command of the widened search says "it".
+    expect(offered.filter((a) => a.command.split(' ').includes('it'))).toEqual([]);
+  });
+});
