@@ -17,7 +17,8 @@ export type { Exits } from './policyContext';
 
 /**
  * The room's exits as the map holds them, with what the probe shows now: its room-changing moves
- * added, and (with `dropStale`) the moves it shows staying in the room taken out. A move that once
+ * added, (with `dropStale`) the moves it shows staying in the room taken out, and (with
+ * `dropUnshown`) where some move leaves the room, the exits it does not show at all. A move that once
  * led away (every command in Adventureland's bog, while something carried the player off) may not
  * any more; kept, a walk back to a room would try it, stay, and try it again as the world changed
  * (the lamp lit, then put out, ten turns). A move the probe does not show at all is kept: from
@@ -28,13 +29,24 @@ export function refreshedExits(
   location: number,
   options: readonly ActionOption[],
   dropStale: boolean,
+  dropUnshown = false,
 ): Record<string, number> {
   const exits: Record<string, number> = { ...known };
+  let leaves = false;
   for (const option of options) {
     if (option.outcome !== 'continue') continue;
     const to = parseCell(option.resultCell).location;
-    if (to !== location) exits[option.command] = to;
-    else if (dropStale) delete exits[option.command];
+    if (to !== location) {
+      exits[option.command] = to;
+      leaves = true;
+    } else if (dropStale) delete exits[option.command];
+  }
+  // Free to walk out (some move leaves the room), the player would have the room's other exits too:
+  // one the probe no longer shows is closed now. Awaken's east side of the church lost its way
+  // south, and the walk back to a room beyond it went northwest and east again for 80 turns.
+  if (dropUnshown && leaves) {
+    const shown = new Set(options.map((option) => option.command));
+    for (const command of Object.keys(exits)) if (!shown.has(command)) delete exits[command];
   }
   return exits;
 }
@@ -100,7 +112,7 @@ export function mappedByProbe(now: AgentState, before: AgentState): AgentState {
   for (const judged of [before, now]) {
     const id = judged.truth.location.id;
     exits = keepNewest<Record<string, number>>(
-      { ...withoutKey(exits, String(id)), [id]: refreshedExits(exits[id], id, judged.options, now.dropsStaleExits) },
+      { ...withoutKey(exits, String(id)), [id]: refreshedExits(exits[id], id, judged.options, now.dropsStaleExits, now.dropsUnshownExits) },
       LIMITS.rooms,
     );
     open = open.filter((other) => other !== id);

@@ -104,6 +104,8 @@ export const AgentStateSchema = z.object({
   looksAhead: z.boolean().default(false),
   /** Under `probe`, a mapped exit the probe now shows staying in the room is dropped (see refreshedExits); the workflow sets it from its patch. */
   dropsStaleExits: z.boolean().default(false),
+  /** Under `probe`, where some move leaves the room, a mapped exit the probe does not show is dropped (see refreshedExits); set from its patch. */
+  dropsUnshownExits: z.boolean().default(false),
   /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
   oracleTurns: z.number().int().nonnegative().default(0),
 });
@@ -180,6 +182,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     spreadsVerbs: true,
     looksAhead: true,
     dropsStaleExits: true,
+    dropsUnshownExits: true,
     oracleTurns: 0,
   };
 }

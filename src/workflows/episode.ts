@@ -94,6 +94,8 @@ export const SPREAD_VERBS_PATCH = 'probe-spreads-verbs';
 export const LOOK_AHEAD_PATCH = 'probe-looks-two-ahead';
 /** Under `probe`, a mapped exit the probe now shows staying in the room is dropped (see refreshedExits). */
 export const STALE_EXITS_PATCH = 'probe-drops-stale-exits';
+/** Under `probe`, where some move leaves the room, a mapped exit the probe does not show is dropped (see refreshedExits). */
+export const UNSHOWN_EXITS_PATCH = 'probe-drops-unshown-exits';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -113,6 +115,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const spreadsVerbs = patched(SPREAD_VERBS_PATCH);
   const looksAhead = patched(LOOK_AHEAD_PATCH);
   const dropsStaleExits = patched(STALE_EXITS_PATCH);
+  const dropsUnshownExits = patched(UNSHOWN_EXITS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -157,7 +160,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     upsertSearchAttributes([{ key: GAME_KEY, value: config.game }]);
     publishProgress(state);
   }
-  state = { ...state, avoidsLosses, asksOnlyWhenHeeded, spendsEffects, spreadsVerbs, looksAhead, dropsStaleExits };
+  state = { ...state, avoidsLosses, asksOnlyWhenHeeded, spendsEffects, spreadsVerbs, looksAhead, dropsStaleExits, dropsUnshownExits };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);
 

@@ -251,6 +251,29 @@ describe('the turn pipeline keeps the map', () => {
     });
   });
 
+  it('drops an exit the probe no longer shows where another move leaves the room, and keeps them all where none does', () => {
+    let state = start([opt('north', { resultCell: '2//0' }), opt('south', { resultCell: '3//0' })]);
+    state = step(state, 'take coin', { options: [opt('north', { resultCell: '2//0' }), opt('south', { resultCell: '3//0' })] });
+    expect(state.exits[1]).toEqual({ north: 2, south: 3 });
+    // The way south has closed: the probe shows only north, so the map keeps only north.
+    const closed = step(state, 'wait', { worldHash: 'h-wait', options: [opt('north', { resultCell: '2//0' })] });
+    expect(closed.exits[1]).toEqual({ north: 2 });
+    // In bed, no move leaves the room: the room's exits are kept for when the player is out.
+    const inBed = step(state, 'get in bed', {
+      worldHash: 'h-bed',
+      options: [opt('get out of bed', { resultCell: '1//0', resultHash: 'h-up' })],
+    });
+    expect(inBed.exits[1]).toEqual({ north: 2, south: 3 });
+    // Runs recorded before the change keep the old map.
+    expect(
+      step({ ...state, dropsUnshownExits: false }, 'wait', { worldHash: 'h-wait', options: [opt('north', { resultCell: '2//0' })] })
+        .exits[1],
+    ).toEqual({
+      north: 2,
+      south: 3,
+    });
+  });
+
   it('without the probe (valid), maps the rooms by the moves made and returns to one with going or taking left untried', () => {
     const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
     let state = initialState(
