@@ -57,8 +57,9 @@ function onePass(candidates: string[]): Passes {
 
 /**
  * The candidate lists of the search: the first pass, then (given its hits) the held pairs and the
- * screens, then the screened objects' expansions (see pairs.ts). Everything about the start state
- * is read before any candidate runs.
+ * screens, then the screened objects' expansions (see pairs.ts), and where all that found few
+ * effects, the widened pass (see FEW_EFFECTS). The start state is read before any candidate runs,
+ * and again from a restored copy for the widened pass.
  */
 function twoPasses(session: GameSession, context: SearchContext): Passes {
   // A game waiting for one key takes each command's first letter: only the menu keys (the scene tier) mean anything.
@@ -70,7 +71,10 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
   let pass = 0;
   let plan: PairPlan;
   let screened = 0;
-  const list = (commands: string[]) => (commands.forEach((c) => tried.add(c)), commands);
+  const list = (commands: string[]) => {
+    for (const command of commands) tried.add(command);
+    return commands;
+  };
   return (hits) => {
     pass++;
     if (pass === 1) return singles;
