@@ -101,15 +101,14 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
  */
 export const FEW_EFFECTS = 4;
 
-/** The one-object commands on every global not tried yet, read from the start state (the session is put back as it was). */
+/**
+ * The one-object commands on every global not tried yet, read from the start state. The session is
+ * left there: every candidate runs from the start state anyway, and the last one tried may have
+ * ended the game (a state that cannot be restored).
+ */
 function widened(session: GameSession, start: VmState, context: SearchContext, tried: Set<string>): string[] {
-  const now = session.captureState();
   session.restoreState(start);
-  try {
-    return singleCandidates(session, candidateScope(session, context.reply, true)).filter((c) => !tried.has(c));
-  } finally {
-    session.restoreState(now);
-  }
+  return singleCandidates(session, candidateScope(session, context.reply, true)).filter((c) => !tried.has(c));
 }
 
 function runSerial(session: GameSession, passes: Passes): ValidActionSearch {
