@@ -21,8 +21,9 @@ export type { Exits } from './policyContext';
  * `dropUnshown`) where some move leaves the room, the exits it does not show at all. A move that once
  * led away (every command in Adventureland's bog, while something carried the player off) may not
  * any more; kept, a walk back to a room would try it, stay, and try it again as the world changed
- * (the lamp lit, then put out, ten turns). A move the probe does not show at all is kept: from
- * inside something (a bed, a car) the room's exits are not valid, yet they are the room's.
+ * (the lamp lit, then put out, ten turns). Where no move leaves the room, a move the probe does
+ * not show is kept: from inside something (a bed, a car) the room's exits are not valid, yet they
+ * are the room's. Moves that kill or end the game are no exits.
  */
 export function refreshedExits(
   known: Readonly<Record<string, number>> | undefined,
@@ -47,17 +48,6 @@ export function refreshedExits(
   if (dropUnshown && leaves) {
     const shown = new Set(options.map((option) => option.command));
     for (const command of Object.keys(exits)) if (!shown.has(command)) delete exits[command];
-  }
-  return exits;
-}
-
-/** The moves from `location` that lead to another room, by the probe's reckoning. */
-export function exitsOf(location: number, options: readonly ActionOption[]): Record<string, number> {
-  const exits: Record<string, number> = {};
-  for (const option of options) {
-    if (option.outcome !== 'continue') continue;
-    const to = parseCell(option.resultCell).location;
-    if (to !== location) exits[option.command] = to;
   }
   return exits;
 }

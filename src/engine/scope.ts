@@ -99,12 +99,8 @@ function mentionedDirections(session: GameSession): number[] {
  * description names are taken: what Jericho finds by reading "look" for nouns.
  */
 function mentionedGlobals(session: GameSession, localContainer: number, description: string): number[] {
-  const { objects, mem } = session;
-  const globals = objects.parent(mem, localContainer);
-  if (globals === 0) return [];
   const words = wordsOf(session, description);
-  const named = (id: number) => objectVocabulary(session, id).nouns.some((noun) => words.has(noun));
-  return objects.descendants(mem, globals, 1).filter((id) => id !== localContainer && named(id));
+  return everyGlobal(session, localContainer).filter((id) => objectVocabulary(session, id).nouns.some((noun) => words.has(noun)));
 }
 
 /**

@@ -88,7 +88,7 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
       return list(plan.first());
     }
     if (pass === 3) return list(plan.second(hits.slice(screened).map((hit) => ({ ...hit.action, movedOnTheWay: hit.moved }))));
-    if (pass === 4 && groupHits(hits).size < FEW_EFFECTS) return widened(session, start, context, tried);
+    if (pass === 4 && new Set(hits.map((hit) => hit.key)).size < FEW_EFFECTS) return widened(session, start, context, tried);
     return null;
   };
 }

@@ -3,7 +3,7 @@
  * nearest room left with untried moves, and the turn pipeline keeping both as the episode goes.
  */
 import { createRng } from '../../src/agent/rng';
-import { exitsOf, routeToOpen } from '../../src/agent/rooms';
+import { refreshedExits, routeToOpen } from '../../src/agent/rooms';
 import { knownMove, oracleFreePolicy, PolicyContext, triedKey } from '../../src/agent/policy';
 import { initialState } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
@@ -25,7 +25,7 @@ describe('the room map', () => {
       opt('jump', { resultCell: '5//0', outcome: 'died' }),
       opt('down', { resultCell: '4//0' }),
     ];
-    expect(exitsOf(1, options)).toEqual({ north: 2, down: 4 });
+    expect(refreshedExits(undefined, 1, options, false)).toEqual({ north: 2, down: 4 });
   });
 
   it('routes to the nearest open room, first move usable now, and nowhere when none is reachable', () => {
