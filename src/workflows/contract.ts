@@ -27,6 +27,8 @@ export const EpisodeStatusSchema = z.object({
   moves: z.number().int(),
   location: z.string(),
   paused: z.boolean(),
+  /** Paused and no turn under way: the turn that was running when the pause came has ended. */
+  standing: z.boolean(),
   stopping: z.boolean(),
   finished: z.boolean(),
   victory: z.boolean(),

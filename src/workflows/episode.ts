@@ -122,7 +122,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
 
   // Handlers first: queries and signals must work while the first activity is still running.
   let state: AgentState | null = carriedState;
-  const control = { paused: false, stopping: false, finished: false, runTurns: 0 };
+  const control = { paused: false, standing: false, stopping: false, finished: false, runTurns: 0 };
   let pending: TurnRecord[] = [];
   let recent: TurnRecord[] = [];
   setHandler(pauseSignal, () => void (control.paused = true));
@@ -234,11 +234,18 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
    */
   const memoryReadNext = (next: AgentState) =>
     config.memoryWork !== 'when-read' || (more(next) && deliberate(next, config, createRng(next.rngState)).kind === 'ask');
+  /** Held here between turns while paused (the turn under way when the pause came has ended). */
+  const standWhilePaused = async () => {
+    control.standing = control.paused;
+    await condition(() => !control.paused || control.stopping);
+    control.standing = false;
+  };
   const runIsFull = () => control.runTurns >= config.continueAsNewEvery || (control.runTurns > 0 && workflowInfo().continueAsNewSuggested);
   try {
-    while (more(state) && !runIsFull()) {
-      await condition(() => !control.paused || control.stopping);
-      if (control.stopping) break;
+    while (more(state)) {
+      // A pause holds here, before continue-as-new too, so it is not lost to a new run.
+      await standWhilePaused();
+      if (!more(state) || runIsFull()) break;
       const [next, record] = await playTurn(state);
       state = next;
       control.runTurns++;
@@ -351,7 +358,7 @@ function publishProgress(state: AgentState | null): void {
 function status(
   config: EpisodeInput['config'],
   state: AgentState | null,
-  control: { paused: boolean; stopping: boolean; finished: boolean; runTurns: number },
+  control: { paused: boolean; standing: boolean; stopping: boolean; finished: boolean; runTurns: number },
 ): EpisodeStatus {
   return {
     game: config.game,

@@ -10,6 +10,7 @@ const status = (turn: number, score = 0): EpisodeStatus => ({
   moves: turn,
   location: 'Forest Path',
   paused: false,
+  standing: false,
   stopping: false,
   finished: false,
   victory: false,

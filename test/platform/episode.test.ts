@@ -59,16 +59,12 @@ describe('episodeWorkflow on a real dev server', () => {
     await waitFor(async () => (await handle.query(statusQuery)).paused);
     const pausedAt = (await handle.query(statusQuery)).turn;
     // The turn under way when the signal came still ends (on a loaded machine, seconds later);
-    // after that the episode stands still: the same turn 2.5 s apart.
-    let still = await handle.query(statusQuery);
-    await waitFor(async () => {
-      await new Promise((r) => setTimeout(r, 2500));
-      const now = await handle.query(statusQuery);
-      const standing = now.turn === still.turn;
-      still = now;
-      return standing;
-    });
+    // then the episode stands, and stays at that turn.
+    await waitFor(async () => (await handle.query(statusQuery)).standing);
+    const still = await handle.query(statusQuery);
     expect(still.turn).toBeLessThanOrEqual(pausedAt + 1);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await handle.query(statusQuery)).turn).toBe(still.turn);
     const recent = await handle.query(transcriptQuery);
     expect(recent.length).toBeGreaterThan(0);
     expect(recent[recent.length - 1].turn).toBe(still.turn);
@@ -80,6 +76,18 @@ describe('episodeWorkflow on a real dev server', () => {
     expect(result.turns).toBeGreaterThan(still.turn);
     expect(result.turns).toBeLessThan(500);
     expect(readTranscript(dataDir, handle.workflowId)).toHaveLength(result.turns);
+  });
+
+  it('holds a pause across continue-as-new (every turn ends a run here)', async () => {
+    const handle = await start({ game: 'lighthouse', policy: 'random', seed: 5, maxTurns: 500, continueAsNewEvery: 1 }, 'pause-can');
+    await waitFor(async () => (await handle.query(statusQuery)).turn >= 2);
+    await handle.signal(pauseSignal);
+    await waitFor(async () => (await handle.query(statusQuery)).standing);
+    const still = await handle.query(statusQuery);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await handle.query(statusQuery)).toMatchObject({ turn: still.turn, paused: true, standing: true });
+    await handle.signal(stopSignal);
+    expect(await handle.result()).toMatchObject({ stopped: true, turns: still.turn });
   });
 
   it('writes every turn played so far when it is cancelled (the unflushed ones too)', async () => {
