@@ -137,6 +137,23 @@ describe('the leaderboard', () => {
   });
 });
 
+describe('the leaderboard of suites some of whose games were read back', () => {
+  it('names every such run and its games, and still leads into the published figures, in Markdown as in HTML', async () => {
+    // Two runs that each read games back: the Markdown once kept only the first note, in place of the lead-in.
+    const readBack = (id: string, setting: SuiteSetting) => {
+      const result = suite(id, setting);
+      return { ...result, summary: { ...result.summary, reusedGames: [`${id}-game`] } };
+    };
+    const data = { suites: [readBack('v', JERICHO), readBack('w', JERICHO)], baselines, baselinesPath: 'b.json', rules: comparisonRules() };
+    const files = await buildSuiteReport(data);
+    for (const page of [files['report.md'] as string, files['report.html'] as string]) {
+      expect(page).toContain('v: v-game were finished by an earlier run of this id');
+      expect(page).toContain('w: w-game were finished by an earlier run of this id');
+      expect(page).toContain('Published figures (from b.json) appear only where their setting matches');
+    }
+  });
+});
+
 describe('the leaderboard of a campaign', () => {
   it("shows each game's mean final score beside its best, the figure the RL agents' published scores compare with", async () => {
     const campaign: SuiteSetting = { ...JERICHO, name: 'campaign', episodes: 2 };

@@ -130,8 +130,8 @@ export function suiteMarkdown(view: SuiteReportView, baselinesPath: string, char
   return [
     `# ${page.title}`,
     '',
-    ...page.intro.slice(0, 2).flatMap((p) => [p, '']),
-    page.intro[2],
+    // The last paragraph leads into the list of caveats below it.
+    ...page.intro.flatMap((p, i) => (i < page.intro.length - 1 ? [p, ''] : [p])),
     '',
     ...list(page.caveats),
     '',
