@@ -10,7 +10,7 @@
  * game activity would (the same commands, the same cap; `probe` with each one's outcome), so count
  * a few minutes a game.
  *
- * Prints one JSON object: per game { game, maxScore, best, peak, normalised, steps, seconds },
+ * Prints one JSON object: per game { game, maxScore, best, peak, normalised, steps, seconds, places, doomedTurns },
  * the suite mean of normalised (best / maxScore; lgop, whose maximum is unknown, aside) and the
  * mean of peak / maxScore. `--log` writes each game's commands and replies to stderr.
  */
@@ -46,6 +46,8 @@ export interface GameRun {
   seconds: number;
   /** Rooms the episode reached. */
   places: number;
+  /** Turns whose options held a move the probe shows leads to death a few idle turns later, beside others (see doom.ts). */
+  doomedTurns: number;
   fault?: string;
 }
 
@@ -89,7 +91,17 @@ export interface PlayOptions {
 /** One episode of the oracle-free explorer on one suite game, through the workflow's turn pipeline. */
 export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOptions): GameRun {
   const started = performance.now();
-  const run: GameRun = { game: entry.game, maxScore: entry.maxScore, best: 0, peak: 0, normalised: 0, steps: 0, seconds: 0, places: 0 };
+  const run: GameRun = {
+    game: entry.game,
+    maxScore: entry.maxScore,
+    best: 0,
+    peak: 0,
+    normalised: 0,
+    steps: 0,
+    seconds: 0,
+    places: 0,
+    doomedTurns: 0,
+  };
   const finish = () => {
     run.normalised = entry.maxScore > 0 ? run.best / entry.maxScore : 0;
     run.seconds = Number(((performance.now() - started) / 1000).toFixed(1));
@@ -124,6 +136,8 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
   if (options.worth && state.typing)
     state = { ...state, typing: { ...state.typing, worth: options.worth(Object.keys(state.typing.worth)) } };
   while (state.turn < config.maxTurns && !isOver(state.truth, config)) {
+    const doomed = state.options.filter((o) => o.diesWithin !== undefined).length;
+    if (doomed > 0 && doomed < state.options.length) run.doomedTurns++;
     const rng = createRng(state.rngState);
     const deliberation = deliberate(state, config, rng, []);
     const decision = decide(state, config, rng, deliberation, null);

@@ -15,6 +15,7 @@ import { StorySessions } from './stories';
 import type { ValidAction } from '../engine/effectGroups';
 import { findValidActionsYielding } from '../engine/validActions';
 import { Ahead, lookAhead, lookAheadYielding } from '../engine/lookAhead';
+import { doomedMoves, doomedMovesYielding } from '../engine/doom';
 import { sharedProbePool } from '../engine/probePool';
 import { heartbeat } from './heartbeat';
 import {
@@ -52,7 +53,7 @@ export function searchable(session: GameSession): boolean {
 const effectKey = (effect: string) => createHash('md5').update(effect).digest('hex').slice(0, 12);
 
 /** A valid action as the `probe` assist shows it: the command and what the probe saw it do. */
-export function actionOption(a: ValidAction, ahead?: Ahead): ActionOption {
+export function actionOption(a: ValidAction, ahead?: Ahead, diesWithin?: number): ActionOption {
   return {
     command: a.command,
     resultHash: a.resultHash,
@@ -62,21 +63,23 @@ export function actionOption(a: ValidAction, ahead?: Ahead): ActionOption {
     ...(a.scene ? { scene: a.scene } : {}),
     effect: effectKey(a.effect),
     ...(ahead ? { ahead } : {}),
+    ...(diesWithin !== undefined ? { diesWithin } : {}),
   };
 }
 
-/** The probe's options: each valid action with its outcome, and the best move after it (see lookAhead.ts). */
+/** The probe's options: each valid action with its outcome, the best move after it (see lookAhead.ts) and a death it leads to (see doom.ts). */
 export function probedOptions(session: GameSession, found: ValidAction[]): ActionOption[] {
-  return withAhead(found, lookAhead(session, found));
+  return optionsOf(found, lookAhead(session, found), doomedMoves(session, found));
 }
 
-/** probedOptions in an activity: the look-ahead gives the thread back and heartbeats while it runs. */
+/** probedOptions in an activity: the look-aheads give the thread back and heartbeat while they run. */
 async function probedOptionsYielding(session: GameSession, found: ValidAction[]): Promise<ActionOption[]> {
-  return withAhead(found, await lookAheadYielding(session, found, { onYield: heartbeat() }));
+  const ahead = await lookAheadYielding(session, found, { onYield: heartbeat() });
+  return optionsOf(found, ahead, await doomedMovesYielding(session, found, { onYield: heartbeat() }));
 }
 
-const withAhead = (found: ValidAction[], ahead: Map<string, Ahead>): ActionOption[] =>
-  found.map((action) => actionOption(action, ahead.get(action.command)));
+const optionsOf = (found: ValidAction[], ahead: Map<string, Ahead>, doomed: Map<string, number>): ActionOption[] =>
+  found.map((action) => actionOption(action, ahead.get(action.command), doomed.get(action.command)));
 
 /**
  * The state the agent perceives, with as much about the valid actions as its assist level allows:

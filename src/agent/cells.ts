@@ -101,6 +101,8 @@ export interface CellMemory {
   verbUses?: ReadonlyMap<string, number>;
   /** Take the first of two moves that score together where no move scores now (see probedMove); absent before LOOK_AHEAD_PATCH. */
   looksAhead?: boolean;
+  /** Moves the probe shows lead to a death a few idle turns later are left out while others remain (see safePool); absent before DOOM_PATCH. */
+  avoidDoom?: boolean;
 }
 
 /** Whether being in `cell` is being somewhere, or holding something, that no episode had reached yet. */

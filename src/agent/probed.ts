@@ -11,25 +11,31 @@ import type { Rng } from './rng';
 
 /**
  * The options that neither kill, end the game without a win, lead where an earlier episode died,
- * nor (with `avoidLosses`) lower the score — each left out only while something else remains.
- * A move that costs points changes the score, so its world state is new every time: dragon's
- * explorer typed "rescue" 98 turns in a row at 2 points each and ended at -198 of 25.
+ * nor (with `avoidLosses`) lower the score, nor (with `avoidDoom`) lead to a death a few idle turns
+ * later (see doom.ts) — each left out only while something else remains. A move that costs points
+ * changes the score, so its world state is new every time: dragon's explorer typed "rescue" 98
+ * turns in a row at 2 points each and ended at -198 of 25. A doomed move looks like any other new
+ * place to the probe: Hitchhiker's explorer walked from the front of the house to the lane, where
+ * the falling house kills, ending its one episode at turn 21.
  */
-export function safePool(options: ActionOption[], deadly: ReadonlySet<string>, avoidLosses = false): ActionOption[] {
+export function safePool(options: ActionOption[], memory: Pick<CellMemory, 'deadly' | 'avoidLosses' | 'avoidDoom'>): ActionOption[] {
   const alive = options.filter((o) => o.outcome !== 'died' && o.outcome !== 'ended');
-  const safe = alive.filter((o) => !deadly.has(placeOf(o.resultCell)));
-  const costless = avoidLosses ? safe.filter((o) => o.scoreDelta >= 0) : safe;
-  return costless.length ? costless : safe.length ? safe : alive.length ? alive : options;
+  const lasting = memory.avoidDoom ? alive.filter((o) => o.diesWithin === undefined) : alive;
+  // Where every move is doomed (idling kills here too), the warning tells them apart no more.
+  const base = lasting.length ? lasting : alive;
+  const safe = base.filter((o) => !memory.deadly.has(placeOf(o.resultCell)));
+  const costless = memory.avoidLosses ? safe.filter((o) => o.scoreDelta >= 0) : safe;
+  return costless.length ? costless : safe.length ? safe : base.length ? base : options;
 }
 
 export function probedMove(
   options: ActionOption[],
   rng: Rng,
-  cells: Pick<CellMemory, 'deadly' | 'here' | 'avoidLosses'>,
+  cells: Pick<CellMemory, 'deadly' | 'here' | 'avoidLosses' | 'avoidDoom'>,
 ): { pool: ActionOption[]; choice: KnownChoice | null } {
   const won = options.find((o) => o.outcome === 'won');
   if (won) return { pool: options, choice: { command: won.command, reason: 'won', why: 'the probe shows it wins' } };
-  const pool = safePool(options, cells.deadly, cells.avoidLosses);
+  const pool = safePool(options, cells);
   const scoring = pool.filter((o) => o.scoreDelta > 0);
   if (scoring.length === 0) return { pool, choice: null };
   const best = cheapestGains(scoring, cells.here);

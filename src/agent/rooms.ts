@@ -106,7 +106,7 @@ export function mappedByProbe(now: AgentState, before: AgentState): AgentState {
       LIMITS.rooms,
     );
     open = open.filter((other) => other !== id);
-    const best = frontier(safePool(judged.options, memory.deadly, memory.avoidLosses), {
+    const best = frontier(safePool(judged.options, memory), {
       ...memory,
       here: cellOf(judged.truth),
       doneHere: doneIn(now, id),

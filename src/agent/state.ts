@@ -106,6 +106,8 @@ export const AgentStateSchema = z.object({
   dropsStaleExits: z.boolean().default(false),
   /** Under `probe`, where some move leaves the room, a mapped exit the probe does not show is dropped (see refreshedExits); set from its patch. */
   dropsUnshownExits: z.boolean().default(false),
+  /** Under `probe`, leave out moves after which idling soon kills, while others remain (see safePool); the workflow sets it from its patch. */
+  avoidsDoom: z.boolean().default(false),
   /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
   oracleTurns: z.number().int().nonnegative().default(0),
 });
@@ -183,6 +185,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     looksAhead: true,
     dropsStaleExits: true,
     dropsUnshownExits: true,
+    avoidsDoom: true,
     oracleTurns: 0,
   };
 }
@@ -323,6 +326,7 @@ export function cellMemory(state: AgentState): CellMemory {
     ...(state.spendsEffects ? { effectsDone: new Set(state.effects) } : {}),
     ...(state.spreadsVerbs ? { verbUses: verbUses(state.done) } : {}),
     ...(state.looksAhead ? { looksAhead: true } : {}),
+    ...(state.avoidsDoom ? { avoidDoom: true } : {}),
   };
 }
 

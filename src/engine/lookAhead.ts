@@ -11,6 +11,7 @@
  */
 import type { ValidAction } from './effectGroups';
 import type { GameSession } from './session';
+import { runToEnd, runYielding, YieldOptions } from './stepsRunner';
 
 /** The best move after an action and the points both make together (more than the action alone). */
 export interface Ahead {
@@ -34,34 +35,16 @@ export function followUps(session: GameSession, actions: readonly ValidAction[])
  * then "take egg", is no way to points "take egg" makes now). The session is left as it was.
  */
 export function lookAhead(session: GameSession, actions: readonly ValidAction[], maxTries = MAX_LOOK_AHEAD_TRIES): Map<string, Ahead> {
-  const steps = lookAheadSteps(session, actions, maxTries);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
+  return runToEnd(lookAheadSteps(session, actions, maxTries));
 }
 
-/**
- * lookAhead for an activity: the event loop gets the thread back every `yieldEveryMs`, and
- * `onYield` heartbeats. Thousands of tries in a large story take seconds, and a turn that holds
- * the thread that long misses its heartbeat timeout and is retried from the start.
- */
-export async function lookAheadYielding(
+/** lookAhead for an activity: the event loop gets the thread back every `yieldEveryMs`, and `onYield` heartbeats (see stepsRunner.ts). */
+export function lookAheadYielding(
   session: GameSession,
   actions: readonly ValidAction[],
-  options: { yieldEveryMs?: number; onYield?: () => void; maxTries?: number } = {},
+  options: YieldOptions & { maxTries?: number } = {},
 ): Promise<Map<string, Ahead>> {
-  const every = options.yieldEveryMs ?? 250;
-  const steps = lookAheadSteps(session, actions, options.maxTries ?? MAX_LOOK_AHEAD_TRIES);
-  let since = performance.now();
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    if (performance.now() - since < every) continue;
-    options.onYield?.();
-    await new Promise((resolve) => setImmediate(resolve));
-    since = performance.now();
-  }
+  return runYielding(lookAheadSteps(session, actions, options.maxTries ?? MAX_LOOK_AHEAD_TRIES), options);
 }
 
 /** Tries between the points where lookAheadYielding may give the thread back. */

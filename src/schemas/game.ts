@@ -64,6 +64,12 @@ export const ActionOptionSchema = z.object({
    * before it was looked for.
    */
   ahead: z.object({ command: z.string(), scoreDelta: z.number().int() }).optional(),
+  /**
+   * The game ends without a win this many idle turns after the command (see doom.ts): a death the
+   * probe's single step does not show. Absent when idling goes on, and in states recorded before
+   * it was looked for.
+   */
+  diesWithin: z.number().int().nonnegative().optional(),
 });
 export type ActionOption = z.infer<typeof ActionOptionSchema>;
 

@@ -96,6 +96,8 @@ export const LOOK_AHEAD_PATCH = 'probe-looks-two-ahead';
 export const STALE_EXITS_PATCH = 'probe-drops-stale-exits';
 /** Under `probe`, where some move leaves the room, a mapped exit the probe does not show is dropped (see refreshedExits). */
 export const UNSHOWN_EXITS_PATCH = 'probe-drops-unshown-exits';
+/** Under `probe`, moves after which idling soon kills are left out while others remain (see safePool, doom.ts). */
+export const DOOM_PATCH = 'probe-avoids-doomed-moves';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -116,6 +118,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const looksAhead = patched(LOOK_AHEAD_PATCH);
   const dropsStaleExits = patched(STALE_EXITS_PATCH);
   const dropsUnshownExits = patched(UNSHOWN_EXITS_PATCH);
+  const avoidsDoom = patched(DOOM_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -160,7 +163,17 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     upsertSearchAttributes([{ key: GAME_KEY, value: config.game }]);
     publishProgress(state);
   }
-  state = { ...state, avoidsLosses, asksOnlyWhenHeeded, spendsEffects, spreadsVerbs, looksAhead, dropsStaleExits, dropsUnshownExits };
+  state = {
+    ...state,
+    avoidsLosses,
+    asksOnlyWhenHeeded,
+    spendsEffects,
+    spreadsVerbs,
+    looksAhead,
+    dropsStaleExits,
+    dropsUnshownExits,
+    avoidsDoom,
+  };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);
 

@@ -181,6 +181,22 @@ describe('policies under each assist level', () => {
     expect(knownMove(context({ options: [rescue, look] })).pool).toEqual([rescue, look]);
   });
 
+  it("probe: never a move after which idling soon kills while another is left (Hitchhiker's lane, where the house falls)", () => {
+    // The lane is a new place to the probe; the brick falls on the next turn and the game ends three turns later.
+    const lane = opt('south', { resultCell: '8/10/0', resultHash: 'h-lane', diesWithin: 4 });
+    const lieDown = opt('lie down bulldozer', { resultHash: 'h-lying' });
+    const avoiding = memory({ avoidDoom: true });
+    const decided = oracleFreePolicy(context({ options: [lane, lieDown], cells: avoiding }));
+    expect(decided.command).toBe('lie down bulldozer');
+    expect(knownMove(context({ options: [lane, lieDown], cells: avoiding })).pool).toEqual([lieDown]);
+    // Where every move is doomed (idling kills here too), none is left out, and a known death trap still ranks below.
+    const porch = opt('north', { resultCell: '9/10/0', resultHash: 'h-porch', diesWithin: 2 });
+    const trap = memory({ avoidDoom: true, deadly: new Set(['8/10']) });
+    expect(knownMove(context({ options: [lane, porch], cells: trap })).pool).toEqual([porch]);
+    // Runs recorded before the patch (avoidDoom unset) take the new place.
+    expect(oracleFreePolicy(context({ options: [lane, lieDown] })).command).toBe('south');
+  });
+
   it('probe: where moves only change things, the verbs this episode used least go first (one "open door" among a dozen throws)', () => {
     // Each reaches a world state no episode has seen, in the room, carrying the same.
     const objects = ['note', 'mask', 'flippers', 'tank'];
