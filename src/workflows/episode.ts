@@ -267,6 +267,13 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
       if (state.lastOutcome?.scoreDelta || state.turn % 10 === 0) publishProgress(state);
       if (pending.length >= config.transcriptFlushEvery) await flush();
     }
+    if (more(state)) {
+      // The run is full. A pause or a stop that comes while its transcript is written is held here:
+      // the next run would not know of it (nothing awaits between this and continue-as-new).
+      await flush();
+      publishProgress(state);
+      await standWhilePaused();
+    }
     if (!more(state)) {
       [state] = await maintain(workflowId, state, null, true, withModel, tally);
       state = { ...state, llm: tally.into(state.llm) };
@@ -286,8 +293,6 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     throw err;
   }
   if (more(state)) {
-    await flush();
-    publishProgress(state);
     // The carry is trimmed to its byte budget (see fitCarry) so every run's input stays small.
     await continueAsNew<typeof episodeWorkflow>({ config }, fitCarry(state));
   }

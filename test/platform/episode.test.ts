@@ -6,7 +6,9 @@ import { campaignWorkflow, episodeWorkflow } from '../../src/workflows';
 import { progressQuery } from '../../src/workflows/campaign';
 import { pauseSignal, resumeSignal, statusQuery, stopSignal, transcriptQuery } from '../../src/workflows/episode';
 import { campaignInput, episodeInput, sharedGame, withoutTimings } from '../helpers';
-import { serveForTests, tempDataDir, uniqueQueue } from './env';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../src/activities';
+import { serveForTests, tempDataDir, uniqueQueue, workflowBundle } from './env';
 
 const dataDir = tempDataDir();
 const ZORK = sharedGame('zork1.z3');
@@ -127,6 +129,64 @@ describe('episodeWorkflow on a real dev server', () => {
     expect(started).toHaveLength(1);
     expect(started[0].activityTaskStartedEventAttributes!.attempt).toBe(1);
     expect(JSON.stringify(history.events!.map((e) => e.activityTaskFailedEventAttributes?.failure?.message ?? ''))).toMatch(/Unknown game/);
+  });
+});
+
+describe('episodeWorkflow between runs', () => {
+  // A worker whose transcript writes wait on the test: a signal can then be sent while a full run
+  // writes its transcript, the last await before continue-as-new (the window stop 55's CI hit).
+  const gatedQueue = uniqueQueue('episode-gated');
+  let flushing: () => void = () => undefined;
+  let release: () => void = () => undefined;
+  let gate = Promise.resolve();
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  beforeAll(async () => {
+    const activities = createActivities({ dataDir });
+    worker = await Worker.create({
+      connection: served.env.nativeConnection,
+      taskQueue: gatedQueue,
+      workflowBundle: await workflowBundle(),
+      activities: {
+        ...activities,
+        writeTranscriptChunk: async (input: Parameters<typeof activities.writeTranscriptChunk>[0]) => {
+          flushing();
+          await gate;
+          return activities.writeTranscriptChunk(input);
+        },
+      },
+    });
+    running = worker.run();
+  });
+  afterAll(async () => {
+    release();
+    worker?.shutdown();
+    await running;
+  });
+
+  it.each([
+    ['a pause', pauseSignal],
+    ['a stop', stopSignal],
+  ])('keeps %s that comes while a full run writes its transcript', async (_name, signal) => {
+    gate = new Promise((resolve) => (release = resolve));
+    const writing = new Promise<void>((resolve) => (flushing = resolve));
+    const handle = await served.env.client.workflow.start(episodeWorkflow, {
+      taskQueue: gatedQueue,
+      workflowId: `gated-${signal.name}-${Date.now()}`,
+      args: [
+        episodeInput({ game: 'lighthouse', policy: 'random', seed: 5, maxTurns: 50, continueAsNewEvery: 2, transcriptFlushEvery: 1000 }),
+      ],
+    });
+    await writing;
+    expect((await handle.query(statusQuery)).turn).toBe(2);
+    await handle.signal(signal);
+    release();
+    if (signal === pauseSignal) {
+      await waitFor(async () => (await handle.query(statusQuery)).standing);
+      expect(await handle.query(statusQuery)).toMatchObject({ turn: 2, paused: true });
+      await handle.signal(stopSignal);
+    }
+    expect(await handle.result()).toMatchObject({ stopped: true, turns: 2 });
   });
 });
 
