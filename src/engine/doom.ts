@@ -5,18 +5,15 @@
  * runs each move once, shows the walk as a new place. So after each valid action the story's idle
  * command is run a few times from the state it leads to: a move after which idling ends the game
  * without a win, and no compass move out of where it led saves the player, is doomed, and how
- * soon is kept. Whether doomed moves are left out is the agent's
- * call (see safePool): where idling anywhere kills, every move is doomed and none is left out.
+ * soon is kept. Whether doomed moves are left out is the agent's call (see safePool): where
+ * idling anywhere kills, every move is doomed and none is left out.
  */
 import type { ValidAction } from './effectGroups';
 import type { GameSession } from './session';
-import { runToEnd, runYielding, YieldOptions } from './stepsRunner';
+import { runToEnd, runYielding, TRIES_PER_YIELD, YieldOptions } from './stepsRunner';
 
 /** Idle turns after a move within which a death counts as the move's doing. */
 export const DOOM_TURNS = 4;
-
-/** Moves tried between the points where the yielding form may give the thread back. */
-const TRIES_PER_STEP = 16;
 
 /** The story's command for letting a turn pass, if its dictionary has one. */
 export function idleCommand(session: GameSession): string | null {
@@ -47,7 +44,7 @@ function* doomSteps(session: GameSession, actions: readonly ValidAction[]): Gene
   try {
     for (const action of actions) {
       if (action.endsGame || action.outcome !== 'continue') continue;
-      if (++tries % TRIES_PER_STEP === 0) yield;
+      if (++tries % TRIES_PER_YIELD === 0) yield;
       session.restoreState(start);
       if (!ran(session, action.command)) continue;
       const after = session.captureState();
@@ -57,7 +54,7 @@ function* doomSteps(session: GameSession, actions: readonly ValidAction[]): Gene
       // waits, but the room is the way on, and the cellar is a step back.
       let escapes = false;
       for (const way of ways) {
-        if (++tries % TRIES_PER_STEP === 0) yield;
+        if (++tries % TRIES_PER_YIELD === 0) yield;
         session.restoreState(after);
         if (ran(session, way) && idleToDeath(session, idle, DOOM_TURNS - 1) === null) {
           escapes = true;

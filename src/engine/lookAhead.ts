@@ -11,7 +11,7 @@
  */
 import type { ValidAction } from './effectGroups';
 import type { GameSession } from './session';
-import { runToEnd, runYielding, YieldOptions } from './stepsRunner';
+import { runToEnd, runYielding, TRIES_PER_YIELD, YieldOptions } from './stepsRunner';
 
 /** The best move after an action and the points both make together (more than the action alone). */
 export interface Ahead {
@@ -47,9 +47,6 @@ export function lookAheadYielding(
   return runYielding(lookAheadSteps(session, actions, options.maxTries ?? MAX_LOOK_AHEAD_TRIES), options);
 }
 
-/** Tries between the points where lookAheadYielding may give the thread back. */
-const TRIES_PER_STEP = 16;
-
 function* lookAheadSteps(session: GameSession, actions: readonly ValidAction[], maxTries: number): Generator<void, Map<string, Ahead>> {
   const found = new Map<string, Ahead>();
   if (session.isDone) return found;
@@ -73,7 +70,7 @@ function* lookAheadSteps(session: GameSession, actions: readonly ValidAction[], 
       let best: Ahead | null = null;
       for (const command of next) {
         tries++;
-        if (tries % TRIES_PER_STEP === 0) {
+        if (tries % TRIES_PER_YIELD === 0) {
           // Between tries the session may be anywhere; it is put back before the next one runs.
           yield;
         }

@@ -5,6 +5,9 @@
  * retried from the start).
  */
 
+/** Tries a search makes between its yields: the points where runYielding may give the thread back. */
+export const TRIES_PER_YIELD = 16;
+
 /** Options of runYielding: how often the thread is given back, and what to do each time (heartbeat). */
 export interface YieldOptions {
   yieldEveryMs?: number;

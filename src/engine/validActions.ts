@@ -18,6 +18,7 @@ import { cellOf } from '../schemas/game';
 import { isEmptyOps, maskedOps, type ObjectOps, opsKey, traceObjectOps } from './objectOps';
 import type { ProbePool } from './probePool';
 import { groupHits, type ProbeHit, type Prober, type ValidAction } from './effectGroups';
+import type { YieldOptions } from './stepsRunner';
 
 export type { ValidAction } from './effectGroups';
 
@@ -127,9 +128,7 @@ export async function findValidActionsYielding(session: GameSession, options: Yi
   return (await searchValidActionsYielding(session, options)).actions;
 }
 
-export interface YieldingOptions extends SearchContext {
-  yieldEveryMs?: number;
-  onYield?: () => void;
+export interface YieldingOptions extends SearchContext, YieldOptions {
   pool?: ProbePool;
 }
 
