@@ -23,7 +23,7 @@ const PLATFORM = [
 
 /** Test files of the games project. */
 const GAMES = [
-  'test/engine/(validActions|validActionsSuite|noBinding|probePool|groundTruth|jerichoGames)\\.test\\.ts$',
+  'test/engine/(validActions|validActionsSuite|noBinding|probePool|groundTruth|jerichoGames|doom)\\.test\\.ts$',
   'test/cli/game\\.test\\.ts$',
   'test/bench/puzzleStates\\.test\\.ts$',
   'test/eval/oracleStates\\.test\\.ts$',
