@@ -186,7 +186,7 @@ class Driver:
                 if not self.pool_ready:
                     # The pool is created on first use; keep its start-up out of the timing.
                     env._filter_candidate_actions(["look"], use_ctypes=True, use_parallel=True)
-                    env.set_state(state)
+                    self._restore(state)
                     self.pool_ready = True
                 t0 = time.perf_counter()
                 _, _, par = self._valid(True)
@@ -194,8 +194,17 @@ class Driver:
                 reply["parallelSameKeys"] = {diff_key(k) for k in par} == {g["key"] for g in groups}
             except Exception as e:  # the serial result stands; the caller stops asking
                 reply["parallelError"] = f"{type(e).__name__}: {e}"
-            env.set_state(state)
+            self._restore(state)
         return reply
+
+    def _restore(self, state):
+        """Back to a saved state. A command can halt Jericho's emulator (sherlock: "pour out coat on
+        hat"), and set_state does not clear the halt: every later step would report the game over.
+        Jericho's own filter resets a halted emulator before going on (its docs: "to fix a halted
+        game, use reset"); so do we."""
+        if self.env._emulator_halted():
+            self.env.reset()
+        self.env.set_state(state)
 
     def _slots(self, names):
         """How many object slots each candidate fills (0, 1 or 2), from the template it was made from."""
@@ -225,7 +234,7 @@ class Driver:
         before, score = self._tree(workflag=not self._inform()), env.get_score()
         response = env.step(action)[0]
         changed = self._tree(workflag=not self._inform()) != before or env.get_score() != score or bool(env.game_over() or env.victory() or END_BANNER.search(response))
-        env.set_state(state)
+        self._restore(state)
         return changed
 
     def test(self, req):
@@ -254,7 +263,7 @@ class Driver:
         for c, k in zip(commands, out):
             if k is not None:
                 continue
-            env.set_state(state)
+            self._restore(state)
             response = env.step(c)[0].strip()
             if len(responses) < int(req.get("responses", 0)):
                 responses[c] = response
@@ -263,7 +272,7 @@ class Driver:
             ended = bool(env.game_over() or env.victory() or END_BANNER.search(response))
             if changed or ended:
                 unseen[c] = {"objects": changed[:10], "ended": ended}
-        env.set_state(state)
+        self._restore(state)
         return {"keys": out, "probeKey": probe_key, "responses": responses, "unseen": unseen}
 
     def _inform(self):

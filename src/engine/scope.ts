@@ -6,37 +6,59 @@
 import { DEMONSTRATIVES, OBJECT_PRONOUNS, PERSONS } from './englishWords';
 import { STANDARD_DIRECTIONS } from './grammar';
 import type { GameSession } from './session';
-import { objectVocabulary } from './vocabulary';
+import { hasListedNouns, objectVocabulary } from './vocabulary';
 
-/** Object numbers in a property's data: bytes up to version 3, words after (more than 255 objects). */
-function objectList(session: GameSession, data: Uint8Array): number[] {
-  const ids: number[] = [];
-  if (session.story.version <= 3) ids.push(...data);
-  else if (data.length % 2 === 0) for (let i = 0; i < data.length; i += 2) ids.push((data[i] << 8) | data[i + 1]);
-  return ids.filter((id) => id !== 0);
+/**
+ * A property's data read as object numbers: bytes up to version 3; after, words (more than 255
+ * objects) and bytes too, since some later Infocom stories keep their rooms' global lists in bytes
+ * (Sherlock's street lists its front door, window, house and streetlight as four bytes).
+ */
+function objectLists(session: GameSession, data: Uint8Array): number[][] {
+  const bytes = Array.from(data);
+  if (session.story.version <= 3) return [bytes];
+  const words: number[] = [];
+  if (data.length % 2 === 0) for (let i = 0; i < data.length; i += 2) words.push((data[i] << 8) | data[i + 1]);
+  return [words, bytes];
 }
 
 /**
  * Infocom rooms list their "local globals" (a house seen from outside, a window, a forest) in a
  * property whose entries are objects that all live under one container other than the rooms'
- * own parent (ZIL's LOCAL-GLOBALS). Those are in scope in the room without being in its subtree.
- * Of the properties that read so, the longest: a number can read as one such object (Cutthroat's
- * room has `[0, 2]`, and object 2, a coin, lives in LOCAL-GLOBALS), and taking it first left the
- * room's door out of scope, so "open door" was never offered.
+ * own parent (ZIL's LOCAL-GLOBALS), and may name another room too (Sherlock's street lists the
+ * house, a room the player can enter). Those are in scope in the room without being in its
+ * subtree. Of the properties that read so, the one with the most such objects, then the fewest
+ * rooms: a number can read as one such object (Cutthroat's room has `[0, 2]`, and object 2, a
+ * coin, lives in LOCAL-GLOBALS), and taking it first left the room's door out of scope, so "open
+ * door" was never offered; an exit through a door reads as that room and that door.
  */
 function localGlobals(session: GameSession, room: number): { ids: number[]; container: number } | null {
   const { objects, mem } = session;
   if (session.story.inform) return null;
   const roomParent = objects.parent(mem, room);
-  let best: { ids: number[]; container: number } | null = null;
+  // LOCAL-GLOBALS hangs outside every room (under GLOBAL-OBJECTS): a routine's address read as
+  // two objects, one of them in the mailbox, is no such list.
+  const inARoom = (id: number) => {
+    for (let at = id, hops = 0; at !== 0 && hops < 64; at = objects.parent(mem, at), hops++)
+      if (objects.parent(mem, at) === roomParent) return true;
+    return false;
+  };
+  let best: { ids: number[]; container: number; members: number } | null = null;
   for (const { data } of objects.properties(mem, room)) {
-    const ids = objectList(session, data);
-    if (ids.length === 0 || ids.some((id) => id > objects.count)) continue;
-    const parent = objects.parent(mem, ids[0]);
-    if (parent === 0 || parent === roomParent || ids.some((id) => objects.parent(mem, id) !== parent)) continue;
-    if (!best || ids.length > best.ids.length) best = { ids, container: parent };
+    for (const read of objectLists(session, data)) {
+      const ids = read.filter((id) => id !== 0);
+      if (ids.length === 0 || ids.some((id) => id > objects.count)) continue;
+      const members = ids.filter((id) => objects.parent(mem, id) !== roomParent);
+      const container = members.length > 0 ? objects.parent(mem, members[0]) : 0;
+      if (container === 0 || inARoom(container)) continue;
+      if (members.some((id) => objects.parent(mem, id) !== container)) continue;
+      // A room among them only in a list of several globals: a routine's address reads as two bytes.
+      const rooms = ids.length - members.length;
+      if (rooms > 0 && members.length < Math.max(2, rooms + 1)) continue;
+      const better = !best || members.length > best.members || (members.length === best.members && ids.length < best.ids.length);
+      if (better) best = { ids, container, members: members.length };
+    }
   }
-  return best;
+  return best && { ids: best.ids, container: best.container };
 }
 
 /** Words that stand for another object (ZIL's IT is a global object named "it" and "them"). */
@@ -173,6 +195,7 @@ export function scopeObjects(
   const held = player ? session.objects.descendants(session.mem, player, depth) : [];
   const around: number[] = [];
   const namedByReply: number[] = [];
+  const roomNamed = room !== 0 && !session.story.inform && hasListedNouns(session, room);
   if (room) {
     around.push(...session.objects.descendants(session.mem, room, depth));
     const local = localGlobals(session, room);
@@ -182,6 +205,9 @@ export function scopeObjects(
         ...(allGlobals ? everyGlobal(session, local.container) : mentionedGlobals(session, local.container, lookText(session))),
       );
     around.push(...mentionedDirections(session));
+    // An Infocom room with words of its own is one the parser finds where the player stands
+    // (Sherlock: "examine street"); Inform's rooms list words the parser answers "not needed" to.
+    if (roomNamed) around.push(room);
     if (reply) namedByReply.push(...namedInReply(session, reply, new Set([room, ...around, ...held])));
     around.push(...namedByReply);
   }
@@ -189,7 +215,7 @@ export function scopeObjects(
   const all: number[] = [];
   // The player last: "examine me", "hit myself" are commands too.
   for (const id of [...around, ...held, ...(player ? [player] : [])]) {
-    if (id === room || seen.has(id)) continue;
+    if (seen.has(id) || (id === room && !roomNamed)) continue;
     seen.add(id);
     all.push(id);
   }

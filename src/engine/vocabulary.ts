@@ -131,6 +131,14 @@ export function objectVocabulary(session: SessionView, id: number): ObjectVocabu
   return { nouns, adjectives };
 }
 
+/** Whether the object lists words of its own (Infocom's SYNONYM), not only a printed name the dictionary happens to hold. */
+export function hasListedNouns(session: SessionView, id: number): boolean {
+  const { nounProperty } = layoutOf(session);
+  if (nounProperty === null) return false;
+  const data = session.objects.property(session.mem, id, nounProperty);
+  return (data ? (dictionaryWords(session, data) ?? []) : []).length > 0;
+}
+
 /** Words listed in an object's vocabulary property (Inform's `name`, Infocom's SYNONYM). */
 export function objectNouns(session: SessionView, id: number): string[] {
   return objectVocabulary(session, id).nouns;

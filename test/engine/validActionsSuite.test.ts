@@ -131,6 +131,24 @@ describeWithSuite(['weapon'], 'scope: things on things on things', ({ weapon }) 
   });
 });
 
+describeWithSuite(
+  ['sherlock'],
+  "scope: a later Infocom story's local globals, kept as bytes, and a room with words of its own",
+  ({ sherlock }) => {
+    it('raps on the front door of 221-B and examines the street, the house and the streetlight', () => {
+      const session = sessionAt(sherlock);
+      // The street's global list is four bytes in a version 5 story: the front door, the window, the
+      // house (the entry hall, a room of its own) and the streetlight; the street is a room with words.
+      const named = ['front door', 'window', 'entry hall', 'streetlight', '221-B Baker Street'].map((name) => objectNamed(session, name));
+      expect(scopeObjects(session).all).toEqual(expect.arrayContaining(named));
+      // "rap" is the verb's first word in the story's dictionary ("knock" is its synonym).
+      expect(candidateCommands(session)).toEqual(
+        expect.arrayContaining(['rap on front door', 'examine baker street', 'examine entry hall', 'examine streetlight']),
+      );
+    });
+  },
+);
+
 describeWithSuite(['anchor'], "scope: Inform's compass where the description names it", ({ anchor }) => {
   it('examines the south, east and southeast of the opening street (the office lies east, the agent\'s "s", the alley southeast)', () => {
     const session = sessionAt(anchor);
