@@ -1,6 +1,6 @@
 /**
  * What the engine's probe makes certain (the `probe` assist): a winning move, else the best
- * immediate score gain; the first of a few moves that score (see twoMovesToPoints); and the pool of
+ * immediate score gain; the first of two moves that score (see twoMovesToPoints); and the pool of
  * options that neither kill the player, end the game without a win, lead where an earlier episode
  * died, nor cost points (each kind kept only when nothing else is left).
  */
@@ -43,10 +43,8 @@ export function probedMove(
   return { pool, choice: { command: choice.command, reason: 'reward', why: `the probe shows +${choice.scoreDelta} points` } };
 }
 
-const MOVE_COUNTS: Record<number, string> = { 2: 'two', 3: 'three' };
-
 /**
- * Where no move scores now, the first of a few moves that score together (see lookAhead.ts), chosen
+ * Where no move scores now, the first of two moves that score together (see lookAhead.ts), chosen
  * as scoring moves are (the most points per thing given up: Zork I's troll is passed as well by
  * attacking it as by giving it the sword); not one tried twice from here already (its follow-up
  * did not score after all). It comes after a learned path to a reward (see knownMove): an earlier
@@ -59,7 +57,7 @@ export function twoMovesToPoints(pool: ActionOption[], rng: Rng, here: string, f
   return {
     command: choice.command,
     reason: 'planned',
-    why: `the probe shows +${choice.ahead!.scoreDelta} points in ${MOVE_COUNTS[choice.ahead!.moves ?? 2] ?? choice.ahead!.moves} moves (then "${choice.ahead!.command}")`,
+    why: `the probe shows +${choice.ahead!.scoreDelta} points in two moves (then "${choice.ahead!.command}")`,
   };
 }
 

@@ -59,12 +59,11 @@ export const ActionOptionSchema = z.object({
    */
   effect: z.string().optional(),
   /**
-   * The next move on the way to the most points this one leads to within a few moves, and the
-   * points all of them make together, when that is more than this move's own and than the next
-   * move alone (see lookAhead.ts); `moves`, the moves it takes with this one, when more than two.
-   * Absent when no such path was found, and in states recorded before it was looked for.
+   * The best single move after this one and the points both make together, when that is more than
+   * either alone (see lookAhead.ts). Absent when no such move was found, and in states recorded
+   * before it was looked for.
    */
-  ahead: z.object({ command: z.string(), scoreDelta: z.number().int(), moves: z.number().int().min(3).optional() }).optional(),
+  ahead: z.object({ command: z.string(), scoreDelta: z.number().int() }).optional(),
   /**
    * The game ends without a win this many idle turns after the command (see doom.ts): a death the
    * probe's single step does not show. Absent when idling goes on, and in states recorded before
