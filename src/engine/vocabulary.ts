@@ -111,8 +111,7 @@ function layoutOf(session: SessionView): VocabularyLayout {
 export function objectVocabulary(session: SessionView, id: number): ObjectVocabulary {
   const layout = layoutOf(session);
   const { objects, mem } = session;
-  const nounData = layout.nounProperty === null ? null : objects.property(mem, id, layout.nounProperty);
-  const nouns = (nounData && dictionaryWords(session, nounData)) ?? [];
+  const nouns = listedNouns(session, id);
   if (nouns.length === 0) {
     // No vocabulary table: the object is matched by a routine (Inform's parse_name; 9:05's
     // doors). The printed name's dictionary words are the best evidence left.
@@ -131,12 +130,16 @@ export function objectVocabulary(session: SessionView, id: number): ObjectVocabu
   return { nouns, adjectives };
 }
 
+/** The words the object's vocabulary property lists (none when it has no such property). */
+function listedNouns(session: SessionView, id: number): string[] {
+  const { nounProperty } = layoutOf(session);
+  const data = nounProperty === null ? null : session.objects.property(session.mem, id, nounProperty);
+  return (data && dictionaryWords(session, data)) ?? [];
+}
+
 /** Whether the object lists words of its own (Infocom's SYNONYM), not only a printed name the dictionary happens to hold. */
 export function hasListedNouns(session: SessionView, id: number): boolean {
-  const { nounProperty } = layoutOf(session);
-  if (nounProperty === null) return false;
-  const data = session.objects.property(session.mem, id, nounProperty);
-  return (data ? (dictionaryWords(session, data) ?? []) : []).length > 0;
+  return listedNouns(session, id).length > 0;
 }
 
 /** Words listed in an object's vocabulary property (Inform's `name`, Infocom's SYNONYM). */
