@@ -9,7 +9,7 @@ import type { CellMemory } from './cells';
 import { shortState } from './dynamics';
 import type { LearnedState } from './learned';
 import type { Rng } from './rng';
-import { AgentState, cellMemory, StateSet, visitedSet } from './state';
+import { AgentState, cellMemory, readingOf, StateSet, visitedSet } from './state';
 import { TypedCommand, typedCommands, typedContext } from './typed';
 
 /** A room whose best untried typed command is worth less than this share of the mean shape is spent. */
@@ -99,7 +99,15 @@ export function policyContextOf(state: AgentState, config: EpisodeConfig, rng: R
     // Only `none` starts with the story's lexicon (the game activity hands it over when the level shows nothing).
     ...(state.typing
       ? {
-          typed: typedCommands(typedContext(state.typing, state.nouns, state.truth.location.id, carriedNames(state))),
+          typed: typedCommands(
+            typedContext(
+              state.typing,
+              state.nouns,
+              state.truth.location.id,
+              carriedNames(state),
+              readingOf(state, state.truth.location.id),
+            ),
+          ),
           spentWorth: state.typing.unknownWorth * SPENT_SHARE,
         }
       : {}),

@@ -13,7 +13,7 @@ import type { TurnView } from '../memory/module';
 import type { CellMemory } from './cells';
 import { knownStates, shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
-import { TypingSchema } from './typed';
+import { startTyping, TypingSchema } from './typed';
 import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
 import { verbUses } from './verbSpread';
 
@@ -108,6 +108,8 @@ export const AgentStateSchema = z.object({
   dropsUnshownExits: z.boolean().default(false),
   /** Under `probe`, leave out moves after which idling soon kills, while others remain (see safePool); the workflow sets it from its patch. */
   avoidsDoom: z.boolean().default(false),
+  /** Under `none`, go through the exits a room's replies named first and tire of a room as commands are made there (see typed.ts); set from its patch. */
+  readsExits: z.boolean().default(false),
   /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
   oracleTurns: z.number().int().nonnegative().default(0),
 });
@@ -166,12 +168,13 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     stalledTurns: 0,
     nouns: start.nouns ?? [],
     typing: start.lexicon
-      ? {
-          lexicon: start.lexicon,
-          ...(start.shapeWorth ?? worthOfShapes(FIRST_VERB_PRIOR, start.lexicon)),
-          roomNouns: { [start.truth.location.id]: start.nouns ?? [] },
-          refused: [],
-        }
+      ? startTyping(
+          start.lexicon,
+          start.shapeWorth ?? worthOfShapes(FIRST_VERB_PRIOR, start.lexicon),
+          start.truth.location.id,
+          start.observation,
+          start.nouns ?? [],
+        )
       : null,
     lastThoughtboxTurn: null,
     peakScore: start.truth.score,
@@ -186,6 +189,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     dropsStaleExits: true,
     dropsUnshownExits: true,
     avoidsDoom: true,
+    readsExits: true,
     oracleTurns: 0,
   };
 }
@@ -204,6 +208,11 @@ export interface StateSet {
 export function doneIn(state: AgentState, room: number): Set<string> {
   const prefix = `${room}|`;
   return new Set(state.done.filter((entry) => entry.startsWith(prefix)).map((entry) => entry.slice(prefix.length)));
+}
+
+/** What the `none` explorer reads of a room when it reads named exits (see typedContext): how many commands were made there. */
+export function readingOf(state: AgentState, room: number): { madeHere: number } | undefined {
+  return state.readsExits ? { madeHere: doneIn(state, room).size } : undefined;
 }
 
 /**

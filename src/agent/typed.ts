@@ -9,7 +9,7 @@
  * refusals ("You can't see any such thing", "I don't know the word") strike nouns out.
  */
 import { z } from 'zod';
-import { Lexicon, LexiconSchema, ShapeWorthSchema } from '../schemas/game';
+import { Lexicon, LexiconSchema, ShapeWorth, ShapeWorthSchema } from '../schemas/game';
 
 /** A command with the shape it was built from and how promising that shape is. */
 export interface TypedCommand {
@@ -17,6 +17,8 @@ export interface TypedCommand {
   /** The prior's key: the template ("open $", "put $ in $"), or the direction. */
   shape: string;
   worth: number;
+  /** A move made here before, to make again now that what blocked it was opened. */
+  again?: true;
 }
 
 /** What the typed commands are built from. */
@@ -33,12 +35,27 @@ export interface TypedContext {
   /** The prior's worth of each shape (see verbPrior.ts); shapes it lacks are worth `unknownWorth`. */
   worth: Readonly<Record<string, number>>;
   unknownWorth: number;
+  /**
+   * The room's exits its replies named ("a path leads southwest"), and how many commands were made
+   * here: absent in runs started before the explorer read them (the order is then as before).
+   */
+  exits?: { named: readonly string[]; madeHere: number; blocked?: Blocked };
 }
 
 /** A thing named in the last reply is more likely in reach than one named earlier in the room. */
 const STALE_NOUN = 0.7;
 /** A direction the reply names ("a path leads north") is more likely an exit. */
 const NAMED_DIRECTION = 2;
+/** An exit the room's replies named is tried before anything else there: it leads somewhere. */
+const NAMED_EXIT = 1;
+/**
+ * Each command made in a room makes what is left there less promising, so after a handful the
+ * explorer walks on (a room's first commands are its best; a room has many more than 100 steps'
+ * worth of shapes, and the dead end's seventieth is worth less than the next room's first).
+ */
+const FATIGUE = 0.85;
+/** The shapes that clear a way: tried first on the things named in the reply to a move that went nowhere. */
+const OPENING = ['open $', 'unlock $'];
 /** Two-object shapes are filled with at most this many carried things and room things. */
 const MAX_CARRIED = 4;
 const MAX_TARGETS = 8;
@@ -59,8 +76,32 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
     if (!known || known.worth < worth) out.set(command, { command, shape, worth });
   };
   const reply = ` ${ctx.replyNouns.join(' ')} `;
+  const exits = ctx.exits;
+  if (exits) {
+    const tired = FATIGUE ** exits.madeHere;
+    for (const direction of ctx.lexicon.directions)
+      if (exits.named.includes(direction))
+        out.set(direction, { command: direction, shape: direction, worth: NAMED_EXIT + worthOf(direction) });
+      else add(direction, direction, tired);
+    addShapes(ctx, add, tired);
+    // "You can't, since the door is in the way": what stopped a move is opened next, as a player
+    // would, and once something was opened the move is made again.
+    const blocked = exits.blocked;
+    if (blocked?.opened) out.set(blocked.move, { command: blocked.move, shape: blocked.move, worth: 2 * NAMED_EXIT, again: true });
+    for (const noun of blocked?.by ?? [])
+      for (const shape of OPENING)
+        if (ctx.lexicon.templates.includes(shape) && !ctx.refused.has(noun))
+          out.set(shape.replace('$', noun), { command: shape.replace('$', noun), shape, worth: NAMED_EXIT + worthOf(shape) });
+    return [...out.values()].sort((a, b) => b.worth - a.worth);
+  }
   // Directions are nouns too in some stories (Inform's compass objects): a reply naming one names an exit.
   for (const direction of ctx.lexicon.directions) add(direction, direction, reply.includes(` ${direction} `) ? NAMED_DIRECTION : 1);
+  addShapes(ctx, add, 1);
+  return [...out.values()].sort((a, b) => b.worth - a.worth);
+}
+
+/** Every shape of the grammar filled with the nouns in reach, each worth its shape's worth times `factor` (and the noun's). */
+function addShapes(ctx: TypedContext, add: (command: string, shape: string, factor: number) => void, factor: number) {
   const directions = new Set(ctx.lexicon.directions);
   const usable = (noun: string) => !ctx.refused.has(noun) && !directions.has(noun);
   const fresh = ctx.replyNouns.filter(usable);
@@ -74,13 +115,26 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
   const targets = [...fresh, ...stale].slice(0, MAX_TARGETS);
   for (const shape of ctx.lexicon.templates) {
     const slots = shape.split(' ').filter((word) => word === '$').length;
-    if (slots === 0) add(shape, shape, 1);
-    else if (slots === 1) for (const [noun, factor] of things) add(shape.replace('$', noun), shape, factor);
+    if (slots === 0) add(shape, shape, factor);
+    else if (slots === 1) for (const [noun, nounFactor] of things) add(shape.replace('$', noun), shape, factor * nounFactor);
     else if (slots === 2)
       for (const item of carried.slice(0, MAX_CARRIED))
-        for (const target of targets) if (target !== item) add(shape.replace('$', item).replace('$', target), shape, 1);
+        for (const target of targets) if (target !== item) add(shape.replace('$', item).replace('$', target), shape, factor);
   }
-  return [...out.values()].sort((a, b) => b.worth - a.worth);
+}
+
+const COMPASS = ['north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest'];
+/** "up" and "down" are common words: only these phrasings name them as ways to go. */
+const VERTICAL =
+  /\b(?:leads?|going|goes|heads?|continues?|winds?|climbs?|descends?|ascends?|way|path|stairs?|staircase|steps|ladder|passage)\s+(up|down)\b|\b(up|down)(?:wards?|stairs)\b/g;
+
+/** The story's directions that `text` names as ways to go: the compass words ("north-east" too), and up or down after a word of going. */
+export function namedDirections(text: string, directions: readonly string[]): string[] {
+  const lower = text.toLowerCase().replace(/\b(north|south)[- ](east|west)\b/g, '$1$2');
+  const named = new Set<string>();
+  for (const match of lower.matchAll(/[a-z]+/g)) if (COMPASS.includes(match[0])) named.add(match[0]);
+  for (const match of lower.matchAll(VERTICAL)) named.add(match[1] ?? match[2]);
+  return directions.filter((direction) => named.has(direction));
 }
 
 const UNKNOWN_WORD = [
@@ -112,6 +166,9 @@ export function refusedWords(command: string, reply: string, nouns: readonly str
   return nouns.filter((noun) => words.includes(noun));
 }
 
+const BlockedSchema = z.object({ move: z.string(), by: z.array(z.string()), opened: z.boolean() });
+export type Blocked = z.infer<typeof BlockedSchema>;
+
 /** What the `none` explorer carries through an episode: the story's lexicon, its shapes' worth, the nouns met. */
 export const TypingSchema = z.object({
   lexicon: LexiconSchema,
@@ -120,6 +177,10 @@ export const TypingSchema = z.object({
   roomNouns: z.record(z.string(), z.array(z.string())),
   /** `room|word` for a noun not in reach in that room, `*|word` for a word the parser does not know. */
   refused: z.array(z.string()),
+  /** Room id -> directions replies named there (see namedDirections); absent in states carried from before they were kept. */
+  roomExits: z.record(z.string(), z.array(z.string())).optional(),
+  /** The last move that went nowhere here, the things its reply named (the door in the way), and whether one was opened since. */
+  blocked: BlockedSchema.nullable().optional(),
 });
 export type Typing = z.infer<typeof TypingSchema>;
 
@@ -149,12 +210,63 @@ export function learnTyping(
   const unknown = UNKNOWN_WORD.some((pattern) => pattern.test(step.reply.toLowerCase()));
   const refused = refusedWords(step.command, step.reply, step.known).map((word) => `${unknown ? '*' : step.from}|${word}`);
   const fresh = refused.filter((entry) => !typing.refused.includes(entry));
-  return { ...typing, roomNouns, refused: fresh.length ? [...typing.refused, ...fresh].slice(-LIMITS.refused) : typing.refused };
+  return {
+    ...typing,
+    roomNouns,
+    refused: fresh.length ? [...typing.refused, ...fresh].slice(-LIMITS.refused) : typing.refused,
+    roomExits: withNamedExits(typing.roomExits ?? {}, key, namedDirections(step.reply, typing.lexicon.directions)),
+    blocked: blockedAfter(typing, step),
+  };
 }
 
-/** The typed commands' context where the player stands. */
-export function typedContext(typing: Typing, replyNouns: readonly string[], room: number, carried: readonly string[]): TypedContext {
+/** What stands in the way after `step`: a move that went nowhere and what its reply named, kept until the next move or a change of room. */
+function blockedAfter(typing: Typing, step: { from: number; to: number; command: string; nouns: readonly string[] }): Blocked | null {
+  const directions = typing.lexicon.directions;
+  if (step.from !== step.to) return null;
+  if (directions.includes(step.command)) {
+    const by = step.nouns.filter((noun) => !directions.includes(noun));
+    return by.length && !typing.blocked?.opened ? { move: step.command, by, opened: false } : null;
+  }
+  const blocked = typing.blocked ?? null;
+  const opening = blocked && OPENING.some((shape) => blocked.by.some((noun) => shape.replace('$', noun) === step.command));
+  return blocked && opening ? { ...blocked, opened: true } : blocked;
+}
+
+function withNamedExits(roomExits: Record<string, string[]>, room: string, named: readonly string[]): Record<string, string[]> {
+  const before = roomExits[room] ?? [];
+  const added = named.filter((direction) => !before.includes(direction));
+  if (added.length === 0) return roomExits;
+  const { [room]: _, ...others } = roomExits;
+  const kept = Object.keys(others).slice(-(LIMITS.rooms - 1));
+  return { ...Object.fromEntries(kept.map((id) => [id, others[id]])), [room]: [...before, ...added] };
+}
+
+/** The typing a game starts with: the nouns and the exits its first reply names. */
+export function startTyping(lexicon: Lexicon, worth: ShapeWorth, room: number, observation: string, nouns: readonly string[]): Typing {
   return {
+    lexicon,
+    ...worth,
+    roomNouns: { [room]: [...nouns] },
+    refused: [],
+    roomExits: { [room]: namedDirections(observation, lexicon.directions) },
+  };
+}
+
+/**
+ * The typed commands' context where the player stands. `reading` is given when the explorer reads
+ * the room's named exits (see AgentState.readsExits), with how many commands were made here so far.
+ */
+export function typedContext(
+  typing: Typing,
+  replyNouns: readonly string[],
+  room: number,
+  carried: readonly string[],
+  reading?: { madeHere: number },
+): TypedContext {
+  return {
+    ...(reading
+      ? { exits: { named: typing.roomExits?.[String(room)] ?? [], madeHere: reading.madeHere, blocked: typing.blocked ?? undefined } }
+      : {}),
     lexicon: typing.lexicon,
     replyNouns,
     roomNouns: typing.roomNouns[String(room)] ?? [],

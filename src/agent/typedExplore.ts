@@ -14,7 +14,7 @@ import {
   timesTried,
 } from './policyContext';
 import { routeToOpen } from './rooms';
-import { AgentState, doneIn, keepNewest, LIMITS, moveAt } from './state';
+import { AgentState, doneIn, keepNewest, LIMITS, moveAt, readingOf } from './state';
 import { TypedCommand, typedCommands, typedContext } from './typed';
 
 /** The typed commands not made in this room yet, nor known to have killed the player here. */
@@ -26,7 +26,7 @@ export function freshTyped(
   const here = ctx.rooms?.here;
   return typed.filter(
     (c) =>
-      !ctx.cells.doneHere?.has(c.command) &&
+      (c.again || !ctx.cells.doneHere?.has(c.command)) &&
       timesTried(ctx.tried, ctx.worldHash, c.command) === 0 &&
       (here === undefined || !deadly.has(moveAt(here, c.command))),
   );
@@ -76,7 +76,7 @@ export function mappedByTyping(now: AgentState, before: AgentState): AgentState 
   const carried = now.truth.inventory.map((item) => item.name);
   const opensUp = (room: number, replyNouns: readonly string[]) => {
     const done = doneIn(now, room);
-    const typed = typedCommands(typedContext(typing, replyNouns, room, carried));
+    const typed = typedCommands(typedContext(typing, replyNouns, room, carried, readingOf(now, room)));
     return typed.some((c) => !done.has(c.command) && c.worth >= spentBelow(now));
   };
   let open = now.open.filter((id) => id !== from && id !== to);

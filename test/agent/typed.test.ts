@@ -8,7 +8,7 @@ import { freshLearned } from '../../src/agent/learned';
 import { createRng } from '../../src/agent/rng';
 import { initialState } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
-import { refusedWords, typedCommands } from '../../src/agent/typed';
+import { namedDirections, refusedWords, typedCommands } from '../../src/agent/typed';
 import { DEFAULT_VERB_PRIOR, FIRST_VERB_PRIOR, VerbPrior, worthOfShapes } from '../../src/agent/verbPrior';
 import { replyNouns, storyLexicon } from '../../src/engine/lexicon';
 import { GameSession } from '../../src/engine/session';
@@ -16,7 +16,10 @@ import { resolveEpisodeConfig } from '../../src/schemas/episode';
 import type { GameState, Lexicon, StartGameResult } from '../../src/schemas/game';
 import { GAME_FILES } from '../helpers';
 
-const LEXICON: Lexicon = { directions: ['north', 'south'], templates: ['take $', 'eat $', 'unlock $ with $', 'take all', 'jump'] };
+const LEXICON: Lexicon = {
+  directions: ['north', 'south'],
+  templates: ['take $', 'eat $', 'open $', 'unlock $ with $', 'take all', 'jump'],
+};
 const PRIOR: VerbPrior = {
   about: 'test',
   learnedFrom: [],
@@ -26,6 +29,7 @@ const PRIOR: VerbPrior = {
     north: { tries: 100, gains: 30, deaths: 0 },
     south: { tries: 100, gains: 30, deaths: 0 },
     'take all': { tries: 100, gains: 20, deaths: 0 },
+    'open $': { tries: 100, gains: 5, deaths: 0 },
     jump: { tries: 100, gains: 0, deaths: 10 },
     'unlock $ with $': { tries: 100, gains: 10, deaths: 0 },
   },
@@ -93,6 +97,68 @@ describe('typed commands under none', () => {
     const after = learn(state, config, decision, step, rng, []);
     const next = turn(after).decision.command;
     expect(next.split(' ')).not.toContain(refusedNoun);
+  });
+
+  it('goes through an exit the room names before typing commands there, and still knows it after other replies', () => {
+    const state = initialState(started('A wooden chest sits here. A passage leads south.', ['chest']), freshLearned(), 7, {});
+    const { decision, rng } = turn(state);
+    expect(decision.command).toBe('south');
+    // Back in the hall after a reply that names no exit, the exit named on arrival is still the hall's.
+    const stay = { ...decision, command: 'take chest' };
+    const step = {
+      command: 'take chest',
+      observation: 'Taken.',
+      truth: truth(1, 'Hall'),
+      worldHash: 'w1',
+      snapshot: 's',
+      options: [],
+      commands: [],
+      nouns: [],
+    };
+    expect(turn(learn(state, config, stay, step, rng, [])).decision.command).toBe('south');
+    // A state carried from before the explorer read exits keeps the order it was played with.
+    expect(turn({ ...state, readsExits: false }).decision.command).toBe('take chest');
+  });
+
+  it('opens what stood in the way of a move, then makes the move again', () => {
+    let state = initialState(started('A hall. An oak door leads north.', ['door']), freshLearned(), 7, {});
+    const play = (command: string, observation: string, nouns: string[], worldHash: string) => {
+      const { decision, rng } = turn(state);
+      expect(decision.command).toBe(command);
+      const step = { command, observation, truth: truth(1, 'Hall'), worldHash, snapshot: 's', options: [], commands: [], nouns };
+      state = learn(state, config, decision, step, rng, []);
+    };
+    play('north', "You can't, since the oak door is in the way.", ['door'], 'w0');
+    play('open door', 'You open the oak door.', ['door'], 'w1');
+    expect(turn(state).decision.command).toBe('north');
+  });
+
+  it('finds the exits a reply names: compass words, "north-east", up or down after a word of going', () => {
+    const all = ['north', 'south', 'east', 'west', 'northeast', 'southwest', 'up', 'down', 'in'];
+    expect(namedDirections('The path heads north-south here.', all)).toEqual(['north', 'south']);
+    expect(namedDirections('A narrow path continues to the south-west.', all)).toEqual(['southwest']);
+    expect(namedDirections('A staircase leads down. You pick up the lamp and look in the box.', all)).toEqual(['down']);
+    expect(namedDirections('Stairs go upwards into darkness.', all)).toEqual(['up']);
+    // Only the story's own words: a story without "east" gets no "east".
+    expect(namedDirections('To the east, sunlight.', ['north'])).toEqual([]);
+  });
+
+  it('each command made in a room makes what is left there less promising, exits the room named aside', () => {
+    const ctx = (madeHere: number) => ({
+      lexicon: LEXICON,
+      replyNouns: ['chest'],
+      roomNouns: [],
+      carried: [],
+      refused: new Set<string>(),
+      worth: { 'take $': 0.4, north: 0.3, south: 0.3 },
+      unknownWorth: 0.05,
+      exits: { named: ['south'], madeHere },
+    });
+    const worth = (madeHere: number, command: string) => typedCommands(ctx(madeHere)).find((c) => c.command === command)!.worth;
+    expect(worth(10, 'take chest')).toBeLessThan(worth(0, 'take chest') / 4);
+    expect(worth(10, 'north')).toBeLessThan(worth(0, 'north') / 4);
+    expect(worth(10, 'south')).toBe(worth(0, 'south'));
+    expect(typedCommands(ctx(0))[0].command).toBe('south');
   });
 
   it('reads the parser refusing a word or a thing out of reach', () => {
