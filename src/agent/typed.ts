@@ -54,6 +54,8 @@ const NAMED_EXIT = 1;
  * worth of shapes, and the dead end's seventieth is worth less than the next room's first).
  */
 const FATIGUE = 0.85;
+/** A reply saying a thing stops the move ("the door is closed", "...is in the way"), not that there is no way. */
+const IN_THE_WAY = /\b(?:is|are) (?:closed|locked|shut|barred|blocked)\b|\bin the way\b|\bnailed shut\b/;
 /** The shapes that clear a way: tried first on the things named in the reply to a move that went nowhere. */
 const OPENING = ['open $', 'unlock $'];
 /** Two-object shapes are filled with at most this many carried things and room things. */
@@ -220,11 +222,14 @@ export function learnTyping(
 }
 
 /** What stands in the way after `step`: a move that went nowhere and what its reply named, kept until the next move or a change of room. */
-function blockedAfter(typing: Typing, step: { from: number; to: number; command: string; nouns: readonly string[] }): Blocked | null {
+function blockedAfter(
+  typing: Typing,
+  step: { from: number; to: number; command: string; reply: string; nouns: readonly string[] },
+): Blocked | null {
   const directions = typing.lexicon.directions;
   if (step.from !== step.to) return null;
   if (directions.includes(step.command)) {
-    const by = step.nouns.filter((noun) => !directions.includes(noun));
+    const by = IN_THE_WAY.test(step.reply.toLowerCase()) ? step.nouns.filter((noun) => !directions.includes(noun)) : [];
     return by.length && !typing.blocked?.opened ? { move: step.command, by, opened: false } : null;
   }
   const blocked = typing.blocked ?? null;

@@ -133,6 +133,22 @@ describe('typed commands under none', () => {
     expect(turn(state).decision.command).toBe('north');
   });
 
+  it('opens nothing after a move the reply says has no way, whatever it names', () => {
+    const state = initialState(started('A hall. An oak door leads north.', ['door']), freshLearned(), 7, {});
+    const { decision, rng } = turn(state);
+    const step = {
+      command: decision.command,
+      observation: 'There is no door here you could go through.',
+      truth: truth(1, 'Hall'),
+      worldHash: 'w0',
+      snapshot: 's',
+      options: [],
+      commands: [],
+      nouns: ['door'],
+    };
+    expect(turn(learn(state, config, decision, step, rng, [])).decision.command).not.toBe('open door');
+  });
+
   it('finds the exits a reply names: compass words, "north-east", up or down after a word of going', () => {
     const all = ['north', 'south', 'east', 'west', 'northeast', 'southwest', 'up', 'down', 'in'];
     expect(namedDirections('The path heads north-south here.', all)).toEqual(['north', 'south']);
