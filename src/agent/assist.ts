@@ -11,7 +11,7 @@
  */
 import type { ActionOption, Assist } from '../schemas/game';
 import { actionWouldHelp, asCommand, matchAction } from './advice';
-import { frontier, REACHES, TIER_REASONS } from './cells';
+import { frontier, REACHES, TIER_REASONS, withoutStill } from './cells';
 import { ExploreChoice, FALLBACK_COMMANDS, KnownChoice, MAX_TRIES, PolicyContext, timesTried } from './policyContext';
 import { probedMove, twoMovesToPoints } from './probed';
 import { accuracy, Reliability } from './reliability';
@@ -114,7 +114,8 @@ const probe: AssistStrategy = {
     const best = frontier(pool, { ...ctx.cells, visited: ctx.visited });
     if (best) {
       const uses = ctx.cells.verbUses;
-      const options = uses && !REACHES.has(best.tier) ? leastUsedVerbs(best.options, uses) : best.options;
+      const tried = best.tier === 'seen' && ctx.cells.leavesStill ? withoutStill(best.options, ctx.worldHash) : best.options;
+      const options = uses && !REACHES.has(best.tier) ? leastUsedVerbs(tried, uses) : tried;
       return {
         command: ctx.rng.pick(options).command,
         reason: best.tier === 'seen' || best.tier === 'menu' ? 'random' : 'novel',

@@ -103,6 +103,8 @@ export interface CellMemory {
   looksAhead?: boolean;
   /** Moves the probe shows lead to a death a few idle turns later are left out while others remain (see safePool); absent before DOOM_PATCH. */
   avoidDoom?: boolean;
+  /** Where everything was tried, a move the probe shows leaves the world as it is comes last (see withoutStill); absent before STILL_MOVES_PATCH. */
+  leavesStill?: boolean;
 }
 
 /** Whether being in `cell` is being somewhere, or holding something, that no episode had reached yet. */
@@ -217,6 +219,18 @@ export function frontier(options: ActionOption[], memory: CellMemory): { tier: T
     best = { tier: 'undoing', options: whole.length ? whole : lightest };
   }
   return best;
+}
+
+/**
+ * The options that change something, when some do: a move the probe shows leaves the world state
+ * exactly as it is (`resultHash` equal to the state's own) does nothing that can be built on.
+ * Inhumane's desert, once the way back is lost, offers only "west" (back to the camp) and
+ * "north", which leaves the desert as it was; picked at random among moves already tried, "north"
+ * came up and, the next state being the same, came up 75 turns running.
+ */
+export function withoutStill(options: ActionOption[], worldHash: string): ActionOption[] {
+  const moving = options.filter((option) => option.resultHash !== worldHash);
+  return moving.length ? moving : options;
 }
 
 /** Why a tier's move was chosen, for the transcript and the progress line. */

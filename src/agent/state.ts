@@ -108,6 +108,8 @@ export const AgentStateSchema = z.object({
   dropsUnshownExits: z.boolean().default(false),
   /** Under `probe`, leave out moves after which idling soon kills, while others remain (see safePool); the workflow sets it from its patch. */
   avoidsDoom: z.boolean().default(false),
+  /** Under `probe`, where everything was tried, a move that leaves the world as it is comes last (see withoutStill); set from its patch. */
+  leavesStill: z.boolean().default(false),
   /** Under `none`, go through the exits a room's replies named first and tire of a room as commands are made there (see typed.ts); set from its patch. */
   readsExits: z.boolean().default(false),
   /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
@@ -189,6 +191,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     dropsStaleExits: true,
     dropsUnshownExits: true,
     avoidsDoom: true,
+    leavesStill: true,
     readsExits: true,
     oracleTurns: 0,
   };
@@ -336,6 +339,7 @@ export function cellMemory(state: AgentState): CellMemory {
     ...(state.spreadsVerbs ? { verbUses: verbUses(state.done) } : {}),
     ...(state.looksAhead ? { looksAhead: true } : {}),
     ...(state.avoidsDoom ? { avoidDoom: true } : {}),
+    ...(state.leavesStill ? { leavesStill: true } : {}),
   };
 }
 

@@ -197,6 +197,29 @@ describe('policies under each assist level', () => {
     expect(oracleFreePolicy(context({ options: [lane, lieDown] })).command).toBe('south');
   });
 
+  it("probe: where everything was tried, never a move that leaves the world as it is while another is left (Inhumane's desert)", () => {
+    // Lost in the desert: "north" leaves the desert as it was; "west" goes back to the camp, visited before.
+    const desert = 'h-desert';
+    const north = opt('north', { resultHash: desert });
+    const west = opt('west', { resultCell: '5/10/0', resultHash: 'h-camp' });
+    const visited = new Set([desert, 'h-camp']);
+    const still = memory({ leavesStill: true });
+    for (let seed = 1; seed <= 20; seed++) {
+      const decided = oracleFreePolicy(context({ options: [north, west], worldHash: desert, visited, cells: still, rng: createRng(seed) }));
+      expect(decided.command).toBe('west');
+    }
+    // Nothing else left: the still move stays possible.
+    expect(oracleFreePolicy(context({ options: [north], worldHash: desert, visited, cells: still })).command).toBe('north');
+    // Runs recorded before the patch (leavesStill unset) pick among both.
+    const picks = new Set(
+      Array.from(
+        { length: 20 },
+        (_, i) => oracleFreePolicy(context({ options: [north, west], worldHash: desert, visited, rng: createRng(i + 1) })).command,
+      ),
+    );
+    expect(picks).toEqual(new Set(['north', 'west']));
+  });
+
   it('probe: where moves only change things, the verbs this episode used least go first (one "open door" among a dozen throws)', () => {
     // Each reaches a world state no episode has seen, in the room, carrying the same.
     const objects = ['note', 'mask', 'flippers', 'tank'];
