@@ -112,6 +112,8 @@ export const AgentStateSchema = z.object({
   leavesStill: z.boolean().default(false),
   /** Under `none`, go through the exits a room's replies named first and tire of a room as commands are made there (see typed.ts); set from its patch. */
   readsExits: z.boolean().default(false),
+  /** Under `none`, a move into the dark is walked back at once and the dark room is not returned to (see typed.ts); set from its patch. */
+  fleesDark: z.boolean().default(false),
   /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
   oracleTurns: z.number().int().nonnegative().default(0),
 });
@@ -193,6 +195,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     avoidsDoom: true,
     leavesStill: true,
     readsExits: true,
+    fleesDark: true,
     oracleTurns: 0,
   };
 }
@@ -214,8 +217,8 @@ export function doneIn(state: AgentState, room: number): Set<string> {
 }
 
 /** What the `none` explorer reads of a room when it reads named exits (see typedContext): how many commands were made there. */
-export function readingOf(state: AgentState, room: number): { madeHere: number } | undefined {
-  return state.readsExits ? { madeHere: doneIn(state, room).size } : undefined;
+export function readingOf(state: AgentState, room: number): { madeHere: number; fleesDark: boolean } | undefined {
+  return state.readsExits ? { madeHere: doneIn(state, room).size, fleesDark: state.fleesDark } : undefined;
 }
 
 /**

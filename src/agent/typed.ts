@@ -19,6 +19,8 @@ export interface TypedCommand {
   worth: number;
   /** A move made here before, to make again now that what blocked it was opened. */
   again?: true;
+  /** The way back out of the dark: made however often it was made from here before. */
+  flee?: true;
 }
 
 /** What the typed commands are built from. */
@@ -39,7 +41,7 @@ export interface TypedContext {
    * The room's exits its replies named ("a path leads southwest"), and how many commands were made
    * here: absent in runs started before the explorer read them (the order is then as before).
    */
-  exits?: { named: readonly string[]; madeHere: number; blocked?: Blocked };
+  exits?: { named: readonly string[]; madeHere: number; blocked?: Blocked; retreat?: string };
 }
 
 /** A thing named in the last reply is more likely in reach than one named earlier in the room. */
@@ -56,6 +58,22 @@ const NAMED_EXIT = 1;
 const FATIGUE = 0.85;
 /** A reply saying a thing stops the move ("the door is closed", "...is in the way"), not that there is no way. */
 const IN_THE_WAY = /\b(?:is|are) (?:closed|locked|shut|barred|blocked)\b|\bin the way\b|\bnailed shut\b/;
+/** A reply saying the player stands in the dark. */
+const DARK = /\b(?:pitch[- ](?:black|dark)|dark place|too dark to see|it is dark\b|in the dark\b)/;
+const OPPOSITE: Readonly<Record<string, string>> = {
+  north: 'south',
+  south: 'north',
+  east: 'west',
+  west: 'east',
+  northeast: 'southwest',
+  southwest: 'northeast',
+  northwest: 'southeast',
+  southeast: 'northwest',
+  up: 'down',
+  down: 'up',
+  in: 'out',
+  out: 'in',
+};
 /** The shapes that clear a way: tried first on the things named in the reply to a move that went nowhere. */
 const OPENING = ['open $', 'unlock $'];
 /** Two-object shapes are filled with at most this many carried things and room things. */
@@ -88,6 +106,8 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
     addShapes(ctx, add, tired);
     // "You can't, since the door is in the way": what stopped a move is opened next, as a player
     // would, and once something was opened the move is made again.
+    // Walked into the dark: back the way it came before anything else (a grue waits in Zork I's dark).
+    if (exits.retreat) out.set(exits.retreat, { command: exits.retreat, shape: exits.retreat, worth: 3 * NAMED_EXIT, flee: true });
     const blocked = exits.blocked;
     if (blocked?.opened) out.set(blocked.move, { command: blocked.move, shape: blocked.move, worth: 2 * NAMED_EXIT, again: true });
     for (const noun of blocked?.by ?? [])
@@ -183,6 +203,10 @@ export const TypingSchema = z.object({
   roomExits: z.record(z.string(), z.array(z.string())).optional(),
   /** The last move that went nowhere here, the things its reply named (the door in the way), and whether one was opened since. */
   blocked: BlockedSchema.nullable().optional(),
+  /** The move back out of the dark the last move led into (see DARK), until another move is made. */
+  retreat: z.string().nullable().optional(),
+  /** Rooms a move led into the dark: no room to come back to for its untried commands (newest last). */
+  darkRooms: z.array(z.number().int()).optional(),
 });
 export type Typing = z.infer<typeof TypingSchema>;
 
@@ -218,7 +242,23 @@ export function learnTyping(
     refused: fresh.length ? [...typing.refused, ...fresh].slice(-LIMITS.refused) : typing.refused,
     roomExits: withNamedExits(typing.roomExits ?? {}, key, namedDirections(step.reply, typing.lexicon.directions)),
     blocked: blockedAfter(typing, step),
+    retreat: retreatAfter(typing, step),
+    darkRooms: darkRoomsAfter(typing, step),
   };
+}
+
+/** The way back after a move into the dark: the opposite move, when the story knows it. */
+function retreatAfter(typing: Typing, step: { from: number; to: number; command: string; reply: string }): string | null {
+  const directions = typing.lexicon.directions;
+  if (!directions.includes(step.command) || step.from === step.to || !DARK.test(step.reply.toLowerCase())) return null;
+  const back = OPPOSITE[step.command];
+  return back && directions.includes(back) ? back : null;
+}
+
+function darkRoomsAfter(typing: Typing, step: { from: number; to: number; reply: string }): number[] {
+  const known = typing.darkRooms ?? [];
+  if (step.from === step.to || known.includes(step.to) || !DARK.test(step.reply.toLowerCase())) return known;
+  return [...known, step.to].slice(-LIMITS.rooms);
 }
 
 /** What stands in the way after `step`: a move that went nowhere and what its reply named, kept until the next move or a change of room. */
@@ -266,11 +306,18 @@ export function typedContext(
   replyNouns: readonly string[],
   room: number,
   carried: readonly string[],
-  reading?: { madeHere: number },
+  reading?: { madeHere: number; fleesDark?: boolean },
 ): TypedContext {
   return {
     ...(reading
-      ? { exits: { named: typing.roomExits?.[String(room)] ?? [], madeHere: reading.madeHere, blocked: typing.blocked ?? undefined } }
+      ? {
+          exits: {
+            named: typing.roomExits?.[String(room)] ?? [],
+            madeHere: reading.madeHere,
+            blocked: typing.blocked ?? undefined,
+            retreat: (reading.fleesDark && typing.retreat) || undefined,
+          },
+        }
       : {}),
     lexicon: typing.lexicon,
     replyNouns,

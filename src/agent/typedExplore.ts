@@ -26,8 +26,7 @@ export function freshTyped(
   const here = ctx.rooms?.here;
   return typed.filter(
     (c) =>
-      (c.again || !ctx.cells.doneHere?.has(c.command)) &&
-      timesTried(ctx.tried, ctx.worldHash, c.command) === 0 &&
+      (c.flee || ((c.again || !ctx.cells.doneHere?.has(c.command)) && timesTried(ctx.tried, ctx.worldHash, c.command) === 0)) &&
       (here === undefined || !deadly.has(moveAt(here, c.command))),
   );
 }
@@ -75,6 +74,7 @@ export function mappedByTyping(now: AgentState, before: AgentState): AgentState 
   }
   const carried = now.truth.inventory.map((item) => item.name);
   const opensUp = (room: number, replyNouns: readonly string[]) => {
+    if (now.readsExits && now.fleesDark && typing.darkRooms?.includes(room)) return false;
     const done = doneIn(now, room);
     const typed = typedCommands(typedContext(typing, replyNouns, room, carried, readingOf(now, room)));
     return typed.some((c) => !done.has(c.command) && c.worth >= spentBelow(now));

@@ -98,6 +98,8 @@ export const STALE_EXITS_PATCH = 'probe-drops-stale-exits';
 export const UNSHOWN_EXITS_PATCH = 'probe-drops-unshown-exits';
 /** Under `probe`, moves after which idling soon kills are left out while others remain (see safePool, doom.ts). */
 export const DOOM_PATCH = 'probe-avoids-doomed-moves';
+/** Under `none`, a move into the dark is walked back at once, and the dark room is not returned to (see typed.ts). */
+export const FLEE_DARK_PATCH = 'none-flees-the-dark';
 /** Under `probe`, where everything was tried, a move that leaves the world state as it is comes last (see withoutStill). */
 export const STILL_MOVES_PATCH = 'probe-leaves-still-moves';
 /** Under `none`, the exits a room's replies named go first, and a room tires as commands are made there (see typed.ts). */
@@ -125,6 +127,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const avoidsDoom = patched(DOOM_PATCH);
   const readsExits = patched(READ_EXITS_PATCH);
   const leavesStill = patched(STILL_MOVES_PATCH);
+  const fleesDark = patched(FLEE_DARK_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -181,6 +184,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     avoidsDoom,
     readsExits,
     leavesStill,
+    fleesDark,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

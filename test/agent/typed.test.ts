@@ -133,6 +133,19 @@ describe('typed commands under none', () => {
     expect(turn(state).decision.command).toBe('north');
   });
 
+  it('walks back out of the dark the way it came, and does not come back for what is left there', () => {
+    let state = initialState(started('A hall. A passage leads north.', []), freshLearned(), 7, {});
+    const play = (command: string, room: number, name: string, observation: string, worldHash: string) => {
+      const { decision, rng } = turn(state);
+      expect(decision.command).toBe(command);
+      const step = { command, observation, truth: truth(room, name), worldHash, snapshot: 's', options: [], commands: [], nouns: [] };
+      state = learn(state, config, decision, step, rng, []);
+    };
+    play('north', 2, 'Cellar', 'It is pitch black. You are likely to be eaten by a grue.', 'w-dark');
+    play('south', 1, 'Hall', 'A hall. A passage leads north.', 'w0');
+    expect(state.open).not.toContain(2);
+  });
+
   it('opens nothing after a move the reply says has no way, whatever it names', () => {
     const state = initialState(started('A hall. An oak door leads north.', ['door']), freshLearned(), 7, {});
     const { decision, rng } = turn(state);
