@@ -84,6 +84,7 @@ export const steps = (count: number) => `${count} step${count === 1 ? '' : 's'}`
 
 /** What the policies see of the agent's state this turn. */
 export function policyContextOf(state: AgentState, config: EpisodeConfig, rng: Rng): PolicyContext {
+  const cells = cellMemory(state);
   return {
     assist: config.assist,
     options: state.options,
@@ -91,7 +92,7 @@ export function policyContextOf(state: AgentState, config: EpisodeConfig, rng: R
     observation: state.observation,
     worldHash: state.worldHash,
     visited: visitedSet(state),
-    cells: cellMemory(state),
+    cells,
     learned: state.learned,
     rng,
     tried: state.tried,
@@ -105,7 +106,7 @@ export function policyContextOf(state: AgentState, config: EpisodeConfig, rng: R
               state.nouns,
               state.truth.location.id,
               carriedNames(state),
-              readingOf(state, state.truth.location.id),
+              readingOf(state, state.truth.location.id, cells.doneHere),
             ),
           ),
           spentWorth: state.typing.unknownWorth * SPENT_SHARE,

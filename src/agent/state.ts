@@ -216,9 +216,16 @@ export function doneIn(state: AgentState, room: number): Set<string> {
   return new Set(state.done.filter((entry) => entry.startsWith(prefix)).map((entry) => entry.slice(prefix.length)));
 }
 
-/** What the `none` explorer reads of a room when it reads named exits (see typedContext): how many commands were made there. */
-export function readingOf(state: AgentState, room: number): { madeHere: number; fleesDark: boolean } | undefined {
-  return state.readsExits ? { madeHere: doneIn(state, room).size, fleesDark: state.fleesDark } : undefined;
+/**
+ * What the `none` explorer reads of a room when it reads named exits (see typedContext): how many
+ * commands were made there (`done`: the caller's doneIn of the room, when it has it).
+ */
+export function readingOf(
+  state: AgentState,
+  room: number,
+  done: ReadonlySet<string> = doneIn(state, room),
+): { madeHere: number; fleesDark: boolean } | undefined {
+  return state.readsExits ? { madeHere: done.size, fleesDark: state.fleesDark } : undefined;
 }
 
 /**

@@ -38,8 +38,9 @@ export interface TypedContext {
   worth: Readonly<Record<string, number>>;
   unknownWorth: number;
   /**
-   * The room's exits its replies named ("a path leads southwest"), and how many commands were made
-   * here: absent in runs started before the explorer read them (the order is then as before).
+   * The room's exits its replies named ("a path leads southwest"), how many commands were made
+   * here, what blocked the last move (see blockedAfter) and the way back out of the dark (see
+   * DARK): absent in runs started before the explorer read them (the order is then as before).
    */
   exits?: { named: readonly string[]; madeHere: number; blocked?: Blocked; retreat?: string };
 }
@@ -98,22 +99,24 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
   const reply = ` ${ctx.replyNouns.join(' ')} `;
   const exits = ctx.exits;
   if (exits) {
+    /** A command ranked by what the room said, whatever its shape's worth. */
+    const pin = (command: string, shape: string, worth: number, mark: Pick<TypedCommand, 'again' | 'flee'> = {}) =>
+      out.set(command, { command, shape, worth, ...mark });
     const tired = FATIGUE ** exits.madeHere;
     for (const direction of ctx.lexicon.directions)
-      if (exits.named.includes(direction))
-        out.set(direction, { command: direction, shape: direction, worth: NAMED_EXIT + worthOf(direction) });
+      if (exits.named.includes(direction)) pin(direction, direction, NAMED_EXIT + worthOf(direction));
       else add(direction, direction, tired);
     addShapes(ctx, add, tired);
+    // Walked into the dark: back the way it came before anything else (a grue waits in Zork I's dark).
+    if (exits.retreat) pin(exits.retreat, exits.retreat, 3 * NAMED_EXIT, { flee: true });
     // "You can't, since the door is in the way": what stopped a move is opened next, as a player
     // would, and once something was opened the move is made again.
-    // Walked into the dark: back the way it came before anything else (a grue waits in Zork I's dark).
-    if (exits.retreat) out.set(exits.retreat, { command: exits.retreat, shape: exits.retreat, worth: 3 * NAMED_EXIT, flee: true });
     const blocked = exits.blocked;
-    if (blocked?.opened) out.set(blocked.move, { command: blocked.move, shape: blocked.move, worth: 2 * NAMED_EXIT, again: true });
+    if (blocked?.opened) pin(blocked.move, blocked.move, 2 * NAMED_EXIT, { again: true });
     for (const noun of blocked?.by ?? [])
       for (const shape of OPENING)
         if (ctx.lexicon.templates.includes(shape) && !ctx.refused.has(noun))
-          out.set(shape.replace('$', noun), { command: shape.replace('$', noun), shape, worth: NAMED_EXIT + worthOf(shape) });
+          pin(shape.replace('$', noun), shape, NAMED_EXIT + worthOf(shape));
     return [...out.values()].sort((a, b) => b.worth - a.worth);
   }
   // Directions are nouns too in some stories (Inform's compass objects): a reply naming one names an exit.
@@ -233,7 +236,9 @@ export function learnTyping(
   const merged = [...step.nouns, ...before.filter((noun) => !step.nouns.includes(noun))].slice(0, LIMITS.nounsPerRoom);
   const kept = Object.keys(others).slice(-(LIMITS.rooms - 1));
   const roomNouns = { ...Object.fromEntries(kept.map((room) => [room, others[room]])), [key]: merged };
-  const unknown = UNKNOWN_WORD.some((pattern) => pattern.test(step.reply.toLowerCase()));
+  const lower = step.reply.toLowerCase();
+  const unknown = UNKNOWN_WORD.some((pattern) => pattern.test(lower));
+  const intoDark = step.from !== step.to && DARK.test(lower);
   const refused = refusedWords(step.command, step.reply, step.known).map((word) => `${unknown ? '*' : step.from}|${word}`);
   const fresh = refused.filter((entry) => !typing.refused.includes(entry));
   return {
@@ -241,35 +246,32 @@ export function learnTyping(
     roomNouns,
     refused: fresh.length ? [...typing.refused, ...fresh].slice(-LIMITS.refused) : typing.refused,
     roomExits: withNamedExits(typing.roomExits ?? {}, key, namedDirections(step.reply, typing.lexicon.directions)),
-    blocked: blockedAfter(typing, step),
-    retreat: retreatAfter(typing, step),
-    darkRooms: darkRoomsAfter(typing, step),
+    blocked: blockedAfter(typing, step, lower),
+    retreat: intoDark ? wayBack(typing.lexicon.directions, step.command) : null,
+    darkRooms: intoDark ? withRoom(typing.darkRooms ?? [], step.to) : (typing.darkRooms ?? []),
   };
 }
 
-/** The way back after a move into the dark: the opposite move, when the story knows it. */
-function retreatAfter(typing: Typing, step: { from: number; to: number; command: string; reply: string }): string | null {
-  const directions = typing.lexicon.directions;
-  if (!directions.includes(step.command) || step.from === step.to || !DARK.test(step.reply.toLowerCase())) return null;
-  const back = OPPOSITE[step.command];
+/** The move opposite `move`, when it is a direction the story knows and so is its opposite. */
+function wayBack(directions: readonly string[], move: string): string | null {
+  const back = directions.includes(move) ? OPPOSITE[move] : undefined;
   return back && directions.includes(back) ? back : null;
 }
 
-function darkRoomsAfter(typing: Typing, step: { from: number; to: number; reply: string }): number[] {
-  const known = typing.darkRooms ?? [];
-  if (step.from === step.to || known.includes(step.to) || !DARK.test(step.reply.toLowerCase())) return known;
-  return [...known, step.to].slice(-LIMITS.rooms);
+function withRoom(rooms: readonly number[], room: number): number[] {
+  return rooms.includes(room) ? [...rooms] : [...rooms, room].slice(-LIMITS.rooms);
 }
 
 /** What stands in the way after `step`: a move that went nowhere and what its reply named, kept until the next move or a change of room. */
 function blockedAfter(
   typing: Typing,
-  step: { from: number; to: number; command: string; reply: string; nouns: readonly string[] },
+  step: { from: number; to: number; command: string; nouns: readonly string[] },
+  reply: string,
 ): Blocked | null {
   const directions = typing.lexicon.directions;
   if (step.from !== step.to) return null;
   if (directions.includes(step.command)) {
-    const by = IN_THE_WAY.test(step.reply.toLowerCase()) ? step.nouns.filter((noun) => !directions.includes(noun)) : [];
+    const by = IN_THE_WAY.test(reply) ? step.nouns.filter((noun) => !directions.includes(noun)) : [];
     return by.length && !typing.blocked?.opened ? { move: step.command, by, opened: false } : null;
   }
   const blocked = typing.blocked ?? null;
