@@ -68,6 +68,7 @@ function main(): void {
       inventory: agreement('inventory'),
       score: agreement('score'),
       moves: agreement('moves'),
+      done: agreement('done'),
     },
     faults: replays.filter((r) => r.fault).map((r) => ({ game: r.game, error: r.fault })),
     seconds: Number(replays.reduce((n, r) => n + r.seconds, 0).toFixed(1)),

@@ -1,7 +1,7 @@
 /**
  * Replay one game of the Jericho suite in grue exactly as Jericho's trace was made — the game's
  * seed, its reset commands, then its walkthrough — and compare every step with Jericho's: the text
- * (bench/jerichoText.ts) and the ground truth (score, moves, location, inventory).
+ * (bench/jerichoText.ts) and the ground truth (score, moves, location, inventory, done).
  *
  * Jericho's own reading is not always right, so a step counts for a field only where it is valid.
  * grue plays as Jericho's frotz did (same memory at every step), so its state says what Jericho
@@ -10,7 +10,7 @@
  *   read none (an object above 255, or a nameless one) is not counted.
  * - inventory: Jericho's list stops at the first carried object above 255, and drops every
  *   abbreviation from a name (bench/jerichoReading.ts); a step where either happens is not counted.
- * - score and moves: always counted.
+ * - score, moves and done (the game has ended): always counted.
  */
 import { join } from 'node:path';
 import { GameSession, type StepResult } from '../src/engine';
@@ -24,7 +24,7 @@ export interface Agreement {
   counted: number;
 }
 
-export type GroundTruthField = 'location' | 'inventory' | 'score' | 'moves';
+export type GroundTruthField = 'location' | 'inventory' | 'score' | 'moves' | 'done';
 
 export interface Mismatch {
   step: number;
@@ -52,7 +52,7 @@ export interface GameReplay {
 }
 
 const MISMATCHES_PER_KIND = 3;
-const FIELDS: GroundTruthField[] = ['location', 'inventory', 'score', 'moves'];
+const FIELDS: GroundTruthField[] = ['location', 'inventory', 'score', 'moves', 'done'];
 
 export function replayGame(entry: SuiteGame, suiteDir: string): GameReplay {
   const started = performance.now();
@@ -129,6 +129,8 @@ function compareField(
       return { agree: grue.score === jericho.score, grue: String(grue.score), jericho: String(jericho.score) };
     case 'moves':
       return { agree: grue.moves === jericho.moves, grue: String(grue.moves), jericho: String(jericho.moves) };
+    case 'done':
+      return { agree: grue.done === jericho.done, grue: String(grue.done), jericho: String(jericho.done) };
     case 'location': {
       if (!jericho.location) return undefined;
       const holder = grue.within ?? grue.location;

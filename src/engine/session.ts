@@ -17,6 +17,7 @@ import {
 import { Dictionary } from './dictionary';
 import { cleanObservation, validateCommand } from './commandText';
 import { EngineError, GameOverError, SnapshotError } from './errors';
+import { asksFinalQuestion } from './finalQuestion';
 import { CaptureGlkOte, createGlk, GlkApi, NO_FILES_DIALOG } from './glk';
 import { decodeGrammar, Grammar } from './grammar';
 import { GroundTruth, GroundTruthReader, Place } from './groundTruth';
@@ -82,7 +83,7 @@ export class GameSession {
   private readonly origRam: Uint8Array;
   private grammarCache: Grammar | undefined;
   private fault: unknown = null;
-  private flags = { done: false, victory: false, died: false };
+  private flags = { done: false, victory: false, died: false, ended: false };
   private readonly reader: GroundTruthReader;
   private readonly random: FrotzRandom;
   /** The story as messages name it: its file name and release/serial. */
@@ -260,10 +261,12 @@ export class GameSession {
     const wins = this.binding?.victoryTexts.length ? this.binding.victoryTexts : GENERIC_VICTORY_TEXTS;
     const died = deaths.some((t) => text.includes(t));
     const victory = wins.some((t) => text.includes(t));
+    const ended = this.flags.ended || asksFinalQuestion(text);
     this.flags = {
       died,
       victory: victory || this.flags.victory,
-      done: died || victory || this.flags.victory || this.isOver,
+      done: died || victory || this.flags.victory || this.isOver || ended,
+      ended,
     };
   }
 
@@ -364,7 +367,14 @@ export class GameSession {
   captureState(): VmState {
     if (this.broken) throw new EngineError('VM_FAULT', 'Cannot capture the state of a session that stopped with an error.', true);
     // Fixed key order: snapshots of equal states must be equal bytes.
-    const flags = { done: this.flags.done, victory: this.flags.victory, died: this.flags.died, quit: this.isOver };
+    const flags = {
+      done: this.flags.done,
+      victory: this.flags.victory,
+      died: this.flags.died,
+      quit: this.isOver,
+      // Only when set, so the snapshots of every other state keep their bytes.
+      ...(this.flags.ended ? { ended: true } : {}),
+    };
     return captureVm(this.parts(), flags);
   }
 
@@ -379,7 +389,7 @@ export class GameSession {
     }
     this.fault = null;
     this.broken = false;
-    this.flags = { done: state.flags.done, victory: state.flags.victory, died: state.flags.died };
+    this.flags = { done: state.flags.done, victory: state.flags.victory, died: state.flags.died, ended: state.flags.ended ?? false };
     const wasQuit = this.quit;
     this.quit = false;
     restoreVm(this.parts(), state, wasQuit);

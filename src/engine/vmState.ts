@@ -20,7 +20,8 @@ export interface VmState {
   readData: { bufaddr?: number; parseaddr?: number; routine?: number; storer?: number; time?: number };
   io: Record<string, unknown>;
   input: InputState | null;
-  flags: { done: boolean; victory: boolean; died: boolean; quit: boolean };
+  /** `ended`: the game asked its final question (finalQuestion.ts); absent when it has not. */
+  flags: { done: boolean; victory: boolean; died: boolean; quit: boolean; ended?: boolean };
   /** What the status line shows: the upper window's rows and height at the last input, and v3's status window. */
   screen: ScreenState;
 }

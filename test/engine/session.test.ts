@@ -42,6 +42,24 @@ describe('GameSession on the project test game', () => {
     expect(r).toMatchObject({ died: true, done: true, victory: false });
   });
 
+  it('keeps a game ended after its final question: what is typed next is an answer, not a move', () => {
+    const s = GameSession.fromFile(LIGHTHOUSE);
+    transcript(s, ['open chest', 'take key', 'take lamp', 'turn on lamp', 'unlock door with key', 'open door', 'north', 'up']);
+    const alive = s.captureState();
+    expect(s.step('climb rail').observation).toMatch(/RESTART, RESTORE .* QUIT/);
+    const next = s.step('north');
+    // Inform does not ask again: it only says which answers it wants.
+    expect(next.observation).not.toMatch(/RESTART/);
+    expect(next).toMatchObject({ died: false, done: true, victory: false });
+    expect(s.step('look')).toMatchObject({ done: true });
+    // Kept through a snapshot; a state from before the end is not ended.
+    const ended = s.snapshot();
+    s.restoreState(alive);
+    expect(s.step('look')).toMatchObject({ done: false, died: false });
+    s.restore(ended);
+    expect(s.step('look')).toMatchObject({ done: true, died: false });
+  });
+
   it('detects victory and the maximum score', () => {
     const s = GameSession.fromFile(FERRY);
     const steps = transcript(s, [
