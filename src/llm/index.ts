@@ -28,7 +28,12 @@ const LlmConfigSchema = z
       .default(120_000),
     /** The served model's context in tokens: under 16,384 grue sends it the short prompts it sends the embedded models. */
     GRUE_LLM_CONTEXT_TOKENS: z.coerce.number().int().min(512).optional(),
-    GRUE_LLM_THREADS: z.coerce.number().int().min(1).max(256).default(2),
+    /**
+     * One by default: a small model's answer is paced by its grammar, not its threads (22 vs 24 tokens/s
+     * alone on 2 cores), and llama.cpp's threads spin-wait for each other, so beside other work
+     * (a suite's second game, the probe threads) two of them fell to 3.4 tokens/s where one kept 12.7.
+     */
+    GRUE_LLM_THREADS: z.coerce.number().int().min(1).max(256).default(1),
     /** Calls a worker sends a remote endpoint at once (an embedded model always takes one at a time; see slots.ts). */
     GRUE_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   })

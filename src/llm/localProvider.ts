@@ -125,7 +125,7 @@ export class LocalProvider implements LlmProvider {
     });
     const model = embeddedModel(this.opts.modelId);
     this.ready = this.request(
-      { type: 'load', modelPath: file, contextSize: model.contextSize, threads: this.opts.threads ?? 2 },
+      { type: 'load', modelPath: file, contextSize: model.contextSize, threads: this.opts.threads ?? 1 },
       120_000,
     ).then(() => undefined);
     this.ready.catch(() => {
