@@ -43,7 +43,8 @@ const MODULE_CONTEXT_TOKENS = 150;
 export const ORACLE_STALL_TURNS = 5;
 
 export function isOver(truth: GroundTruthData, config: EpisodeConfig): boolean {
-  return truth.victory || (truth.done && !truth.died) || (truth.died && config.stopOnDeath);
+  // A death the game asks its final question after ends the episode even where deaths do not (Zork's player is revived; Inform's is not).
+  return truth.victory || truth.ended === true || (truth.done && !truth.died) || (truth.died && config.stopOnDeath);
 }
 
 // ── recall ──────────────────────────────────────────────────────────────────────────────────

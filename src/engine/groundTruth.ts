@@ -42,6 +42,8 @@ export interface GroundTruth {
   done: boolean;
   victory: boolean;
   died: boolean;
+  /** The game asked its final question (finalQuestion.ts): nothing typed now is a move. Absent until then. */
+  ended?: true;
 }
 
 /** What the reader needs from the session: live memory, the story's tables and what the screen shows. */

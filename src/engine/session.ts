@@ -317,6 +317,7 @@ export class GameSession {
       done: this.flags.done,
       victory: this.flags.victory,
       died: this.flags.died,
+      ...(this.flags.ended ? { ended: true as const } : {}),
     };
   }
 

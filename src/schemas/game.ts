@@ -20,6 +20,8 @@ export const GroundTruthSchema = z.object({
   done: z.boolean(),
   victory: z.boolean(),
   died: z.boolean(),
+  /** The game asked its final question (RESTART, RESTORE or QUIT): nothing typed now is a move. Absent until then. */
+  ended: z.literal(true).optional(),
 });
 export type GroundTruthData = z.infer<typeof GroundTruthSchema>;
 

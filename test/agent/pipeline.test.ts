@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { turnAnalysisPrompt } from '../../src/agent/prompts';
 import { createRng } from '../../src/agent/rng';
 import { AgentState, fitCarry, initialState, jsonBytes, MAX_CARRY_BYTES } from '../../src/agent/state';
-import { decide, deliberate, learn, ORACLE_STALL_TURNS, recall, turnView } from '../../src/agent/turn';
+import { decide, deliberate, isOver, learn, ORACLE_STALL_TURNS, recall, turnView } from '../../src/agent/turn';
 import { oracleFreePolicy, triedKey } from '../../src/agent/policy';
 import { policyContextOf } from '../../src/agent/policyContext';
 import { applyWork, dueWork, initialMemory, workFailed } from '../../src/memory/runner';
@@ -56,6 +56,20 @@ const step = (command: string, over: Partial<GameState> = {}): GameState & { com
 const answered = (over = {}) => ({
   turn: { answer: analysis({ recommended_action: 'open door', ...over }), usage: { calls: 1, promptTokens: 100, completionTokens: 20 } },
   failure: null,
+});
+
+describe('the end of an episode', () => {
+  const keepGoing = resolveEpisodeConfig({ game: 'test', stopOnDeath: false });
+  const dead = { ...truth('Hall'), done: true, died: true };
+
+  it('plays on after a death the game goes on from, unless it stops on deaths', () => {
+    expect(isOver(dead, keepGoing)).toBe(false);
+    expect(isOver(dead, resolveEpisodeConfig({ game: 'test', stopOnDeath: true }))).toBe(true);
+  });
+
+  it('ends on a death after which the game asks its final question, even where deaths do not end it', () => {
+    expect(isOver({ ...dead, ended: true }, keepGoing)).toBe(true);
+  });
 });
 
 describe('the turn pipeline', () => {

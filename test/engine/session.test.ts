@@ -46,11 +46,15 @@ describe('GameSession on the project test game', () => {
     const s = GameSession.fromFile(LIGHTHOUSE);
     transcript(s, ['open chest', 'take key', 'take lamp', 'turn on lamp', 'unlock door with key', 'open door', 'north', 'up']);
     const alive = s.captureState();
-    expect(s.step('climb rail').observation).toMatch(/RESTART, RESTORE .* QUIT/);
+    expect(s.step('look')).not.toHaveProperty('ended');
+    s.restoreState(alive);
+    const death = s.step('climb rail');
+    expect(death.observation).toMatch(/RESTART, RESTORE .* QUIT/);
+    expect(death).toMatchObject({ died: true, done: true, ended: true });
     const next = s.step('north');
     // Inform does not ask again: it only says which answers it wants.
     expect(next.observation).not.toMatch(/RESTART/);
-    expect(next).toMatchObject({ died: false, done: true, victory: false });
+    expect(next).toMatchObject({ died: false, done: true, victory: false, ended: true });
     expect(s.step('look')).toMatchObject({ done: true });
     // Kept through a snapshot; a state from before the end is not ended.
     const ended = s.snapshot();

@@ -20,9 +20,11 @@ jest.setTimeout(10 * 60_000);
 
 const dev = ownServerForTests();
 
-// Under the valid assist: with the probe the scripted agent wins The Lighthouse before 20 turns.
+// The Ferry under the valid assist, seed 4: the scripted agent plays all 20 turns. (With the probe
+// it wins The Lighthouse before 20 turns; under valid it climbs the lighthouse rail by turn 10, and
+// the game, asking its final question, ends the episode even with stopOnDeath off.)
 const OPTIONS: EpisodeOptions = {
-  game: 'lighthouse',
+  game: 'ferry',
   seed: 4,
   maxTurns: 20,
   policy: 'full',
