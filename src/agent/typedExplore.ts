@@ -74,10 +74,10 @@ export function mappedByTyping(now: AgentState, before: AgentState): AgentState 
   }
   const carried = now.truth.inventory.map((item) => item.name);
   const opensUp = (room: number, replyNouns: readonly string[]) => {
+    // A dark room keeps nothing open, so its done list is not read.
+    if (now.readsExits && now.fleesDark && typing.darkRooms?.includes(room)) return false;
     const done = doneIn(now, room);
-    const reading = readingOf(now, room, done);
-    if (reading?.fleesDark && typing.darkRooms?.includes(room)) return false;
-    const typed = typedCommands(typedContext(typing, replyNouns, room, carried, reading));
+    const typed = typedCommands(typedContext(typing, replyNouns, room, carried, readingOf(now, room, done)));
     return typed.some((c) => !done.has(c.command) && c.worth >= spentBelow(now));
   };
   let open = now.open.filter((id) => id !== from && id !== to);

@@ -1,7 +1,7 @@
 /** Choosing the LLM from configuration. Secrets come from the environment, never from workflow inputs. */
 import { z } from 'zod';
 import { describeZodError } from '../schemas/describe';
-import { LocalProvider } from './localProvider';
+import { EMBEDDED_MODEL_THREADS, LocalProvider } from './localProvider';
 import { DEFAULT_EMBEDDED_MODEL, EMBEDDED_MODELS } from './models';
 import { OpenAiProvider } from './openaiProvider';
 import type { LlmProvider } from './types';
@@ -28,12 +28,7 @@ const LlmConfigSchema = z
       .default(120_000),
     /** The served model's context in tokens: under 16,384 grue sends it the short prompts it sends the embedded models. */
     GRUE_LLM_CONTEXT_TOKENS: z.coerce.number().int().min(512).optional(),
-    /**
-     * One by default: a small model's answer is paced by its grammar, not its threads (22 vs 24 tokens/s
-     * alone on 2 cores), and llama.cpp's threads spin-wait for each other, so beside other work
-     * (a suite's second game, the probe threads) two of them fell to 3.4 tokens/s where one kept 12.7.
-     */
-    GRUE_LLM_THREADS: z.coerce.number().int().min(1).max(256).default(1),
+    GRUE_LLM_THREADS: z.coerce.number().int().min(1).max(256).default(EMBEDDED_MODEL_THREADS),
     /** Calls a worker sends a remote endpoint at once (an embedded model always takes one at a time; see slots.ts). */
     GRUE_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   })
