@@ -89,6 +89,13 @@ WORKFLAG_BYTE, WORKFLAG_BIT = 25 // 8, 0x80 >> (25 % 8)
 # The banner a story prints when it ends ("*** You have died ***", "*** The End ***"), whatever
 # texts Jericho's binding for the game looks for.
 END_BANNER = re.compile(r"\*{3,}[^*\n]{2,60}\*{3,}")
+FINAL_WORDS = [re.compile(r"\b%s\b" % w, re.I) for w in ("restart", "restore", "quit")]
+
+
+def ended_reply(response):
+    """A game's end as grue reads it (src/engine/finalQuestion.ts): a banner, or the final question (RESTART, RESTORE and QUIT in the last four lines), which Enchanter's deaths ask without Jericho's game_over()."""
+    ending = " ".join([line.strip() for line in response.split("\n") if line.strip()][-4:])
+    return bool(END_BANNER.search(response)) or all(w.search(ending) for w in FINAL_WORDS)
 
 
 def diff_key(diff):
@@ -233,7 +240,7 @@ class Driver:
         state = env.get_state()
         before, score = self._tree(workflag=not self._inform()), env.get_score()
         response = env.step(action)[0]
-        changed = self._tree(workflag=not self._inform()) != before or env.get_score() != score or bool(env.game_over() or env.victory() or END_BANNER.search(response))
+        changed = self._tree(workflag=not self._inform()) != before or env.get_score() != score or bool(env.game_over() or env.victory() or ended_reply(response))
         self._restore(state)
         return changed
 
@@ -269,7 +276,7 @@ class Driver:
                 responses[c] = response
             after = self._tree()
             changed = sorted(n for n in after if after[n] != before.get(n))
-            ended = bool(env.game_over() or env.victory() or END_BANNER.search(response))
+            ended = bool(env.game_over() or env.victory() or ended_reply(response))
             if changed or ended:
                 unseen[c] = {"objects": changed[:10], "ended": ended}
         self._restore(state)

@@ -10,9 +10,10 @@
  *   thing in the second, and each object in the second slot once with one such thing in the
  *   first (never the object's own container or content). An object whose screen does something
  *   beyond taking the partner ("break the board with the awl": the board breaks; "ask the old
- *   man about the bottle": he answers and notes it), or moves something on the way, is then tried
- *   with every object in the other slot, since each one taken on the way, or asked about, is
- *   another outcome.
+ *   man about the bottle": he answers and notes it), moves something on the way, or puts the
+ *   partner in or on it (a workbench that takes one loose thing takes the others), is then tried
+ *   with every object in the other slot, since each one taken on the way, asked about or put
+ *   there is another outcome.
  */
 import { ALL, type CandidateScope, type Template } from './templates';
 import type { WorldDiff } from './objects';
@@ -47,7 +48,10 @@ export class PairPlan {
     tried: Iterable<string>,
   ) {
     this.tried = new Set(tried);
-    this.loose = scope.objects.filter((o) => portable.has(o) && !scope.held.has(o));
+    // Not the player, whom every step moves: "put me in the workbench" screens nothing. The player
+    // is found as what holds the things held, so the player object need not be known.
+    const holders = new Set([...scope.held].map((o) => scope.parentOf(o)));
+    this.loose = scope.objects.filter((o) => portable.has(o) && !scope.held.has(o) && !holders.has(o));
   }
 
   /** The pool for a slot: a slot the grammar wants held takes only what is or can be carried. */
@@ -99,7 +103,7 @@ export class PairPlan {
     const out: string[] = [];
     for (const hit of outcomes) {
       for (const s of this.screens.get(hit.command) ?? []) {
-        if (!didMoreThanTake(hit, s.partner)) continue;
+        if (!didMoreThanTake(hit, s.partner, s.object)) continue;
         const t = this.scope.templates[s.template];
         for (const other of this.pool(t, s.slot === 0 ? 1 : 0)) {
           if (other !== s.object) this.add(out, t.words, s.slot === 0 ? s.object : other, s.slot === 0 ? other : s.object);
@@ -110,11 +114,17 @@ export class PairPlan {
   }
 }
 
-/** Whether a screen changed or moved anything but its partner (which the parser may have taken first). */
-function didMoreThanTake(hit: PairOutcome, partner: number): boolean {
+/**
+ * Whether a screen changed or moved anything but its partner (which the parser may have taken
+ * first), or put its partner in or on the screened object: a workbench that takes the magazine
+ * takes the tool too, and each thing put there is another outcome (Seastalker's "put Universal Tool
+ * on workbench", the tool in a companion's hands).
+ */
+function didMoreThanTake(hit: PairOutcome, partner: number, object: number): boolean {
   const { diff } = hit;
   if (hit.scoreDelta !== 0 || hit.endsGame) return true;
   return (
+    diff.moved.some((m) => m.object === partner && m.to === object) ||
     diff.moved.some((m) => m.object !== partner) ||
     (hit.movedOnTheWay ?? []).some((object) => object !== partner) ||
     diff.attributesSet.some((a) => a.object !== partner) ||

@@ -46,3 +46,67 @@ describe('PairPlan: the two-object candidates tried before any screen', () => {
     expect(commands).not.toContain('ask cheryl for cup');
   });
 });
+
+describe('PairPlan: screens of loose things', () => {
+  const put: Template = { words: ['put', OBJECT, 'in', OBJECT], held: [false, false] };
+  // The hologram and the cup can be carried and are not.
+  const plan = () => {
+    const p = new PairPlan(scopeWith([put]), new Set([2, 4]), []);
+    return { plan: p, first: p.first() };
+  };
+
+  it('tries every loose thing in a container that took the one it was screened with', () => {
+    const { plan: p, first } = plan();
+    expect(first).toContain('put hologram in table');
+    const second = p.second([
+      {
+        command: 'put hologram in table',
+        diff: { moved: [{ object: 2, from: 1, to: 3 }], attributesSet: [], attributesCleared: [] },
+        scoreDelta: 0,
+        endsGame: false,
+      },
+    ]);
+    expect(second).toEqual(expect.arrayContaining(['put cheryl in table']));
+    expect(second).not.toContain('put hologram in table');
+  });
+
+  it('does not widen a screen that only took its partner', () => {
+    const { plan: p } = plan();
+    const second = p.second([
+      {
+        command: 'put hologram in table',
+        diff: { moved: [{ object: 2, from: 1, to: 9 }], attributesSet: [], attributesCleared: [] },
+        scoreDelta: 0,
+        endsGame: false,
+      },
+    ]);
+    expect(second).toEqual([]);
+  });
+});
+
+describe('PairPlan: the player is no screen partner', () => {
+  it('screens with a loose thing, not with the one who holds what is held', () => {
+    const put: Template = { words: ['put', OBJECT, 'in', OBJECT], held: [false, false] };
+    const base = scopeWith([put]);
+    // The player (6) holds the coin and, moved by every step, counts as portable.
+    const parents = new Map([
+      [2, 1],
+      [4, 3],
+      [5, 6],
+    ]);
+    const phrase = new Map([...base.phrase, [6, 'me']]);
+    const scope: CandidateScope = {
+      ...base,
+      objects: [6, 1, 2, 3, 4, 5],
+      phrase,
+      parentOf: (id) => parents.get(id) ?? 0,
+      fill: (words, chosen) => {
+        let slot = 0;
+        return words.map((w) => (typeof w === 'string' ? w : w.kind === 'word' ? w.text : phrase.get(chosen[slot++])!)).join(' ');
+      },
+    };
+    const first = new PairPlan(scope, new Set([2, 4, 6]), []).first();
+    expect(first).toContain('put hologram in table');
+    expect(first).not.toContain('put me in table');
+  });
+});
