@@ -141,15 +141,24 @@ export async function searchValidActionsYielding(session: GameSession, options: 
     const hits: ProbeHit[] = [];
     const tried: string[] = [];
     for (let list = passes(hits); list; list = passes(hits)) {
-      if (options.pool?.worthIt(list.length)) hits.push(...(await options.pool.probeHits(session, list, tried.length, start)));
-      else hits.push(...(await probeHere(session, start, list, tried.length, every)));
-      tried.push(...list);
+      if (options.pool?.worthIt(list.length)) appendAll(hits, await options.pool.probeHits(session, list, tried.length, start));
+      else appendAll(hits, await probeHere(session, start, list, tried.length, every));
+      appendAll(tried, list);
     }
     return { actions: finishSearch(session, start, groupHits(hits)), candidates: tried };
   } finally {
     clearInterval(timer);
     session.restoreState(start);
   }
+}
+
+/**
+ * `target.push(...items)` without spreading: a spread passes every item as an argument on the
+ * stack, and a pass of ~125,000 candidates or more (Sherlock's North Ambulatory: 141,562) threw
+ * "Maximum call stack size exceeded" out of the game activity.
+ */
+export function appendAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
 }
 
 /** One pass on this thread, giving the event loop back every `every` ms. */
