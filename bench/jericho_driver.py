@@ -251,10 +251,14 @@ class Driver:
         state = env.get_state()
         testable = [c for c in commands if ";" not in c and c.strip()]
         keys = {}
-        if testable:
-            for k, acts in env._filter_candidate_actions(testable, use_ctypes=True, use_parallel=False).items():
+        # One command at a time: in a batch, a command that halts Jericho's emulator (sherlock:
+        # "pour out black bag on coat") leaves every command after it without a key.
+        for c in testable:
+            self._restore(state)
+            for k, acts in env._filter_candidate_actions([c], use_ctypes=True, use_parallel=False).items():
                 for a in acts:
                     keys[a] = diff_key(k)
+        self._restore(state)
         lowered = {a.strip().lower(): k for a, k in keys.items()}
         out = [keys.get(c, lowered.get(c.strip().lower())) for c in commands]
         probe_key = None
