@@ -252,12 +252,15 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
   const scope = { ...found, all: found.all.filter((id) => !unreachable.has(id)) };
   const phrase = nounPhrases(session, scope.all);
   const parents = new Map(scope.all.map((id) => [id, session.objects.parent(session.mem, id)]));
+  // The pairs are made after the first pass has run other states: attributes are read from a copy of this one.
+  const start = session.mem.slice();
   return {
     templates: lines,
     objects: scope.all.filter((id) => phrase.has(id)),
     phrase,
     held: new Set(scope.held),
     parentOf: (id) => parents.get(id) ?? 0,
+    hasAttribute: (id, attribute) => session.objects.hasAttribute(start, id, attribute),
     countWords: countWords(session, scope.all, phrase, parents),
     fill: (words, chosen, allWord = 'all') => {
       let k = 0;

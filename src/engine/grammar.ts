@@ -19,7 +19,16 @@ export type Token =
    * code as the story stores it (ZIL's search bits, Inform's token type), which decides where the
    * parser looks for its objects and what "all" stands for there.
    */
-  | { kind: 'object'; held: boolean; creature: boolean; multi: boolean; inside: boolean; search: number }
+  | {
+      kind: 'object';
+      held: boolean;
+      creature: boolean;
+      multi: boolean;
+      inside: boolean;
+      search: number;
+      /** ZIL's FIND: the attribute the parser looks for to fill the slot ("give X to Y": the actors'); absent when none. */
+      find?: number;
+    }
   /** Free text (Inform's `topic`): filled with nouns. */
   | { kind: 'topic' }
   /** Numbers, quoted strings, parsing routines: slots grue cannot fill generically. */
@@ -186,7 +195,7 @@ function isMetaInform(words: DictWord[]): boolean {
 const ZIL_HAVE = 0x02;
 const ZIL_MANY = 0x04;
 
-function infocomObject(locBits: number): Token {
+function infocomObject(locBits: number, find: number): Token {
   return {
     kind: 'object',
     held: (locBits & ZIL_HAVE) !== 0,
@@ -194,6 +203,7 @@ function infocomObject(locBits: number): Token {
     multi: (locBits & ZIL_MANY) !== 0,
     inside: false,
     search: locBits,
+    ...(find ? { find } : {}),
   };
 }
 
@@ -241,14 +251,14 @@ export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary
       const tokens: Token[] = [];
       let action: number;
       if (format === 'infocom-fixed') {
-        const [objs, p1, p2, , , loc1, loc2, act] = mem.subarray(at, at + 8);
+        const [objs, p1, p2, find1, find2, loc1, loc2, act] = mem.subarray(at, at + 8);
         at += 8;
         action = act;
         const prep = (p: number) => (p >= 0x80 && preps.has(p) ? tokens.push({ kind: 'word', text: preps.get(p)! }) : undefined);
         prep(p1);
-        if (objs >= 1) tokens.push(infocomObject(loc1));
+        if (objs >= 1) tokens.push(infocomObject(loc1, find1));
         prep(p2);
-        if (objs >= 2) tokens.push(infocomObject(loc2));
+        if (objs >= 2) tokens.push(infocomObject(loc2, find2));
       } else if (format === 'infocom-variable') {
         const head = mem[at];
         const objs = (head >> 6) & 3;
@@ -261,10 +271,10 @@ export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary
           if (text) tokens.push({ kind: 'word', text });
         };
         prepOf(head);
-        if (objs >= 1) tokens.push(infocomObject(mem[at + 3]));
+        if (objs >= 1) tokens.push(infocomObject(mem[at + 3], mem[at + 2]));
         if (objs >= 2) {
           prepOf(mem[at + 4]);
-          tokens.push(infocomObject(mem[at + 6]));
+          tokens.push(infocomObject(mem[at + 6], mem[at + 5]));
         }
         at += size;
       } else if (format === 'inform-gv1') {

@@ -15,6 +15,7 @@
  *   with every object in the other slot, since each one taken on the way, asked about or put
  *   there is another outcome.
  */
+import type { Token } from './grammar';
 import { ALL, type CandidateScope, type Template } from './templates';
 import type { WorldDiff } from './objects';
 
@@ -42,12 +43,22 @@ export class PairPlan {
   /** Portable things not in the inventory: the screens' partners and the expansions' candidates. */
   private readonly loose: number[];
 
+  /** What the held pairs pair with everything: the things held, or those of them some command moved. */
+  private readonly carried: ReadonlySet<number>;
+
+  /**
+   * `moved`, when the first pass is known: the things some one-object command moved. A thing held
+   * that nothing moves — the player's arm, a wound — is part of the player, and pairing it with
+   * everything in scope made a third of Seastalker's candidates ("test workbench on arm").
+   */
   constructor(
     private readonly scope: CandidateScope,
     portable: ReadonlySet<number>,
     tried: Iterable<string>,
+    moved?: ReadonlySet<number>,
   ) {
     this.tried = new Set(tried);
+    this.carried = moved ? new Set([...scope.held].filter((o) => moved.has(o))) : scope.held;
     // Not the player, whom every step moves: "put me in the workbench" screens nothing. The player
     // is found as what holds the things held, so the player object need not be known.
     const holders = new Set([...scope.held].map((o) => scope.parentOf(o)));
@@ -70,14 +81,23 @@ export class PairPlan {
   /** The held pairs, "take X from Y", and the screens. */
   first(): string[] {
     const out: string[] = [];
-    const { held, parentOf } = this.scope;
+    const { parentOf, held, hasAttribute } = this.scope;
+    const carried = this.carried;
     this.scope.templates.forEach((t, index) => {
       if (t.held.length !== 2) return;
       const [firsts, seconds] = [this.pool(t, 0), this.pool(t, 1)];
-      for (const a of firsts) {
-        for (const b of seconds)
-          if (a !== b && (held.has(a) || held.has(b) || parentOf(a) === b || parentOf(b) === a)) this.add(out, t.words, a, b);
-      }
+      // A thing held and never moved still goes with what the line's slot looks for (ZIL's FIND):
+      // "give arm to tip", the actors being what "give X to" finds.
+      const [find0, find1] = objectSlots(t).map((slot) => slot.find);
+      const sought = (o: number, find: number | undefined) => find !== undefined && hasAttribute(o, find);
+      const pairs = (a: number, b: number) =>
+        carried.has(a) ||
+        carried.has(b) ||
+        parentOf(a) === b ||
+        parentOf(b) === a ||
+        (held.has(a) && sought(b, find1)) ||
+        (held.has(b) && sought(a, find0));
+      for (const a of firsts) for (const b of seconds) if (a !== b && pairs(a, b)) this.add(out, t.words, a, b);
       if (t.allWords)
         for (const b of seconds) for (const allWord of ['all', ...this.scope.countWords]) this.add(out, t.allWords, ALL, b, allWord);
       if (t.allSecondWords) for (const a of firsts) this.add(out, t.allSecondWords, a, ALL);
@@ -112,6 +132,11 @@ export class PairPlan {
     }
     return out;
   }
+}
+
+/** A template's object slots, in order. */
+function objectSlots(t: Template): Array<Extract<Token, { kind: 'object' }>> {
+  return t.words.filter((w): w is Extract<Token, { kind: 'object' }> => typeof w !== 'string' && w.kind === 'object');
 }
 
 /**

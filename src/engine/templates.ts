@@ -35,6 +35,8 @@ export interface CandidateScope {
   held: Set<number>;
   /** Each object's parent at the start state (the passes run other states in between). */
   parentOf: (id: number) => number;
+  /** Whether an object had an attribute at the start state. */
+  hasAttribute: (id: number, attribute: number) => boolean;
   /**
    * Number words an Inform parser reads as a count where "all" may go ("drop three": the first
    * three things it would drop): two, and one for each group of alike things listed together

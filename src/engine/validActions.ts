@@ -82,9 +82,9 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
     if (pass === 2) {
       // Whatever a one-object command moved can be moved: taken, mostly. Not "moved into the
       // player", so that the pairs do not hang on the player object being known.
-      const portable = new Set(scope.held);
-      for (const hit of hits) for (const m of hit.action.diff.moved) portable.add(m.object);
-      plan = new PairPlan(scope, portable, singles);
+      const moved = new Set(hits.flatMap((hit) => hit.action.diff.moved.map((m) => m.object)));
+      const portable = new Set([...scope.held, ...moved]);
+      plan = new PairPlan(scope, portable, singles, moved);
       screened = hits.length;
       return list(plan.first());
     }

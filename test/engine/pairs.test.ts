@@ -22,6 +22,7 @@ function scopeWith(templates: Template[]): CandidateScope {
     phrase,
     held: new Set([5]),
     parentOf: (id) => parents.get(id) ?? 0,
+    hasAttribute: () => false,
     countWords: [],
     fill: (words, chosen) => {
       let slot = 0;
@@ -108,5 +109,33 @@ describe('PairPlan: the player is no screen partner', () => {
     const first = new PairPlan(scope, new Set([2, 4, 6]), []).first();
     expect(first).toContain('put hologram in table');
     expect(first).not.toContain('put me in table');
+  });
+});
+
+describe('PairPlan: held things that nothing moves', () => {
+  // The player holds a coin (5, dropped by "drop coin") and an arm (6, which nothing moves); "give X
+  // to Y" looks for actors (attribute 9), and Cheryl (1) is one.
+  const give: Template = {
+    words: ['give', OBJECT, 'to', { ...OBJECT, find: 9 }],
+    held: [false, false],
+  };
+  const base = scopeWith([give]);
+  const phrase = new Map([...base.phrase, [6, 'arm']]);
+  const scope: CandidateScope = {
+    ...base,
+    objects: [...base.objects, 6],
+    phrase,
+    held: new Set([5, 6]),
+    hasAttribute: (id, attribute) => id === 1 && attribute === 9,
+    fill: (words, chosen) => {
+      let slot = 0;
+      return words.map((w) => (typeof w === 'string' ? w : w.kind === 'word' ? w.text : phrase.get(chosen[slot++])!)).join(' ');
+    },
+  };
+
+  it('pairs them only with what the slot looks for, and what is moved with everything', () => {
+    const first = new PairPlan(scope, new Set([5]), [], new Set([5])).first();
+    expect(first).toEqual(expect.arrayContaining(['give arm to cheryl', 'give coin to cheryl', 'give coin to table']));
+    expect(first).not.toContain('give arm to table');
   });
 });

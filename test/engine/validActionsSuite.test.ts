@@ -7,6 +7,7 @@ import {
   nounPhrases,
   objectNouns,
   scopeObjects,
+  searchValidActions,
   templates,
   type Token,
 } from '../../src/engine';
@@ -115,6 +116,26 @@ describeWithSuite(['ludicorp'], 'names: a qualifier that names another object', 
     expect(candidateCommands(session)).toContain('drop cup');
     expect(session.tryCommand('drop cup')).toMatch(/Dropped/);
     expect(session.objects.parent(session.mem, cup)).toBe(session.locationId);
+  });
+});
+
+describeWithSuite(['seastalker'], 'pairs: what the player holds and what is loose', ({ seastalker }) => {
+  // The lab: the player holds the logbook, a badge, an arm (with its gash) that nothing moves;
+  // Tip holds the magazine and the Universal Tool; the microphone is on the workbench.
+  const search = () => searchValidActions(sessionAt(seastalker, 0));
+
+  it('puts what Tip holds on the workbench, and gives the arm to Tip, but tries the arm with little else', () => {
+    const { actions, candidates } = search();
+    const offered = actions.flatMap((a) => [a.command, ...a.equivalents]);
+    // The workbench screened with a loose thing (not the player) that it took: every loose thing goes there.
+    expect(offered).toContain('put universal tool in workbench');
+    expect(offered).toContain('put magazine in workbench');
+    // Nothing moves the arm alone, yet "give X to" looks for actors (ZIL's FIND), and Tip is one.
+    expect(offered).toContain('give arm to tip');
+    // ...and the arm is tried in far fewer lines than the logbook, which "drop logbook" moves.
+    const naming = (word: string) => candidates.filter((c) => c.split(' ').includes(word)).length;
+    expect(naming('arm')).toBeLessThan(naming('logbook') / 2);
+    expect(candidates.includes('put i in workbench')).toBe(false);
   });
 });
 
