@@ -180,11 +180,18 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
     return {
       words: wordsOf(line, verb),
       held: slots(line.tokens).map((t) => t.kind === 'object' && t.held),
+      ...findOf(line.tokens),
       ...(multiLine ? { allWords: wordsOf(multiLine.line, multiLine.verb) } : {}),
       ...(multiSecondLine ? { allSecondWords: wordsOf(multiSecondLine.line, multiSecondLine.verb) } : {}),
       ...(grammar.format.startsWith('inform') && twoPlainObjects(line.tokens) ? { directionSecond: true as const } : {}),
     };
   });
+}
+
+/** Each object slot's FIND attribute, when a slot has one. */
+function findOf(tokens: Token[]): Pick<Template, 'find'> {
+  const find = slots(tokens).map((t) => (t.kind === 'object' ? t.find : undefined));
+  return find.some((f) => f !== undefined) ? { find } : {};
 }
 
 /** `verb noun noun`: two objects with no word between, neither held nor a creature. */

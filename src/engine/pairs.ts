@@ -15,7 +15,6 @@
  *   with every object in the other slot, since each one taken on the way, asked about or put
  *   there is another outcome.
  */
-import type { Token } from './grammar';
 import { ALL, type CandidateScope, type Template } from './templates';
 import type { WorldDiff } from './objects';
 
@@ -88,7 +87,7 @@ export class PairPlan {
       const [firsts, seconds] = [this.pool(t, 0), this.pool(t, 1)];
       // A thing held and never moved still goes with what the line's slot looks for (ZIL's FIND):
       // "give arm to tip", the actors being what "give X to" finds.
-      const [find0, find1] = objectSlots(t).map((slot) => slot.find);
+      const [find0, find1] = t.find ?? [];
       const sought = (o: number, find: number | undefined) => find !== undefined && hasAttribute(o, find);
       const pairs = (a: number, b: number) =>
         carried.has(a) ||
@@ -132,11 +131,6 @@ export class PairPlan {
     }
     return out;
   }
-}
-
-/** A template's object slots, in order. */
-function objectSlots(t: Template): Array<Extract<Token, { kind: 'object' }>> {
-  return t.words.filter((w): w is Extract<Token, { kind: 'object' }> => typeof w !== 'string' && w.kind === 'object');
 }
 
 /**

@@ -6,6 +6,12 @@ export interface Template {
   /** Per object slot: must the object be in the inventory? */
   held: boolean[];
   /**
+   * Per object slot: the attribute the line looks for there (ZIL's FIND: "give X to" finds actors),
+   * absent where none. Lines merged into one template keep the chosen line's: the attribute only
+   * guides which held things are paired, not what the parser does with the objects typed.
+   */
+  find?: Array<number | undefined>;
+  /**
    * The phrasing for "all" in the first slot, when a line of this action takes several objects
    * there (Inform's multi tokens, ZIL's MANY): this template's own line when it does, else the
    * best other one ("take off all" where "remove" takes one).

@@ -117,6 +117,7 @@ describe('PairPlan: held things that nothing moves', () => {
   // to Y" looks for actors (attribute 9), and Cheryl (1) is one.
   const give: Template = {
     words: ['give', OBJECT, 'to', { ...OBJECT, find: 9 }],
+    find: [undefined, 9],
     held: [false, false],
   };
   const base = scopeWith([give]);
