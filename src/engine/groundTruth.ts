@@ -5,6 +5,7 @@
  * status line and the probe's experiments on the opening allow (see bindings.ts for the modes).
  */
 import type { GameBinding, GroundTruthMode, NumberSource } from './bindings';
+import type { CellIds } from '../schemas/game';
 import type { ObjectTable } from './objects';
 import type { StoryInfo } from './story';
 
@@ -216,6 +217,20 @@ export class GroundTruthReader {
   }
 
   /** The object holding the player when that is not the location itself: a bed, a car, a boat. */
+  /**
+   * The ids a cell is made of (cellOf), without the names a ground truth decodes: the valid-action
+   * search reads a cell after every command that changed something, and names were most of it.
+   */
+  cellIds(): Omit<CellIds, 'score'> {
+    const { objects, mem } = this.source;
+    const location = { id: this.locationId };
+    const player = this.player;
+    if (!player) return { location, inventory: [] };
+    const holder = objects.parent(mem, player);
+    const inventory = objects.children(mem, player).map((id) => ({ id }));
+    return holder && holder !== location.id ? { location, within: { id: holder }, inventory } : { location, inventory };
+  }
+
   get within(): Place | undefined {
     const { objects, mem } = this.source;
     const player = this.player;

@@ -229,20 +229,18 @@ export class ObjectTable {
   }
 
   worldState(mem: Uint8Array, score: number, mask: WorldMask): WorldState {
-    const n = this.count;
-    const ab = this.layout.attrBytes;
+    // Read once per candidate that changed something, so a plain loop over the entries: no
+    // subarray views or per-object calls (this was an eighth of a valid-action search).
+    const { count: n, attrBytes: ab, entrySize, firstEntry, version } = this.layout;
     const parents = new Uint16Array(n + 1);
     const attrs = new Uint8Array(n * ab);
-    for (let id = 1; id <= n; id++) {
-      if (mask.ignoreObjects.has(id)) continue;
-      parents[id] = this.parent(mem, id);
-      attrs.set(mem.subarray(this.entry(id), this.entry(id) + ab), (id - 1) * ab);
-    }
-    for (const attr of mask.ignoreAttributes) {
-      const byte = attr >> 3;
-      const bit = 0x80 >> (attr & 7);
-      if (byte >= ab) continue;
-      for (let id = 1; id <= n; id++) attrs[(id - 1) * ab + byte] &= ~bit;
+    const ignoring = mask.ignoreObjects.size > 0;
+    const keep = attributeBytesKept(mask, ab);
+    for (let id = 1, entry = firstEntry; id <= n; id++, entry += entrySize) {
+      if (ignoring && mask.ignoreObjects.has(id)) continue;
+      const link = entry + ab;
+      parents[id] = version <= 3 ? mem[link] : (mem[link] << 8) | mem[link + 1];
+      for (let k = 0, to = (id - 1) * ab; k < ab; k++) attrs[to + k] = mem[entry + k] & keep[k];
     }
     for (const [id, attr] of mask.ignoreObjectAttributes) {
       if (id >= 1 && id <= n && attr >> 3 < ab) attrs[(id - 1) * ab + (attr >> 3)] &= ~(0x80 >> (attr & 7));
@@ -252,6 +250,19 @@ export class ObjectTable {
     watchRam.forEach((addr, i) => (watched[i] = mem[addr]));
     return { parents, attrs, attrBytes: ab, score, watched, watchRam };
   }
+}
+
+const keptBytes = new WeakMap<WorldMask, Uint8Array>();
+
+/** Per attribute byte, the bits a mask keeps: every object's attributes but the ignored ones. */
+function attributeBytesKept(mask: WorldMask, attrBytes: number): Uint8Array {
+  let keep = keptBytes.get(mask);
+  if (!keep || keep.length !== attrBytes) {
+    keep = new Uint8Array(attrBytes).fill(0xff);
+    for (const attribute of mask.ignoreAttributes) if (attribute >> 3 < attrBytes) keep[attribute >> 3] &= ~(0x80 >> (attribute & 7));
+    keptBytes.set(mask, keep);
+  }
+  return keep;
 }
 
 /** Whether every attribute whose bit differs in this attribute byte of the object is masked. */

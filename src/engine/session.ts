@@ -32,6 +32,7 @@ import { installVmHooks } from './vmHooks';
 import { captureVm, restoreVm, VmParts } from './vmCapture';
 import type { VmState } from './vmState';
 import { createZvm, Zvm } from './zvm';
+import { cellOf } from '../schemas/game';
 
 export type { GroundTruth, Place } from './groundTruth';
 export type { InputState, VmState } from './vmState';
@@ -304,6 +305,11 @@ export class GameSession {
   /** The object holding the player when that is not the location itself: a bed, a car, a boat. */
   get within(): Place | undefined {
     return this.reader.within;
+  }
+
+  /** The cell the game is in (cellOf): the ground truth's ids, without its names. */
+  cell(): string {
+    return cellOf({ ...this.reader.cellIds(), score: this.score });
   }
 
   groundTruth(): GroundTruth {

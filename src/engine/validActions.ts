@@ -14,7 +14,6 @@ import { candidateScope, familiarity, sceneCandidates, singleCandidates } from '
 import { PairPlan } from './pairs';
 import { diffKey, isEmptyDiff, worldDiff, type WorldState } from './objects';
 import type { GameSession, VmState } from './session';
-import { cellOf } from '../schemas/game';
 import { isEmptyOps, maskedOps, type ObjectOps, opsKey, traceObjectOps } from './objectOps';
 import type { ProbePool } from './probePool';
 import { groupHits, type ProbeHit, type Prober, type ValidAction } from './effectGroups';
@@ -185,6 +184,7 @@ export function candidateProber(session: GameSession, start: VmState = session.c
   session.restoreState(start);
   const before = session.effectState();
   const beforeBytes = Buffer.from(session.objects.entryBytes(session.mem));
+  const beforeHash = session.worldHashAfter(before);
   const opsOf = (command: string): ObjectOps | null => {
     session.restoreState(start);
     try {
@@ -199,15 +199,17 @@ export function candidateProber(session: GameSession, start: VmState = session.c
   // operations: "wait" where a clock runs. Its result is the same for every command with the
   // wait's operations, so it is read once.
   let passedTurn: Omit<ProbeHit, 'index'> | undefined;
-  const passingHit = (command: string, index: number, ops: ObjectOps): ProbeHit => {
+  const passingHit = (command: string, index: number, ops: ObjectOps, untouched: boolean): ProbeHit => {
     if (!passedTurn) {
-      const found = effectHit(command, index, ops);
+      const found = effectHit(command, index, ops, untouched);
       passedTurn = { ...found, action: { ...found.action, passesTime: true } };
     }
     return { ...passedTurn, index, action: { ...passedTurn.action, command } };
   };
-  const effectHit = (command: string, index: number, ops: ObjectOps): ProbeHit => {
-    const after = session.effectState();
+  // `untouched`: the world is as it was (sameWorld, score, watched bytes), so it is not read again:
+  // most candidates that do something do it only to what the mask leaves out.
+  const effectHit = (command: string, index: number, ops: ObjectOps, untouched: boolean): ProbeHit => {
+    const after = untouched ? before : session.effectState();
     const diff = worldDiff(before, after);
     const scoreDelta = after.score - before.score;
     const endsGame = session.isDone && !start.flags.done;
@@ -224,9 +226,9 @@ export function candidateProber(session: GameSession, start: VmState = session.c
         diff,
         scoreDelta,
         endsGame,
-        resultHash: session.worldHashAfter(after),
+        resultHash: untouched ? beforeHash : session.worldHashAfter(after),
         outcome: outcomeOf(session),
-        resultCell: cellOf(session.groundTruth()),
+        resultCell: session.cell(),
         effect,
         ...(unchanged ? { noNetChange: true as const } : {}),
       },
@@ -246,9 +248,9 @@ export function candidateProber(session: GameSession, start: VmState = session.c
     // Operations of a turn in which nothing happens: unless the world changed, the command did
     // nothing, or, with the wait's, let a turn pass.
     const idle = isEmptyOps(ops) || passing.all.has(key);
-    const nothingButTime = () => (key === passing.wait ? passingHit(command, index, ops) : null);
+    const nothingButTime = () => (key === passing.wait ? passingHit(command, index, ops, untouched) : null);
     if (untouched && idle) return nothingButTime();
-    const found = effectHit(command, index, ops);
+    const found = effectHit(command, index, ops, untouched);
     return idle && found.action.noNetChange ? nothingButTime() : found;
   };
 }
@@ -433,7 +435,7 @@ function findSceneActions(session: GameSession, start: VmState, before: WorldSta
     const scoreDelta = world.score - before.score;
     const effect = `scene:${key}`;
     const outcome = outcomeOf(session);
-    const resultCell = cellOf(session.groundTruth());
+    const resultCell = session.cell();
     groups.set(key, { command, equivalents: [], diff, scoreDelta, endsGame, resultHash, outcome, resultCell, scene: true, effect });
   }
 }

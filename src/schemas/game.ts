@@ -25,6 +25,15 @@ export const GroundTruthSchema = z.object({
 });
 export type GroundTruthData = z.infer<typeof GroundTruthSchema>;
 
+/** What a cell is made of: object ids (a ground truth has them with names, which a cell does not read). */
+type CellPlace = { id: number; name?: string };
+export interface CellIds {
+  location: CellPlace;
+  within?: CellPlace;
+  inventory: CellPlace[];
+  score: number;
+}
+
 /**
  * A Go-Explore cell: where the player is (the room, and what holds them in it: `25@31` is in the
  * bed in room 25), what they carry and the score. Coarser than the world hash on purpose: opening
@@ -32,7 +41,7 @@ export type GroundTruthData = z.infer<typeof GroundTruthSchema>;
  * not chase toggles. The holder is part of it because from inside a bed or a car the room's exits
  * are not valid: a cell that hid it made getting out look like going nowhere.
  */
-export function cellOf(truth: Pick<GroundTruthData, 'location' | 'within' | 'inventory' | 'score'>): string {
+export function cellOf(truth: CellIds): string {
   const place = truth.within ? `${truth.location.id}@${truth.within.id}` : `${truth.location.id}`;
   return `${place}/${truth.inventory
     .map((i) => i.id)

@@ -60,3 +60,31 @@ describe('ObjectTable.sameWorld (the probe skipping candidates that change nothi
     expect(table.sameWorld(mem, before, NO_MASK)).toBe(false);
   });
 });
+
+describe('ObjectTable.worldState', () => {
+  it('reads each parent and the attributes the mask keeps', () => {
+    const { mem, table, entry } = setup();
+    mem[entry(3) + 3] = 0x01; // object 3 has attribute 31
+    const all = table.worldState(mem, 7, NO_MASK);
+    expect([...all.parents]).toEqual([0, 0, 1, 0]);
+    expect([...all.attrs]).toEqual([0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01]);
+    expect(all.score).toBe(7);
+    const masked = table.worldState(mem, 0, {
+      ...NO_MASK,
+      ignoreAttributes: new Set([0]),
+      ignoreObjects: new Set([2]),
+      ignoreObjectAttributes: [[3, 31]],
+    });
+    expect([...masked.parents]).toEqual([0, 0, 0, 0]);
+    expect([...masked.attrs].every((byte) => byte === 0)).toBe(true);
+  });
+
+  it('reads a version 4 parent as a word', () => {
+    const layout: ObjectLayout = { version: 5, objectTable: 0, entrySize: 14, attrBytes: 6, firstEntry: 126, count: 2 };
+    const mem = new Uint8Array(200);
+    const table = new ObjectTable(layout, () => '');
+    mem[126 + 14 + 6] = 0x01; // object 2's parent: 0x0101
+    mem[126 + 14 + 7] = 0x01;
+    expect([...table.worldState(mem, 0, NO_MASK).parents]).toEqual([0, 0, 0x0101]);
+  });
+});
