@@ -253,7 +253,15 @@ class JerichoDriver {
 
   constructor() {
     // Its own process group, so pool workers Jericho forks are ended with it.
-    this.child = spawn(VENV_PYTHON, ['-u', DRIVER], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    // A fixed hash seed: Jericho keeps a state's object names in a set, so its candidates come in
+    // the order of Python's string hashes, random per process; a candidate that halts its emulator
+    // ends its search there, and the groups it found moved between runs (Sherlock's 8 states: 372,
+    // then 1,403).
+    this.child = spawn(VENV_PYTHON, ['-u', DRIVER], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+      env: { ...process.env, PYTHONHASHSEED: '0' },
+    });
     this.child.stderr!.on('data', (d: Buffer) => {
       process.stderr.write(d);
       this.stderrTail = (this.stderrTail + d.toString()).slice(-4000);
