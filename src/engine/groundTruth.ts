@@ -216,7 +216,6 @@ export class GroundTruthReader {
     return objects.children(mem, player).map((id) => ({ id, name: objects.name(mem, id) }));
   }
 
-  /** The object holding the player when that is not the location itself: a bed, a car, a boat. */
   /**
    * The ids a cell is made of (cellOf), without the names a ground truth decodes: the valid-action
    * search reads a cell after every command that changed something, and names were most of it.
@@ -231,6 +230,7 @@ export class GroundTruthReader {
     return holder && holder !== location.id ? { location, within: { id: holder }, inventory } : { location, inventory };
   }
 
+  /** The object holding the player when that is not the location itself: a bed, a car, a boat. */
   get within(): Place | undefined {
     const { objects, mem } = this.source;
     const player = this.player;
