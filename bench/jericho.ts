@@ -233,6 +233,8 @@ const ValidReply = Ok.extend({
   parallelMs: z.number().optional(),
   parallelSameKeys: z.boolean().optional(),
   parallelError: z.string().optional(),
+  /** Candidates that halt Jericho's emulator, which end its own search; its groups are those of every other candidate. */
+  haltingCount: z.number().optional(),
 });
 const TestReply = Ok.extend({
   keys: z.array(z.string().nullable()),
@@ -459,6 +461,7 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
   let invalidActions = 0;
   let grueActions = 0;
   let jerichoCandidates = 0;
+  let jerichoHaltingCandidates = 0;
   let grueCandidates = 0;
   const grueStepFailures: Array<{ step: number; command: string; reason: string }> = [];
   const walk = { total: 0, jericho: 0, grue: 0 };
@@ -520,6 +523,7 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
         );
       }
       jerichoCandidates += j.candidates;
+      jerichoHaltingCandidates += j.haltingCount ?? 0;
       grueCandidates += candidates.length;
 
       // grue's offered commands, judged by Jericho from the same state.
@@ -644,6 +648,7 @@ async function benchGame(driver: JerichoDriver, pool: ProbePool, spec: GameSpec,
     walkthroughLength: walkthrough.length,
     ...(endedAt !== null ? { gameEndedAtStep: endedAt } : {}),
     jerichoCandidatesMean: statesMeasured ? round(jerichoCandidates / statesMeasured) : 0,
+    jerichoHaltingCandidates,
     grueCandidatesMean: statesMeasured ? round(grueCandidates / statesMeasured) : 0,
     invalidExamples: spread(invalid, EXAMPLES),
     unseenExamples: spread(unseenExamples, EXAMPLES),

@@ -21,6 +21,7 @@ speech the story's own dictionary gives its words.
 """
 
 import base64
+from collections import defaultdict
 import json
 import os
 import re
@@ -173,20 +174,39 @@ class Driver:
         objs = env._identify_interactive_objects(use_object_tree=True)
         names = env._score_object_names(objs)
         candidates = env.act_gen.generate_actions(names)
-        diff2acts = env._filter_candidate_actions(candidates, use_ctypes=True, use_parallel=parallel)
-        return names, candidates, diff2acts
+        diff2acts, halted = self._filter_here(candidates, parallel)
+        return names, candidates, diff2acts, halted
+
+    def _filter_here(self, candidates, parallel=False):
+        """Jericho's filter from the current state, and whether a candidate halted its emulator:
+        the filter then calls reset() and keeps only the groups found before the halt."""
+        env = self.env
+        halted = []
+        reset = env.reset
+        env.reset = lambda *a, **k: (halted.append(True), reset(*a, **k))[1]
+        try:
+            groups = env._filter_candidate_actions(candidates, use_ctypes=True, use_parallel=parallel)
+        finally:
+            del env.reset
+        return groups, bool(halted)
 
     def valid(self, req):
         env = self.env
+        state = env.get_state()
         t0 = time.perf_counter()
-        names, candidates, diff2acts = self._valid(False)
+        names, candidates, first, halted = self._valid(False)
         ms = (time.perf_counter() - t0) * 1000
+        # Jericho's search, timed above, stops at a candidate that halts its emulator; the groups
+        # are those of every candidate, the halting ones aside (found by halving, untimed).
+        halting = []
+        diff2acts = self._halves(candidates, state, halting) if halted else first
+        self._restore(state)
         slots = self._slots(names)
         groups = [
             {"key": diff_key(k), "actions": list(v), "net": self._net_change(k, v[0]), "objects": min(slots.get(a, 2) for a in v)}
             for k, v in diff2acts.items()
         ]
-        reply = {"ms": ms, "candidates": len(candidates), "objectNames": names, "groups": groups}
+        reply = {"ms": ms, "candidates": len(candidates), "objectNames": names, "groups": groups, "haltingCandidates": halting[:20], "haltingCount": len(halting)}
         if req.get("parallel"):
             state = env.get_state()
             try:
@@ -196,13 +216,35 @@ class Driver:
                     self._restore(state)
                     self.pool_ready = True
                 t0 = time.perf_counter()
-                _, _, par = self._valid(True)
+                _, _, par, _ = self._valid(True)
                 reply["parallelMs"] = (time.perf_counter() - t0) * 1000
-                reply["parallelSameKeys"] = {diff_key(k) for k in par} == {g["key"] for g in groups}
+                reply["parallelSameKeys"] = {diff_key(k) for k in par} == {diff_key(k) for k in first}
             except Exception as e:  # the serial result stands; the caller stops asking
                 reply["parallelError"] = f"{type(e).__name__}: {e}"
             self._restore(state)
         return reply
+
+    def _filter(self, candidates, state):
+        """Jericho's filter on these candidates from `state`, and whether a candidate halted it."""
+        self._restore(state)
+        return self._filter_here(candidates)
+
+    def _filter_all(self, candidates, state, halting):
+        """Every candidate's group, the halting candidates left out (and listed in `halting`)."""
+        groups, halted = self._filter(candidates, state)
+        return self._halves(candidates, state, halting) if halted else groups
+
+    def _halves(self, candidates, state, halting):
+        """A filter that halted, run again on each half, down to the halting candidates themselves."""
+        if len(candidates) == 1:
+            halting.append(candidates[0])
+            return {}
+        mid = len(candidates) // 2
+        merged = defaultdict(list)
+        for part in (candidates[:mid], candidates[mid:]):
+            for k, v in self._filter_all(part, state, halting).items():
+                merged[k].extend(v)
+        return merged
 
     def _restore(self, state):
         """Back to a saved state. A command can halt Jericho's emulator (sherlock: "pour out coat on
