@@ -229,8 +229,8 @@ export class ObjectTable {
   }
 
   worldState(mem: Uint8Array, score: number, mask: WorldMask): WorldState {
-    // Read once per candidate that changed something, so a plain loop over the entries: no
-    // subarray views or per-object calls (this was an eighth of a valid-action search).
+    // Read for every candidate that changed something: one plain loop over the entries, with no
+    // subarray views or per-object calls.
     const { count: n, attrBytes: ab, entrySize, firstEntry, version } = this.layout;
     const parents = new Uint16Array(n + 1);
     const attrs = new Uint8Array(n * ab);
