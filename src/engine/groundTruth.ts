@@ -225,18 +225,21 @@ export class GroundTruthReader {
     const location = { id: this.locationId };
     const player = this.player;
     if (!player) return { location, inventory: [] };
-    const holder = objects.parent(mem, player);
+    const holder = this.holderOf(player, location.id);
     const inventory = objects.children(mem, player).map((id) => ({ id }));
-    return holder && holder !== location.id ? { location, within: { id: holder }, inventory } : { location, inventory };
+    return holder ? { location, within: { id: holder }, inventory } : { location, inventory };
   }
 
   /** The object holding the player when that is not the location itself: a bed, a car, a boat. */
   get within(): Place | undefined {
     const { objects, mem } = this.source;
     const player = this.player;
-    if (!player) return undefined;
-    const holder = objects.parent(mem, player);
-    if (!holder || holder === this.locationId) return undefined;
-    return { id: holder, name: objects.name(mem, holder) };
+    const holder = player ? this.holderOf(player, this.locationId) : undefined;
+    return holder ? { id: holder, name: objects.name(mem, holder) } : undefined;
+  }
+
+  private holderOf(player: number, locationId: number): number | undefined {
+    const holder = this.source.objects.parent(this.source.mem, player);
+    return holder && holder !== locationId ? holder : undefined;
   }
 }
