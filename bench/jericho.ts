@@ -255,10 +255,9 @@ class JerichoDriver {
 
   constructor() {
     // Its own process group, so pool workers Jericho forks are ended with it.
-    // A fixed hash seed: Jericho keeps a state's object names in a set, so its candidates come in
-    // the order of Python's string hashes, random per process; a candidate that halts its emulator
-    // ends its search there, and the groups it found moved between runs (Sherlock's 8 states: 372,
-    // then 1,403).
+    // A fixed hash seed: Jericho keeps a state's object names in a set, so the names it picks and
+    // the order of its candidates follow Python's string hashes, random per process; seeded, its
+    // groups are the same in every run.
     this.child = spawn(VENV_PYTHON, ['-u', DRIVER], {
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,

@@ -206,7 +206,7 @@ class Driver:
             {"key": diff_key(k), "actions": list(v), "net": self._net_change(k, v[0]), "objects": min(slots.get(a, 2) for a in v)}
             for k, v in diff2acts.items()
         ]
-        reply = {"ms": ms, "candidates": len(candidates), "objectNames": names, "groups": groups, "haltingCandidates": halting[:20], "haltingCount": len(halting)}
+        reply = {"ms": ms, "candidates": len(candidates), "objectNames": names, "groups": groups, "haltingCount": len(halting)}
         if req.get("parallel"):
             state = env.get_state()
             try:
@@ -224,14 +224,10 @@ class Driver:
             self._restore(state)
         return reply
 
-    def _filter(self, candidates, state):
-        """Jericho's filter on these candidates from `state`, and whether a candidate halted it."""
-        self._restore(state)
-        return self._filter_here(candidates)
-
     def _filter_all(self, candidates, state, halting):
-        """Every candidate's group, the halting candidates left out (and listed in `halting`)."""
-        groups, halted = self._filter(candidates, state)
+        """Every candidate's group from `state`, the halting candidates left out (and listed in `halting`)."""
+        self._restore(state)
+        groups, halted = self._filter_here(candidates)
         return self._halves(candidates, state, halting) if halted else groups
 
     def _halves(self, candidates, state, halting):
