@@ -3,7 +3,9 @@
  * a bounded run loop, a pinned random number generator, no in-VM undo, and @quit recorded
  * rather than shutting Glk down. Each hook says why it exists.
  */
+import { fasterDictionaryLookup } from './dictionaryLookup';
 import { InstructionBudgetError } from './errors';
+import { fasterTableCopy } from './tableCopy';
 import { writeFrotzHeader } from './frotzHeader';
 import type { FrotzRandom } from './frotzRandom';
 import type { GlkApi } from './glk';
@@ -40,6 +42,8 @@ export function installVmHooks(vm: Zvm, glk: GlkApi, host: VmHost): void {
     originalRestart.call(this, autorestoring);
   };
   reuseStackViews(vm);
+  fasterDictionaryLookup(vm);
+  fasterTableCopy(vm);
   // UNDO is off: snapshots are the harness's undo, and an in-VM undo history would make a
   // restored game behave differently from the original (the history is not in the snapshot).
   vm.save_undo = () => -1;
