@@ -77,20 +77,28 @@ export function traceObjectOps<T>(memory: Uint8Array, body: () => T): { result: 
 
 /** The record without what the mask says to ignore (daemons, parser scratch attributes). */
 export function maskedOps(ops: ObjectOps, mask: WorldMask): ObjectOps {
-  const keepAttribute = (object: number, attribute: number) =>
+  // Helpers at module level: tsx names every function a const holds, at run time, on each call
+  // (esbuild's keepNames), and this runs for every candidate of the valid-action search.
+  return {
+    moves: keptPairs(ops.moves, (object) => !mask.ignoreObjects.has(object)),
+    sets: keptPairs(ops.sets, (object, attribute) => keepsAttribute(mask, object, attribute)),
+    clears: keptPairs(ops.clears, (object, attribute) => keepsAttribute(mask, object, attribute)),
+  };
+}
+
+function keepsAttribute(mask: WorldMask, object: number, attribute: number): boolean {
+  return (
     !mask.ignoreObjects.has(object) &&
     !mask.ignoreAttributes.has(attribute) &&
-    !mask.ignoreObjectAttributes.some(([o, a]) => o === object && a === attribute);
-  const pairs = (flat: number[], keep: (a: number, b: number) => boolean) => {
-    const out: number[] = [];
-    for (let i = 0; i < flat.length; i += 2) if (keep(flat[i], flat[i + 1])) out.push(flat[i], flat[i + 1]);
-    return out;
-  };
-  return {
-    moves: pairs(ops.moves, (object) => !mask.ignoreObjects.has(object)),
-    sets: pairs(ops.sets, keepAttribute),
-    clears: pairs(ops.clears, keepAttribute),
-  };
+    !mask.ignoreObjectAttributes.some(([o, a]) => o === object && a === attribute)
+  );
+}
+
+/** The (a, b) pairs of a flat list that `keep` keeps. */
+function keptPairs(flat: number[], keep: (a: number, b: number) => boolean): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < flat.length; i += 2) if (keep(flat[i], flat[i + 1])) out.push(flat[i], flat[i + 1]);
+  return out;
 }
 
 export function isEmptyOps(ops: ObjectOps): boolean {
@@ -99,10 +107,11 @@ export function isEmptyOps(ops: ObjectOps): boolean {
 
 /** A canonical string for a record: equal strings, equal operations in equal order. */
 export function opsKey(ops: ObjectOps): string {
-  const list = (flat: number[], sep: string) => {
-    const out: string[] = [];
-    for (let i = 0; i < flat.length; i += 2) out.push(`${flat[i]}${sep}${flat[i + 1]}`);
-    return out.join(',');
-  };
-  return `${list(ops.moves, '>')}|${list(ops.sets, '+')}|${list(ops.clears, '-')}`;
+  return `${pairList(ops.moves, '>')}|${pairList(ops.sets, '+')}|${pairList(ops.clears, '-')}`;
+}
+
+function pairList(flat: number[], sep: string): string {
+  const out: string[] = [];
+  for (let i = 0; i < flat.length; i += 2) out.push(`${flat[i]}${sep}${flat[i + 1]}`);
+  return out.join(',');
 }

@@ -248,10 +248,10 @@ export function candidateProber(session: GameSession, start: VmState = session.c
     // Operations of a turn in which nothing happens: unless the world changed, the command did
     // nothing, or, with the wait's, let a turn pass.
     const idle = isEmptyOps(ops) || passing.all.has(key);
-    const nothingButTime = () => (key === passing.wait ? passingHit(command, index, ops, untouched) : null);
-    if (untouched && idle) return nothingButTime();
+    if (untouched && idle) return key === passing.wait ? passingHit(command, index, ops, untouched) : null;
     const found = effectHit(command, index, ops, untouched);
-    return idle && found.action.noNetChange ? nothingButTime() : found;
+    if (!idle || !found.action.noNetChange) return found;
+    return key === passing.wait ? passingHit(command, index, ops, untouched) : null;
   };
 }
 

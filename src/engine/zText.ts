@@ -53,12 +53,10 @@ export function readZChars(memory: ZMemory, addr: number, byteLength?: number): 
  * text of an abbreviation itself), abbreviation Z-characters and their partners are skipped.
  */
 export function decodeZChars(zchars: number[], tables: ZTextTables, abbreviations: boolean): ZTextPiece[] {
+  // No closure here: tsx names every function a const holds at run time (esbuild's keepNames),
+  // a cost on each call of a function this hot (every string a game prints).
   const pieces: ZTextPiece[] = [];
   let run: number[] = [];
-  const flush = () => {
-    if (run.length) pieces.push(tables.zsciiToText(run));
-    run = [];
-  };
   let alphabet = 0;
   for (let i = 0; i < zchars.length; i++) {
     const zchar = zchars[i];
@@ -70,7 +68,8 @@ export function decodeZChars(zchars: number[], tables: ZTextTables, abbreviation
       if (i + 1 >= zchars.length) break;
       const number = 32 * (zchar - 1) + zchars[++i];
       if (abbreviations) {
-        flush();
+        if (run.length) pieces.push(tables.zsciiToText(run));
+        run = [];
         pieces.push(number);
       }
     } else if (zchar === SHIFT_A1 || zchar === SHIFT_A2) alphabet = zchar - 3;
@@ -80,7 +79,7 @@ export function decodeZChars(zchars: number[], tables: ZTextTables, abbreviation
       i += 2;
     } else run.push(tables.alphabets[current][zchar - 6]);
   }
-  flush();
+  if (run.length) pieces.push(tables.zsciiToText(run));
   return pieces;
 }
 
