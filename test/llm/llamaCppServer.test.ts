@@ -39,9 +39,9 @@ describeWithServer.each([
   let server: LlamaCppServer;
   beforeAll(async () => {
     await ensureModel('gemma3-270m');
-    // One thread: jest's other worker shares the two cores, and two spinning llama.cpp threads beside it
-    // slow every call (a knowledge update beside one busy process: 72 s with two threads, 57 s with one).
-    server = await startLlamaCppServer({ python: python!, modelPath: modelPath('gemma3-270m'), chatFormat, threads: 1 });
+    // Two threads: `npm test` runs this project on its own (see SERVERS in jest.config.js), so the
+    // server has both cores but for the one Temporal episode it serves.
+    server = await startLlamaCppServer({ python: python!, modelPath: modelPath('gemma3-270m'), chatFormat, threads: 2 });
   }, 300_000);
   afterAll(() => server?.stop());
 
