@@ -206,6 +206,9 @@ export function candidateProber(session: GameSession, start: VmState = session.c
     }
     return { ...passedTurn, index, action: { ...passedTurn.action, command } };
   };
+  /** A command that did nothing: the passing turn when its operations are the wait's, else no action. */
+  const idleHit = (command: string, index: number, ops: ObjectOps, untouched: boolean, key: string): ProbeHit | null =>
+    key === passing.wait ? passingHit(command, index, ops, untouched) : null;
   // `untouched`: the world is as it was (sameWorld, score, watched bytes), so it is not read again:
   // most candidates that do something do it only to what the mask leaves out.
   const effectHit = (command: string, index: number, ops: ObjectOps, untouched: boolean): ProbeHit => {
@@ -248,10 +251,9 @@ export function candidateProber(session: GameSession, start: VmState = session.c
     // Operations of a turn in which nothing happens: unless the world changed, the command did
     // nothing, or, with the wait's, let a turn pass.
     const idle = isEmptyOps(ops) || passing.all.has(key);
-    if (untouched && idle) return key === passing.wait ? passingHit(command, index, ops, untouched) : null;
+    if (untouched && idle) return idleHit(command, index, ops, untouched, key);
     const found = effectHit(command, index, ops, untouched);
-    if (!idle || !found.action.noNetChange) return found;
-    return key === passing.wait ? passingHit(command, index, ops, untouched) : null;
+    return idle && found.action.noNetChange ? idleHit(command, index, ops, untouched, key) : found;
   };
 }
 
