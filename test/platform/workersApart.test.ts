@@ -26,11 +26,13 @@ describe('workers with different data dirs', () => {
     const address = `127.0.0.1:${server.port}`;
     const client = new Client({ connection: await Connection.connect({ address }) });
     const [firstDir, secondDir, cliDir] = [tempDataDir(), tempDataDir(), tempDataDir()];
-    // Random play on The Lighthouse lasts past turn 25 with seed 7 (see the durability test), so
-    // the episode crosses a continue-as-new after the first worker has left.
+    // Random play on The Lighthouse under `none` (typed commands, no valid-action search: turns of
+    // milliseconds) lasts the 60 turns, so the episode crosses a continue-as-new after the first
+    // worker has left.
     const input = episodeInput({
       game: 'lighthouse',
       policy: 'random',
+      assist: 'none',
       seed: 7,
       maxTurns: 60,
       continueAsNewEvery: 25,
