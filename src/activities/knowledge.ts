@@ -51,8 +51,19 @@ const localItemSchema = ItemAnswerSchema.extend({
  */
 export const localKnowledgeAnswerSchema = z.object({ items: z.array(localItemSchema).min(1).max(LOCAL_ITEMS) });
 export const UPDATE_BUDGET = { small: 1250, large: 8000 };
-const localWisdomAnswerSchema = WisdomAnswerSchema.extend({ insights: WisdomAnswerSchema.shape.insights.min(1).max(6) });
 export const UPDATE_MAX_TOKENS = { small: 700, large: 2500 };
+
+/**
+ * The embedded model's wisdom, bounded as its items are: a run of digits ("1000000…", a token
+ * each) in six 240-character insights went on to the answer's token cap, and the cut-off answer
+ * was lost (the full agent's suite row: enchanter, huntdark, lgop). Three insights of 160
+ * characters, three keywords each, end in time.
+ */
+export const LOCAL_INSIGHTS = 3;
+const insightSchema = WisdomAnswerSchema.shape.insights.element;
+const localInsightSchema = insightSchema.extend({ text: insightSchema.shape.text.max(160), keywords: insightSchema.shape.keywords.max(3) });
+export const localWisdomAnswerSchema = z.object({ insights: z.array(localInsightSchema).min(1).max(LOCAL_INSIGHTS) });
+export const WISDOM_MAX_TOKENS = { small: 700, large: 1500 };
 
 export function createKnowledgeActivities(llm: () => LlmProvider, stories: StorySessions) {
   /** One timed LLM call: the schema, prompt budget and answer length by provider size. */
@@ -98,7 +109,7 @@ export function createKnowledgeActivities(llm: () => LlmProvider, stories: Story
     async synthesizeWisdom(raw: WisdomRequest): Promise<WisdomResult> {
       const request = parseInput(WisdomRequestSchema, raw, 'synthesizeWisdom input');
       const schemas = { small: localWisdomAnswerSchema as z.ZodType<WisdomAnswer>, large: WisdomAnswerSchema };
-      return timedCall('wisdom', schemas, (budget) => wisdomPrompt(request, budget), { small: 600, large: 1500 }, request.seed);
+      return timedCall('wisdom', schemas, (budget) => wisdomPrompt(request, budget), WISDOM_MAX_TOKENS, request.seed);
     },
 
     async verifyKnowledge(raw: VerifyRequest): Promise<VerifyResult> {
