@@ -115,7 +115,8 @@ describe('durability', () => {
     const handle = await client.workflow.start(episodeWorkflow, {
       taskQueue: queue,
       workflowId: `restart-${Date.now()}`,
-      args: [episodeInput({ game: 'ferry', seed: 4, maxTurns: 30, transcriptFlushEvery: 4, turnTimeoutSeconds: 10 })],
+      // Typed commands (`none`): turns of milliseconds, so 200 of them outlast the restart by far.
+      args: [episodeInput({ game: 'ferry', assist: 'none', seed: 4, maxTurns: 200, transcriptFlushEvery: 4, turnTimeoutSeconds: 10 })],
     });
     try {
       let turnAtStop = 0;
@@ -134,7 +135,7 @@ describe('durability', () => {
       const result = await client.workflow.getHandle(handle.workflowId).result();
       // It went on past the restart to a proper end: out of turns, or the story ended.
       expect(result.turns).toBeGreaterThan(turnAtStop);
-      expect(result.turns === 30 || result.victory || result.died).toBe(true);
+      expect(result.turns === 200 || result.victory || result.died).toBe(true);
       expect(readTranscript(dataDir, handle.workflowId).map((t) => t.turn)).toEqual(Array.from({ length: result.turns }, (_, i) => i + 1));
     } finally {
       await worker.stop();
