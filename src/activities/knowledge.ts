@@ -40,9 +40,12 @@ import { recordLlmWork } from '../telemetry/metrics';
  * ran out of tokens mid-answer); a model with a large context gets the whole window and up to eight items.
  */
 export const LOCAL_ITEMS = 3;
+/** The embedded model's text and keywords, in its items and its wisdom alike. */
+const LOCAL_TEXT = 160;
+const LOCAL_KEYWORDS = 3;
 const localItemSchema = ItemAnswerSchema.extend({
-  text: ItemAnswerSchema.shape.text.max(160),
-  keywords: ItemAnswerSchema.shape.keywords.max(3),
+  text: ItemAnswerSchema.shape.text.max(LOCAL_TEXT),
+  keywords: ItemAnswerSchema.shape.keywords.max(LOCAL_KEYWORDS),
   verify_commands: ItemAnswerSchema.shape.verify_commands.max(2),
 });
 /**
@@ -59,11 +62,14 @@ export const UPDATE_MAX_TOKENS = { small: 700, large: 2500 };
  * was lost (the full agent's suite row: enchanter, huntdark, lgop). Three insights of 160
  * characters, three keywords each, end in time.
  */
-export const LOCAL_INSIGHTS = 3;
+const LOCAL_INSIGHTS = 3;
 const insightSchema = WisdomAnswerSchema.shape.insights.element;
-const localInsightSchema = insightSchema.extend({ text: insightSchema.shape.text.max(160), keywords: insightSchema.shape.keywords.max(3) });
-export const localWisdomAnswerSchema = z.object({ insights: z.array(localInsightSchema).min(1).max(LOCAL_INSIGHTS) });
-export const WISDOM_MAX_TOKENS = { small: 700, large: 1500 };
+const localInsightSchema = insightSchema.extend({
+  text: insightSchema.shape.text.max(LOCAL_TEXT),
+  keywords: insightSchema.shape.keywords.max(LOCAL_KEYWORDS),
+});
+const localWisdomAnswerSchema = z.object({ insights: z.array(localInsightSchema).min(1).max(LOCAL_INSIGHTS) });
+const WISDOM_MAX_TOKENS = { small: 700, large: 1500 };
 
 export function createKnowledgeActivities(llm: () => LlmProvider, stories: StorySessions) {
   /** One timed LLM call: the schema, prompt budget and answer length by provider size. */
