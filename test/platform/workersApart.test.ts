@@ -27,8 +27,8 @@ describe('workers with different data dirs', () => {
     const client = new Client({ connection: await Connection.connect({ address }) });
     const [firstDir, secondDir, cliDir] = [tempDataDir(), tempDataDir(), tempDataDir()];
     // Random play on The Lighthouse under `none` (typed commands, no valid-action search: turns of
-    // milliseconds) lasts the 60 turns, so the episode crosses a continue-as-new after the first
-    // worker has left.
+    // milliseconds) lasts past turn 25 (checked below), so the episode crosses a continue-as-new
+    // after the first worker has left.
     const input = episodeInput({
       game: 'lighthouse',
       policy: 'random',
