@@ -1,5 +1,5 @@
 /**
- * npm run bench:explore -- [--assist none|valid|probe] [--steps 100] [--games all|a,b] [--seed N] [--prior FILE] [--suite DIR] [--log]
+ * npm run bench:explore -- [--assist none|valid|probe] [--steps 100] [--episodes 1] [--games all|a,b] [--seed N] [--prior FILE] [--suite DIR] [--log]
  *
  * The oracle-free explorer played in-process on the Jericho suite: no Temporal, no LLM. Each game
  * of suite.json is opened with Jericho's seed, Jericho's reset commands are sent (as its reset
@@ -10,13 +10,19 @@
  * game activity would (the same commands, the same cap; `probe` with each one's outcome), so count
  * a few minutes a game.
  *
+ * `--episodes N` plays each game as the `campaign` setting does, one episode at a time: episode k
+ * opens the story with Jericho's seed + k and starts from what the episodes before it learned
+ * (learnedAfter, as campaignWorkflow carries it); `best` is then the best final score, and
+ * `finals` lists each episode's.
+ *
  * Prints one JSON object: per game { game, maxScore, best, peak, normalised, steps, seconds, places, doomedTurns },
  * the suite mean of normalised (best / maxScore; lgop, whose maximum is unknown, aside) and the
  * mean of peak / maxScore. `--log` writes each game's commands and replies to stderr.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freshLearned } from '../src/agent/learned';
+import { freshLearned, type LearnedState } from '../src/agent/learned';
+import { learnedAfter } from '../src/agent/records';
 import { createRng, seedFor } from '../src/agent/rng';
 import { AgentState, initialState } from '../src/agent/state';
 import { VerbPrior, VerbPriorSchema } from '../src/agent/verbPrior';
@@ -49,6 +55,8 @@ export interface GameRun {
   /** Turns whose options held a move the probe shows leads to death a few idle turns later, beside others (see doom.ts). */
   doomedTurns: number;
   fault?: string;
+  /** Each episode's final score, when the game was played as a campaign (`--episodes`). */
+  finals?: number[];
 }
 
 export type ExploreAssist = Assist;
@@ -86,10 +94,21 @@ export interface PlayOptions {
   worth?: (shapes: string[]) => Record<string, number>;
   /** Receives each turn's state before and after it. */
   onTurn?: (before: AgentState, after: AgentState) => void;
+  /** Receives each episode's run as a campaign (playCampaign) finishes it. */
+  onEpisode?: (index: number, run: GameRun) => void;
+  /** What earlier episodes of a campaign learned (default: nothing). */
+  learned?: LearnedState;
+  /** Added to Jericho's seed for the story's random numbers (a campaign's episode index). */
+  storySeedOffset?: number;
 }
 
 /** One episode of the oracle-free explorer on one suite game, through the workflow's turn pipeline. */
 export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOptions): GameRun {
+  return playEpisode(suiteDir, entry, options).run;
+}
+
+/** One episode, with what it learned for the next (as the episode workflow's result carries it). */
+export function playEpisode(suiteDir: string, entry: SuiteGame, options: PlayOptions): { run: GameRun; learned: LearnedState | null } {
   const started = performance.now();
   const run: GameRun = {
     game: entry.game,
@@ -118,12 +137,12 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
   let session: GameSession;
   let observation: string;
   try {
-    session = GameSession.fromFile(join(suiteDir, entry.file), { seed: entry.seed ?? 0 });
+    session = GameSession.fromFile(join(suiteDir, entry.file), { seed: (entry.seed ?? 0) + (options.storySeedOffset ?? 0) });
     observation = session.intro;
     for (const command of entry.resetCommands) observation = session.step(command).observation;
   } catch (err) {
     run.fault = `load: ${(err as Error).message}`;
-    return finish();
+    return { run: finish(), learned: null };
   }
   const start: StartGameResult = {
     ...perceived(session, observation, assist),
@@ -132,7 +151,7 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
     maxScore: entry.maxScore,
     ...(assist === 'none' ? typedStart(session, options.prior) : {}),
   };
-  let state = initialState(start, freshLearned(), seedFor(config.seed, 'policy'), {});
+  let state = initialState(start, options.learned ?? freshLearned(), seedFor(config.seed, 'policy'), {});
   if (options.worth && state.typing)
     state = { ...state, typing: { ...state.typing, worth: options.worth(Object.keys(state.typing.worth)) } };
   while (state.turn < config.maxTurns && !isOver(state.truth, config)) {
@@ -158,7 +177,38 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
   run.best = state.truth.score;
   run.steps = state.turn;
   run.places = state.places.length;
-  return finish();
+  return { run: finish(), learned: learnedAfter(state) };
+}
+
+/**
+ * A game played as a campaign of `episodes`, one at a time, each from what the ones before it
+ * learned. `best` is the best final score, `peak` the highest seen, `steps` and `places` summed.
+ */
+export function playCampaign(suiteDir: string, entry: SuiteGame, episodes: number, options: PlayOptions): GameRun {
+  let learned = options.learned ?? freshLearned();
+  const runs: GameRun[] = [];
+  for (let index = 0; index < episodes; index++) {
+    const played = playEpisode(suiteDir, entry, { ...options, learned, storySeedOffset: index, seed: options.seed + index });
+    runs.push(played.run);
+    options.onEpisode?.(index, played.run);
+    if (!played.learned) break;
+    learned = played.learned;
+  }
+  const best = Math.max(...runs.map((r) => r.best));
+  const fault = runs.find((r) => r.fault)?.fault;
+  return {
+    game: entry.game,
+    maxScore: entry.maxScore,
+    best,
+    peak: Math.max(...runs.map((r) => r.peak)),
+    normalised: entry.maxScore > 0 ? best / entry.maxScore : 0,
+    steps: runs.reduce((sum, r) => sum + r.steps, 0),
+    seconds: Number(runs.reduce((sum, r) => sum + r.seconds, 0).toFixed(1)),
+    places: runs.reduce((sum, r) => sum + r.places, 0),
+    doomedTurns: runs.reduce((sum, r) => sum + r.doomedTurns, 0),
+    finals: runs.map((r) => r.best),
+    ...(fault ? { fault } : {}),
+  };
 }
 
 export function readSuite(suiteDir: string): SuiteGame[] {
@@ -184,6 +234,9 @@ function main(): void {
   const assist = asked.data;
   const suiteDir = resolve(arg('suite', join(__dirname, '../../shared/jericho')));
   const steps = Number(arg('steps', '100'));
+  const episodes = Number(arg('episodes', '1'));
+  if (!Number.isInteger(episodes) || episodes < 1)
+    throw new Error(`bench:explore plays --episodes 1 or more (got "${arg('episodes', '1')}")`);
   const seed = Number(arg('seed', '0'));
   const wanted = arg('games', 'all');
   const suite = readSuite(suiteDir);
@@ -195,13 +248,16 @@ function main(): void {
   const prior = priorFile ? VerbPriorSchema.parse(JSON.parse(readFileSync(priorFile, 'utf8'))) : undefined;
   const runs: GameRun[] = [];
   for (const entry of suite.filter((g) => names.includes(g.game))) {
-    const run = playGame(suiteDir, entry, {
+    const options: PlayOptions = {
       steps,
       seed,
       assist,
       ...(prior ? { prior } : {}),
       ...(verbose ? { onStep: (command, reply, why) => log(`${entry.game} > ${command}  (${why})\n${reply.slice(0, 300)}`) } : {}),
-    });
+      onEpisode: (index, run) =>
+        log(`${entry.game} episode ${index + 1}/${episodes}: ${run.best} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s`),
+    };
+    const run = episodes > 1 ? playCampaign(suiteDir, entry, episodes, options) : playGame(suiteDir, entry, options);
     runs.push({ ...run, normalised: round(run.normalised) });
     log(
       `${run.game}: ${run.best}/${run.maxScore} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s` +
@@ -211,7 +267,16 @@ function main(): void {
   const aside = runs.filter((r) => r.maxScore === 0).map((r) => ({ game: r.game, best: r.best, peak: r.peak }));
   console.log(
     JSON.stringify(
-      { assist, steps, seed, prior: priorFile || 'default', games: runs.filter((r) => r.maxScore > 0), aside, mean: suiteMeans(runs) },
+      {
+        assist,
+        steps,
+        episodes,
+        seed,
+        prior: priorFile || 'default',
+        games: runs.filter((r) => r.maxScore > 0),
+        aside,
+        mean: suiteMeans(runs),
+      },
       null,
       1,
     ),

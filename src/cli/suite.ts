@@ -1,13 +1,16 @@
 /**
  * `grue suite [dir]`: every game of a suite folder as one durable suite workflow, a line per game
  * as it starts and ends, then the suite's figures. Run again with the same arguments, it attaches
- * to the run already under way (or finished) instead of starting another: no --resume needed.
+ * to the run already under way (or finished) instead of starting another: no --resume needed. An
+ * --id that names a run of other games or settings is refused, not followed.
  */
 import { Client, WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { Command } from 'commander';
 import { loadConfig, webUiUrl } from '../config';
 import { GAME_KEY } from '../schemas/searchAttributes';
-import { MAX_PARALLEL_GAMES, SuiteGameProgress, SuiteInput, SuiteResult } from '../schemas/suite';
+import { MAX_PARALLEL_GAMES, SuiteGameProgress, SuiteInput, SuiteInputSchema, SuiteResult } from '../schemas/suite';
 import type { CampaignProgress, EpisodeStatus } from '../workflows/contract';
 import { progressQuery } from '../workflows/campaign';
 import { statusQuery } from '../workflows/episode';
@@ -16,7 +19,7 @@ import { parseInteger, UsageError } from './args';
 import { log } from '../log';
 import { preflightLlm } from './llmCheck';
 import { addRunOptions, pollUntil } from './play';
-import { DEFAULT_SUITE_DIR, SuiteOptions, suiteInput, suiteWorkflowId } from './suiteInput';
+import { DEFAULT_SUITE_DIR, startedInputDifference, SuiteOptions, suiteInput, suiteWorkflowId } from './suiteInput';
 import { connect, withWorker } from './temporal';
 
 type SuiteHandle = WorkflowHandle<typeof suiteWorkflow>;
@@ -71,7 +74,16 @@ async function startOrAttach(
       throw err;
     },
   );
-  if (status === 'RUNNING' || status === 'COMPLETED' || status === 'CONTINUED_AS_NEW') return { handle: existing, attached: true };
+  if (status === 'RUNNING' || status === 'COMPLETED' || status === 'CONTINUED_AS_NEW') {
+    const started = await startedInput(client, existing);
+    const difference = started && startedInputDifference(started, input);
+    if (difference)
+      throw new UsageError(
+        `suite ${JSON.stringify(workflowId)} was started by another command (${difference}): give the command it was started ` +
+          'with to follow it, or another --id to start a new run.',
+      );
+    return { handle: existing, attached: true };
+  }
   if (status !== null)
     throw new UsageError(
       `suite ${JSON.stringify(workflowId)} ended ${status.toLowerCase()}: its games' campaigns keep their ids, so start ` +
@@ -86,6 +98,17 @@ async function startOrAttach(
     workflowIdConflictPolicy: 'USE_EXISTING',
   });
   return { handle, attached: false };
+}
+
+/** The input a suite run was started with, from the first event of its history; null when it is not a suite input this grue reads. */
+async function startedInput(client: Client, handle: SuiteHandle): Promise<SuiteInput | null> {
+  const history = await handle.fetchHistory();
+  const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+  if (!payloads?.length) return null;
+  // Decoded as the client decodes any payload: its codecs, then its payload converter.
+  const input = await decodeFromPayloadsAtIndex(client.options.loadedDataConverter, 0, payloads as Payload[]);
+  const parsed = SuiteInputSchema.safeParse(input);
+  return parsed.success ? parsed.data : null;
 }
 
 /** A game's line, as the suite's progress shows it. */

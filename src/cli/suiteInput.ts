@@ -141,3 +141,39 @@ export function suiteWorkflowId(input: SuiteInput): string {
   const hash = createHash('sha256').update(JSON.stringify(input)).digest('hex').slice(0, 12);
   return `grue-suite-${input.setting.name}-${input.setting.assist}-${input.setting.policy}-${hash}`;
 }
+
+const names = (games: readonly { name: string }[]) => games.map((g) => g.name);
+
+/** At most a few names, then how many more: an error line stays a line. */
+function listed(items: string[]): string {
+  return items.length <= 6 ? items.join(', ') : `${items.slice(0, 5).join(', ')} and ${items.length - 5} more`;
+}
+
+/**
+ * How the run an id names differs from what this command asks for (its games, its setting, a
+ * game's campaign: story, seed, options), or null when it plays the same. `--parallel` may differ:
+ * the run keeps the one it was started with. With `--id` one can name a run started by another
+ * command; following it silently would print and report games this command never asked for.
+ */
+export function startedInputDifference(started: SuiteInput, asked: SuiteInput): string | null {
+  const before = names(started.games);
+  const now = names(asked.games);
+  const added = now.filter((name) => !before.includes(name));
+  const dropped = before.filter((name) => !now.includes(name));
+  if (added.length || dropped.length) {
+    const parts = [
+      `it plays ${before.length} games, this command ${now.length}`,
+      ...(added.length ? [`not in it: ${listed(added)}`] : []),
+      ...(dropped.length ? [`only in it: ${listed(dropped)}`] : []),
+    ];
+    return parts.join('; ');
+  }
+  if (JSON.stringify(started.setting) !== JSON.stringify(asked.setting))
+    return `its setting is ${JSON.stringify(started.setting)}, this command's ${JSON.stringify(asked.setting)}`;
+  const changed = asked.games.filter((game) => {
+    const same = started.games.find((g) => g.name === game.name)!;
+    return JSON.stringify(same.campaign) !== JSON.stringify(game.campaign) || same.maxScore !== game.maxScore;
+  });
+  if (changed.length) return `the games ${listed(names(changed))} are played with other options (story path, seed or agent options)`;
+  return null;
+}

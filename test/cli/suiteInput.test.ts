@@ -1,6 +1,6 @@
 /** `grue suite`'s input: settings, games, seeds, and a workflow id that is the same for the same command. */
 import { UsageError } from '../../src/cli/args';
-import { suiteInput, suiteSetting, suiteWorkflowId } from '../../src/cli/suiteInput';
+import { startedInputDifference, suiteInput, suiteSetting, suiteWorkflowId } from '../../src/cli/suiteInput';
 import { describeWithSuite } from '../helpers';
 
 describe('suite settings', () => {
@@ -44,5 +44,26 @@ describeWithSuite('suite input from the Jericho folder', (dir) => {
     expect(suiteWorkflowId(suiteInput(dir, opts))).toBe(id);
     expect(suiteWorkflowId(suiteInput(dir, { ...opts, parallel: 2 }))).not.toBe(id);
     expect(suiteWorkflowId(suiteInput(dir, { ...opts, seed: 1 }))).not.toBe(id);
+  });
+
+  it('a run named by --id that plays other games, another setting or other seeds is told apart; --parallel is not', () => {
+    const started = suiteInput(dir, opts);
+    expect(startedInputDifference(started, suiteInput(dir, opts))).toBeNull();
+    expect(startedInputDifference(started, suiteInput(dir, { ...opts, parallel: 2 }))).toBeNull();
+    expect(startedInputDifference(started, suiteInput(dir, { ...opts, games: 'zork1,lgop,detective' }))).toBe(
+      'it plays 2 games, this command 3; not in it: detective',
+    );
+    expect(startedInputDifference(started, suiteInput(dir, { ...opts, games: undefined }))).toMatch(
+      /^it plays 2 games, this command 47; not in it: 905, acorncourt, advent, adventureland, afflicted and 40 more$/,
+    );
+    expect(startedInputDifference(started, suiteInput(dir, { ...opts, games: 'zork1' }))).toBe(
+      'it plays 2 games, this command 1; only in it: lgop',
+    );
+    expect(startedInputDifference(started, suiteInput(dir, { ...opts, assist: 'none' }))).toMatch(
+      /^its setting is .*"assist":"valid".*this command's .*"assist":"none"/,
+    );
+    expect(startedInputDifference(started, suiteInput(dir, { ...opts, seed: 1 }))).toBe(
+      'the games lgop, zork1 are played with other options (story path, seed or agent options)',
+    );
   });
 });

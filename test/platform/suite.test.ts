@@ -87,6 +87,12 @@ describeWithSuite('grue suite', (jericho) => {
       for (const game of GAMES) expect(reference.stdout).toMatch(gameLine(game, 'done'));
       expect(reference.stdout).toMatch(gameLine(FAULTY, 'failed +.*Z-machine stopped'));
 
+      // --id naming that run from a command with other games: refused, not followed (nor reported as this command's).
+      expectUsageError(
+        await grueProcess([...args, '--games', GAMES[0], '--id', 'reference-suite'], env, 60_000),
+        /suite "reference-suite" was started by another command \(it plays 4 games, this command 1; only in it: /,
+      );
+
       // The same command without --id: killed (SIGKILL, its in-process worker with it) when the first game is done.
       const killed = await grueProcess(args, env, 600_000, { until: gameLine('\\w+', 'done'), graceMs: 0 });
       expect(killed.lingered).toBe(true);
