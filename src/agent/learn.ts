@@ -52,6 +52,16 @@ function typingAfter(state: AgentState, step: GameState & { command: string }): 
   });
 }
 
+/**
+ * The commands listed after the step that were not listed before it, when it left the player in
+ * the same room (a move makes every command new, and says nothing of what it made possible).
+ */
+function enabledBy(state: AgentState, step: GameState): string[] {
+  if (state.commands.length === 0 || step.truth.location.id !== state.truth.location.id) return [];
+  const before = new Set(state.commands);
+  return step.commands.filter((command) => !before.has(command)).slice(0, LIMITS.enabled);
+}
+
 /** The state after `step` (the engine's result of running `step.command`, which is what is learned from). */
 export function learn(
   state: AgentState,
@@ -140,6 +150,7 @@ export function learn(
     lastThoughtboxTurn: decision.thinking ? state.turn : state.lastThoughtboxTurn,
     oracleTurns: state.oracleTurns + (decision.analysis || decision.fallback ? 1 : 0),
     peakScore: Math.max(state.peakScore ?? state.truth.score, step.truth.score),
+    enabled: state.followsUp ? enabledBy(state, step) : [],
   };
   const explored = assist.mapRooms(afterBreakthrough(next, state, command), state);
   return { ...explored, memory: observeMemory(explored.memory, turnView(explored, state), modules) };

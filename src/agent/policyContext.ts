@@ -52,6 +52,8 @@ export interface PolicyContext {
   typed?: TypedCommand[];
   /** Under `none`: the worth below which a typed command does not keep its room open (see typedExplore.ts). */
   spentWorth?: number;
+  /** Under `valid`: what the last command made possible, tried first among untried commands of one kind (see nextUntried). */
+  enabled?: ReadonlySet<string>;
 }
 
 export interface PolicyChoice {
@@ -97,6 +99,7 @@ export function policyContextOf(state: AgentState, config: EpisodeConfig, rng: R
     rng,
     tried: state.tried,
     rooms: { here: state.truth.location.id, exits: state.exits, open: new Set(state.open) },
+    ...(state.followsUp && state.enabled.length ? { enabled: new Set(state.enabled) } : {}),
     // Only `none` starts with the story's lexicon (the game activity hands it over when the level shows nothing).
     ...(state.typing
       ? {

@@ -116,6 +116,14 @@ export const AgentStateSchema = z.object({
   fleesDark: z.boolean().default(false),
   /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
   oracleTurns: z.number().int().nonnegative().default(0),
+  /**
+   * Under `valid`: the listed commands that were not listed before the last command, when it left
+   * the player in the same room — what that command made possible ("west" once the window is
+   * open, "take leaflet" once the mailbox is); see nextUntried. Empty in states from before it was kept.
+   */
+  enabled: z.array(z.string()).default([]),
+  /** Under `valid`, among the untried commands of one kind, what the last command made possible goes first; set from its patch. */
+  followsUp: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -134,6 +142,7 @@ export const LIMITS = {
   deadlyMoves: 100,
   menus: 20,
   effects: 200,
+  enabled: 40,
 } as const;
 /** The byte budget of one carried state; the payload test holds every continue-as-new to 64 KB. */
 export const MAX_CARRY_BYTES = 60 * 1024;
@@ -197,6 +206,8 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     readsExits: true,
     fleesDark: true,
     oracleTurns: 0,
+    enabled: [],
+    followsUp: true,
   };
 }
 

@@ -42,7 +42,7 @@ export function playerCommands(observation: string): string[] {
 }
 
 /** What nextUntried reads: the state, what was tried and what killed before, and what is spent in this room. */
-export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learned' | 'rooms'> & {
+export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learned' | 'rooms' | 'enabled'> & {
   cells?: Pick<CellMemory, 'spentHere' | 'menuCommands'>;
 };
 
@@ -67,7 +67,9 @@ export interface Untried {
  * risky moves is left. Null when every command has been tried. Under `valid` the oracle's
  * advice is taken only from these: followed anywhere in the list, the 270M model's "jump" at
  * Zork I's Canyon View killed the full agent while forward moves were still untried. A command
- * that opened a menu this episode comes after spent ones, and keeps no room open.
+ * that opened a menu this episode comes after spent ones, and keeps no room open. Of the kind
+ * left, what the last command made possible (`enabled`) goes first: a player who opens a window
+ * climbs through it, one who opens a mailbox takes what is inside, before walking on.
  */
 export function nextUntried(candidates: readonly string[], ctx: UntriedContext): Untried | null {
   const untried = safeCommands(candidates, ctx).filter((command) => timesTried(ctx.tried, ctx.worldHash, command) === 0);
@@ -85,8 +87,10 @@ export function nextUntried(candidates: readonly string[], ctx: UntriedContext):
   const onlySpent = best >= SPENT_RANK && best < MENU_RANK;
   const menu = best === MENU_RANK;
   const least = best === RISKY_RANK ? RISK.risky : best % SPENT_RANK;
+  const kind = untried.filter((command) => rank(command) === best);
+  const followUps = ctx.enabled ? kind.filter((command) => ctx.enabled!.has(command)) : [];
   return {
-    commands: untried.filter((command) => rank(command) === best),
+    commands: followUps.length ? followUps : kind,
     risky: least === RISK.risky,
     opensUp: !onlySpent && !menu && least <= RISK.other,
     forward: !onlySpent && !menu && least === RISK.forward,

@@ -104,6 +104,8 @@ export const FLEE_DARK_PATCH = 'none-flees-the-dark';
 export const STILL_MOVES_PATCH = 'probe-leaves-still-moves';
 /** Under `none`, the exits a room's replies named go first, and a room tires as commands are made there (see typed.ts). */
 export const READ_EXITS_PATCH = 'none-reads-named-exits';
+/** Under `valid`, what the last command made possible is tried first among untried commands of its kind (see nextUntried). */
+export const FOLLOW_UP_PATCH = 'valid-follows-up';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -128,6 +130,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const readsExits = patched(READ_EXITS_PATCH);
   const leavesStill = patched(STILL_MOVES_PATCH);
   const fleesDark = patched(FLEE_DARK_PATCH);
+  const followsUp = patched(FOLLOW_UP_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -185,6 +188,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     readsExits,
     leavesStill,
     fleesDark,
+    followsUp,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

@@ -45,13 +45,15 @@ describe('replay of recorded histories', () => {
     );
   });
 
-  it('replays runs recorded before a decision-changing change as they were played (before spent commands; before startGame returned the shape prior; before the full agent drew its trust before asking)', async () => {
+  it('replays runs recorded before a decision-changing change as they were played (before spent commands; before startGame returned the shape prior; before the full agent drew its trust before asking; before valid followed up)', async () => {
     // Recorded by the code before SPENT_COMMANDS_PATCH: at turn 11 it went west, where the code
     // after it, playing afresh, puts the bread in the basket (see history-valid-episode). And the
     // lighthouse under none, recorded when the workflow read the first shape prior itself: its
     // startGame result has no shapeWorth, so the replay plays the first prior, not today's. And
     // the full agent recorded before ASK_WHEN_HEEDED_PATCH: afresh, its draws come in another order
     // and its ninth activity opens the door with the key where the recording took the oil lamp.
+    // And the ferry under valid recorded before FOLLOW_UP_PATCH: after opening the purse it took
+    // all, where the code after it, playing afresh, pushes the coin the opening made reachable.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -60,7 +62,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(6);
+    expect(histories).toHaveLength(8);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);

@@ -1,0 +1,91 @@
+/**
+ * Under `valid`, what the last command made possible goes first among the untried commands of its
+ * kind: the window opened, the player climbs through it; the mailbox opened, the leaflet is taken.
+ */
+import { createRng } from '../../src/agent/rng';
+import { AgentState, AgentStateSchema, initialState } from '../../src/agent/state';
+import { decide, deliberate, learn } from '../../src/agent/turn';
+import { freshLearned } from '../../src/agent/learned';
+import { initialMemory } from '../../src/memory/runner';
+import { resolveEpisodeConfig } from '../../src/schemas/episode';
+import type { GameState, GroundTruthData } from '../../src/schemas/game';
+
+const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
+
+const truth = (id: number, name: string): GroundTruthData => ({
+  score: 0,
+  moves: 0,
+  location: { id, name },
+  inventory: [],
+  done: false,
+  victory: false,
+  died: false,
+});
+
+function behindHouse(): AgentState {
+  return initialState(
+    {
+      observation: 'Behind the house. A small window is slightly ajar.',
+      truth: truth(1, 'Behind House'),
+      worldHash: 'h-closed',
+      snapshot: 's0',
+      options: [],
+      commands: ['north', 'south', 'east', 'open window'],
+      storyMd5: '0'.repeat(32),
+      storyName: 'test',
+      maxScore: 10,
+    },
+    freshLearned(),
+    1,
+    initialMemory(freshLearned(), valid),
+  );
+}
+
+function played(state: AgentState, command: string, next: Partial<GameState>): AgentState {
+  const decision = decide(state, valid, createRng(1), { kind: 'decided', choice: { command, reason: 'untried', why: 'test' } }, null);
+  const step = {
+    command,
+    observation: 'Done.',
+    snapshot: 's',
+    commands: [],
+    truth: truth(1, 'Behind House'),
+    worldHash: `h-${command}`,
+    options: [],
+    ...next,
+  };
+  return learn(state, valid, decision, step, createRng(1));
+}
+
+/** What the explorer chooses from `state` with each of a few seeds. */
+const choices = (state: AgentState) =>
+  [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => decide(state, valid, createRng(seed), deliberate(state, valid, createRng(seed)), null).command);
+
+describe('following up under valid', () => {
+  const opened = () =>
+    played(behindHouse(), 'open window', { worldHash: 'h-open', commands: ['north', 'south', 'east', 'west', 'close window'] });
+
+  it('keeps what the last command made possible where it left the player, and tries it first among its kind', () => {
+    const state = opened();
+    expect(state.enabled).toEqual(['west', 'close window']);
+    // "west" and the untried compass moves are one kind (going places); "close window" undoes and waits.
+    expect(new Set(choices(state))).toEqual(new Set(['west']));
+  });
+
+  it('keeps nothing after a move: every command is new in another room, and none was made possible by it', () => {
+    const state = played(opened(), 'west', {
+      truth: truth(2, 'Kitchen'),
+      worldHash: 'h-kitchen',
+      commands: ['east', 'west', 'up', 'open sack'],
+    });
+    expect(state.enabled).toEqual([]);
+  });
+
+  it('a state carried from before (no flag) chooses as it did: among every untried command of the kind', () => {
+    const { followsUp: _flag, enabled: _enabled, ...older } = opened();
+    const carried = AgentStateSchema.parse({ ...older, enabled: ['west', 'close window'] });
+    expect(carried.followsUp).toBe(false);
+    const made = new Set(choices(carried));
+    expect(made.size).toBeGreaterThan(1);
+    for (const command of made) expect(['north', 'south', 'east', 'west']).toContain(command);
+  });
+});
