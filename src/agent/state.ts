@@ -124,6 +124,8 @@ export const AgentStateSchema = z.object({
   enabled: z.array(z.string()).default([]),
   /** Under `valid`, among the untried commands of one kind, what the last command made possible goes first; set from its patch. */
   followsUp: z.boolean().default(false),
+  /** A move (a compass direction, "go …") made once in a room is spent there (see spentIn); set from its patch. */
+  spendsMoves: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -208,6 +210,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     oracleTurns: 0,
     enabled: [],
     followsUp: true,
+    spendsMoves: true,
   };
 }
 
@@ -247,12 +250,23 @@ export function readingOf(
  */
 export const SPENT_AFTER = 3;
 
-/** The commands made SPENT_AFTER times or more in `room`. */
-export function spentIn(state: Pick<AgentState, 'made'>, room: number): Set<string> {
+/**
+ * A move leads where it led the first time, whatever else changed since: every item taken makes
+ * each world state new, so untried-from-this-state sent Zork I's explorer round the forest's
+ * exits again after each find (60 of 100 turns outdoors). A move that is not made from the room
+ * now is not listed, so a door opened since brings its way back as new.
+ */
+const MOVE = /^(north|south|east|west|northeast|northwest|southeast|southwest|up|down|in|out|[nsewud]|ne|nw|se|sw|go)\b/;
+
+/** The commands made SPENT_AFTER times or more in `room`, and with `spendsMoves` a move made there once. */
+export function spentIn(state: Pick<AgentState, 'made' | 'spendsMoves'>, room: number): Set<string> {
   const prefix = `${room}|`;
   const out = new Set<string>();
-  for (const [entry, count] of Object.entries(state.made))
-    if (count >= SPENT_AFTER && entry.startsWith(prefix)) out.add(entry.slice(prefix.length));
+  for (const [entry, count] of Object.entries(state.made)) {
+    if (!entry.startsWith(prefix)) continue;
+    const command = entry.slice(prefix.length);
+    if (count >= SPENT_AFTER || (state.spendsMoves && MOVE.test(command))) out.add(command);
+  }
   return out;
 }
 

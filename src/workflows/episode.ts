@@ -106,6 +106,8 @@ export const STILL_MOVES_PATCH = 'probe-leaves-still-moves';
 export const READ_EXITS_PATCH = 'none-reads-named-exits';
 /** Under `valid`, what the last command made possible is tried first among untried commands of its kind (see nextUntried). */
 export const FOLLOW_UP_PATCH = 'valid-follows-up';
+/** A move made once in a room is spent there (see spentIn): the explorer does not walk the same exits again after each find. */
+export const SPENT_MOVES_PATCH = 'explorer-spends-made-moves';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -131,6 +133,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const leavesStill = patched(STILL_MOVES_PATCH);
   const fleesDark = patched(FLEE_DARK_PATCH);
   const followsUp = patched(FOLLOW_UP_PATCH);
+  const spendsMoves = patched(SPENT_MOVES_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -189,6 +192,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     leavesStill,
     fleesDark,
     followsUp,
+    spendsMoves,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

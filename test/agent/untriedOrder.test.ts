@@ -1,9 +1,11 @@
 /**
- * Under `valid`, what the last command made possible goes first among the untried commands of its
- * kind: the window opened, the player climbs through it; the mailbox opened, the leaflet is taken.
+ * The order the explorer tries untried commands in under `valid`. What the last command made
+ * possible goes first among the untried commands of its kind: the window opened, the player climbs
+ * through it; the mailbox opened, the leaflet is taken. And a move made once in a room is spent
+ * there: a find makes every world state new, and the ways out do not change with it.
  */
 import { createRng } from '../../src/agent/rng';
-import { AgentState, AgentStateSchema, initialState } from '../../src/agent/state';
+import { AgentState, AgentStateSchema, initialState, spentIn } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
 import { freshLearned } from '../../src/agent/learned';
 import { initialMemory } from '../../src/memory/runner';
@@ -87,5 +89,32 @@ describe('following up under valid', () => {
     const made = new Set(choices(carried));
     expect(made.size).toBeGreaterThan(1);
     for (const command of made) expect(['north', 'south', 'east', 'west']).toContain(command);
+  });
+});
+
+describe('a move made once in a room is spent there', () => {
+  const made = { '1|west': 1, '1|take egg': 1, '1|open door': 3, '1|go around forest': 1, '2|north': 1 };
+
+  it('with the flag: the moves made there once, and any command made three times', () => {
+    expect(spentIn({ made, spendsMoves: true }, 1)).toEqual(new Set(['west', 'open door', 'go around forest']));
+  });
+
+  it('without it (a state carried from before): only what was made three times', () => {
+    expect(spentIn({ made, spendsMoves: false }, 1)).toEqual(new Set(['open door']));
+  });
+});
+
+describe('the explorer under valid, back in a room after a find', () => {
+  it('takes the way it has not taken yet, not one it took before the world changed', () => {
+    let state = behindHouse();
+    state = played(state, 'north', { truth: truth(2, 'North of House'), worldHash: 'h-north', commands: ['south', 'take egg'] });
+    state = played(state, 'take egg', { truth: truth(2, 'North of House'), worldHash: 'h-egg', commands: ['south', 'drop egg'] });
+    // Carrying the egg makes every state new: "north" is untried from here, as are south and east.
+    state = played(state, 'south', {
+      truth: truth(1, 'Behind House'),
+      worldHash: 'h-egg-back',
+      commands: ['north', 'south', 'east', 'open window'],
+    });
+    expect(new Set(choices(state))).toEqual(new Set(['south', 'east', 'open window']));
   });
 });
