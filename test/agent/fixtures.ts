@@ -1,5 +1,5 @@
 /** Shared fixtures for the agent's unit tests. */
-import type { ActionOption } from '../../src/schemas/game';
+import type { ActionOption, GroundTruthData } from '../../src/schemas/game';
 import type { TurnAnalysis } from '../../src/schemas/oracle';
 
 /** A valid action whose probe leads to `h-<command>` and changes nothing else. */
@@ -37,4 +37,15 @@ export const analysis = (over: Partial<TurnAnalysis> = {}): TurnAnalysis => ({
   alternative_actions: [],
   confidence: 'high',
   ...over,
+});
+
+/** Ground truth in room `id` called `name`: nothing carried, no score, nobody dead. */
+export const roomTruth = (id: number, name: string): GroundTruthData => ({
+  score: 0,
+  moves: 0,
+  location: { id, name },
+  inventory: [],
+  done: false,
+  victory: false,
+  died: false,
 });

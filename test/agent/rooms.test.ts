@@ -11,8 +11,8 @@ import { learnedAfter } from '../../src/agent/records';
 import { initialMemory } from '../../src/memory/runner';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
 import { freshLearned } from '../../src/agent/learned';
-import type { GameState, GroundTruthData } from '../../src/schemas/game';
-import { opt } from './fixtures';
+import type { GameState } from '../../src/schemas/game';
+import { opt, roomTruth } from './fixtures';
 
 /** Hall (1) -- north --> Kitchen (2) -- east --> Pantry (3); Cellar (4) is down from the Hall. */
 const EXITS = { 1: { north: 2, down: 4 }, 2: { south: 1, east: 3 }, 3: { west: 2 } };
@@ -106,15 +106,7 @@ describe('returning', () => {
 });
 
 describe('the turn pipeline keeps the map', () => {
-  const truth = (id: number, name: string): GroundTruthData => ({
-    score: 0,
-    moves: 0,
-    location: { id, name },
-    inventory: [],
-    done: false,
-    victory: false,
-    died: false,
-  });
+  const truth = roomTruth;
   const config = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free' });
 
   it('maps each room it stands in, keeps rooms left with untried moves open, and returns to them', () => {

@@ -10,19 +10,12 @@ import { decide, deliberate, learn } from '../../src/agent/turn';
 import { freshLearned } from '../../src/agent/learned';
 import { initialMemory } from '../../src/memory/runner';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
-import type { GameState, GroundTruthData } from '../../src/schemas/game';
+import type { GameState } from '../../src/schemas/game';
+import { roomTruth } from './fixtures';
 
 const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
 
-const truth = (id: number, name: string): GroundTruthData => ({
-  score: 0,
-  moves: 0,
-  location: { id, name },
-  inventory: [],
-  done: false,
-  victory: false,
-  died: false,
-});
+const truth = roomTruth;
 
 function behindHouse(): AgentState {
   return initialState(
