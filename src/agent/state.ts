@@ -16,6 +16,7 @@ import { StepOutcomeSchema } from './updater';
 import { startTyping, TypingSchema } from './typed';
 import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
 import { verbUses } from './verbSpread';
+import { isMove } from './directions';
 
 export const LlmUsageSchema = z.object({
   calls: z.number().int(),
@@ -251,21 +252,19 @@ export function readingOf(
 export const SPENT_AFTER = 3;
 
 /**
- * A move leads where it led the first time, whatever else changed since: every item taken makes
- * each world state new, so untried-from-this-state sent Zork I's explorer round the forest's
- * exits again after each find (60 of 100 turns outdoors). A move that is not made from the room
- * now is not listed, so a door opened since brings its way back as new.
+ * The commands made SPENT_AFTER times or more in `room`, and with `spendsMoves` a move (isMove)
+ * made there once. A move leads where it led the first time, whatever else changed since: every
+ * item taken makes each world state new, so untried-from-this-state sent Zork I's explorer round
+ * the forest's exits again after each find (60 of 100 turns outdoors). A move that is not made
+ * from the room now is not listed, so a door opened since brings its way back as new.
  */
-const MOVE = /^(north|south|east|west|northeast|northwest|southeast|southwest|up|down|in|out|[nsewud]|ne|nw|se|sw|go)\b/;
-
-/** The commands made SPENT_AFTER times or more in `room`, and with `spendsMoves` a move made there once. */
 export function spentIn(state: Pick<AgentState, 'made' | 'spendsMoves'>, room: number): Set<string> {
   const prefix = `${room}|`;
   const out = new Set<string>();
   for (const [entry, count] of Object.entries(state.made)) {
     if (!entry.startsWith(prefix)) continue;
     const command = entry.slice(prefix.length);
-    if (count >= SPENT_AFTER || (state.spendsMoves && MOVE.test(command))) out.add(command);
+    if (count >= SPENT_AFTER || (state.spendsMoves && isMove(command))) out.add(command);
   }
   return out;
 }

@@ -5,9 +5,9 @@
 import { type CellMemory, isUndoing, startsWithAny } from './cells';
 import type { PolicyContext } from './policyContext';
 import { timesTried } from './policyContext';
+import { DIRECTIONS } from './directions';
 import { moveAt } from './state';
 
-const DIRECTIONS = ['north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out'];
 const NOT_NOUNS = new Set([
   'way',
   'end',
