@@ -81,8 +81,8 @@ export interface CellMemory {
   known?: { has(worldHash: string): boolean };
   /** Commands this episode already made where the player stands (whatever was carried then). */
   doneHere?: ReadonlySet<string>;
-  /** Commands made so often where the player stands that they are spent there (see SPENT_AFTER). */
-  spentHere?: ReadonlySet<string>;
+  /** Commands spent where the player stands: made so often there, or of a kind made so many ways (see spentIn). */
+  spentHere?: { has(command: string): boolean };
   /** Moves the probe shows lower the score are left out while others remain (see safePool). */
   avoidLosses?: boolean;
   /** Commands that opened a menu this episode (the game then waited for a key): tried last (see nextUntried). */

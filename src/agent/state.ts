@@ -15,7 +15,7 @@ import { knownStates, shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
 import { startTyping, TypingSchema } from './typed';
 import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
-import { verbUses } from './verbSpread';
+import { pairKindOf, verbUses } from './verbSpread';
 import { isMove } from './directions';
 
 export const LlmUsageSchema = z.object({
@@ -127,6 +127,8 @@ export const AgentStateSchema = z.object({
   followsUp: z.boolean().default(false),
   /** A move (a compass direction, "go …") made once in a room is spent there (see spentIn); set from its patch. */
   spendsMoves: z.boolean().default(false),
+  /** A kind of two-thing command ("put _ in _") made PAIRS_SPENT_AFTER ways in a room is spent there (see spentIn); set from its patch. */
+  spendsPairs: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -212,6 +214,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     enabled: [],
     followsUp: true,
     spendsMoves: true,
+    spendsPairs: true,
   };
 }
 
@@ -252,21 +255,43 @@ export function readingOf(
 export const SPENT_AFTER = 3;
 
 /**
- * The commands made SPENT_AFTER times or more in `room`, and with `spendsMoves` a move (isMove)
- * made there once. A move leads where it led the first time, whatever else changed since: every
- * item taken makes each world state new, so untried-from-this-state sent Zork I's explorer round
- * the forest's exits again after each find (60 of 100 turns outdoors). A move that is not made
- * from the room now is not listed, so a door opened since brings its way back as new.
+ * A kind of two-thing command made this many ways in one room is spent there. Two carried things
+ * and three containers make a dozen "put X in Y" and "push X to Y", and every thing moved makes
+ * the world state new, so each stays untried: karn's explorer moved its things between toolkit,
+ * pouch and slot for 60 of 100 turns in its first room, never leaving it.
  */
-export function spentIn(state: Pick<AgentState, 'made' | 'spendsMoves'>, room: number): Set<string> {
+export const PAIRS_SPENT_AFTER = 3;
+
+/** What is spent in a room (see spentIn). */
+export interface SpentCommands {
+  has(command: string): boolean;
+}
+
+/**
+ * The commands spent in `room`: made SPENT_AFTER times or more there; with `spendsMoves` a move
+ * (isMove) made there once; with `spendsPairs` every command of a two-thing kind (pairKindOf)
+ * made PAIRS_SPENT_AFTER distinct ways there. A move leads where it led the first time, whatever
+ * else changed since: every item taken makes each world state new, so untried-from-this-state
+ * sent Zork I's explorer round the forest's exits again after each find (60 of 100 turns
+ * outdoors). A move that is not made from the room now is not listed, so a door opened since
+ * brings its way back as new.
+ */
+export function spentIn(
+  state: Pick<AgentState, 'made'> & Partial<Pick<AgentState, 'spendsMoves' | 'spendsPairs'>>,
+  room: number,
+): SpentCommands {
   const prefix = `${room}|`;
-  const out = new Set<string>();
+  const commands = new Set<string>();
+  const waysOfKind = new Map<string, number>();
   for (const [entry, count] of Object.entries(state.made)) {
     if (!entry.startsWith(prefix)) continue;
     const command = entry.slice(prefix.length);
-    if (count >= SPENT_AFTER || (state.spendsMoves && isMove(command))) out.add(command);
+    if (count >= SPENT_AFTER || (state.spendsMoves && isMove(command))) commands.add(command);
+    const kind = state.spendsPairs ? pairKindOf(command) : null;
+    if (kind) waysOfKind.set(kind, (waysOfKind.get(kind) ?? 0) + 1);
   }
-  return out;
+  const kinds = new Set([...waysOfKind].filter(([, ways]) => ways >= PAIRS_SPENT_AFTER).map(([kind]) => kind));
+  return { has: (command) => commands.has(command) || (kinds.size > 0 && kinds.has(pairKindOf(command) ?? '')) };
 }
 
 /** `made` after one more `command` in `room` (the newest entries kept). */

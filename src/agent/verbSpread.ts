@@ -10,6 +10,19 @@ import type { ActionOption } from '../schemas/game';
 /** A command's verb: its first word ("turn on lamp" and "turn lamp on" are both "turn"). */
 export const verbOf = (command: string) => command.trim().toLowerCase().split(/\s+/)[0] ?? '';
 
+/** Words that join a command's two things: "put X in Y", "push X to Y", "unlock X with Y". */
+const JOINS = new Set(['in', 'into', 'on', 'onto', 'to', 'at', 'with', 'from', 'under', 'behind', 'inside', 'through', 'about', 'over']);
+
+/**
+ * A two-thing command's kind, its verb and joining word ("put _ in _"), or null for a command of
+ * one thing or none ("turn on lamp", "look under bed": the joining word comes right after the verb).
+ */
+export function pairKindOf(command: string): string | null {
+  const words = command.trim().toLowerCase().split(/\s+/);
+  for (let index = 2; index < words.length - 1; index++) if (JOINS.has(words[index])) return `${words[0]} _ ${words[index]} _`;
+  return null;
+}
+
 /** How many distinct commands of each verb the episode made, from its `room|command` list (AgentState.done). */
 export function verbUses(done: readonly string[]): Map<string, number> {
   const uses = new Map<string, number>();

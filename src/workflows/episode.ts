@@ -108,6 +108,8 @@ export const READ_EXITS_PATCH = 'none-reads-named-exits';
 export const FOLLOW_UP_PATCH = 'valid-follows-up';
 /** A move made once in a room is spent there (see spentIn): the explorer does not walk the same exits again after each find. */
 export const SPENT_MOVES_PATCH = 'explorer-spends-made-moves';
+/** A kind of two-thing command ("put _ in _") made three ways in a room is spent there (see spentIn). */
+export const SPENT_PAIRS_PATCH = 'explorer-spends-item-pairs';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -134,6 +136,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const fleesDark = patched(FLEE_DARK_PATCH);
   const followsUp = patched(FOLLOW_UP_PATCH);
   const spendsMoves = patched(SPENT_MOVES_PATCH);
+  const spendsPairs = patched(SPENT_PAIRS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -193,6 +196,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     fleesDark,
     followsUp,
     spendsMoves,
+    spendsPairs,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);
