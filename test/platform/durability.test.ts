@@ -51,6 +51,9 @@ describe('durability', () => {
       transcriptFlushEvery: 7,
       turnTimeoutSeconds: 10,
     });
+    // Killed in `finally` too: a failed expectation must not leave a worker process polling a
+    // stopped server for the rest of the test run.
+    let worker: ChildProcess | undefined;
     try {
       // The uninterrupted reference, on its own queue, with an in-process worker.
       const refQueue = uniqueQueue('reference');
@@ -66,7 +69,7 @@ describe('durability', () => {
       const handle = await client.workflow.start(episodeWorkflow, { taskQueue: queue, workflowId: `crash-${Date.now()}`, args: [input] });
       let kills = 0;
       const killTurns: number[] = [];
-      let worker = spawnWorker(address, queue, dataDir);
+      worker = spawnWorker(address, queue, dataDir);
       while (kills < 3) {
         // Let it get somewhere (worker start-up plus a few turns), then kill it without warning.
         await sleep(6000 + Math.random() * 6000);
@@ -97,6 +100,7 @@ describe('durability', () => {
       expect(withoutTimings(crashed)).toEqual(withoutTimings(reference));
       expect({ ...result, transcriptPath: '' }).toEqual({ ...refResult, transcriptPath: '' });
     } finally {
+      if (worker) await killHard(worker);
       await client.connection.close();
       await server.stop();
     }
