@@ -67,6 +67,11 @@ export function startsWithAny(verbs: readonly string[]): RegExp {
 export const isUndoing = (command: string) => UNDOING.test(command.trim().toLowerCase());
 
 /** What the agent has seen: cells this episode, and cells earlier episodes reached. */
+/** What is spent in a room (see spentIn in state.ts). */
+export interface SpentCommands {
+  has(command: string): boolean;
+}
+
 export interface CellMemory {
   here: string;
   /** Cells this episode has been in. */
@@ -82,7 +87,7 @@ export interface CellMemory {
   /** Commands this episode already made where the player stands (whatever was carried then). */
   doneHere?: ReadonlySet<string>;
   /** Commands spent where the player stands: made so often there, or of a kind made so many ways (see spentIn). */
-  spentHere?: { has(command: string): boolean };
+  spentHere?: SpentCommands;
   /** Moves the probe shows lower the score are left out while others remain (see safePool). */
   avoidLosses?: boolean;
   /** Commands that opened a menu this episode (the game then waited for a key): tried last (see nextUntried). */

@@ -10,7 +10,7 @@ import { LearnedState, LearnedStateSchema, MAX_LEARNED_STATES } from './learned'
 import { ActionOptionSchema, cellOf, GroundTruthData, GroundTruthSchema, StartGameResult } from '../schemas/game';
 import { BeliefsSchema, freshBeliefs, Beliefs } from './beliefs';
 import type { TurnView } from '../memory/module';
-import type { CellMemory } from './cells';
+import type { CellMemory, SpentCommands } from './cells';
 import { knownStates, shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
 import { startTyping, TypingSchema } from './typed';
@@ -261,11 +261,6 @@ export const SPENT_AFTER = 3;
  * pouch and slot for 60 of 100 turns in its first room, never leaving it.
  */
 export const PAIRS_SPENT_AFTER = 3;
-
-/** What is spent in a room (see spentIn). */
-export interface SpentCommands {
-  has(command: string): boolean;
-}
 
 /**
  * The commands spent in `room`: made SPENT_AFTER times or more there; with `spendsMoves` a move

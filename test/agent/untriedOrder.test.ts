@@ -11,6 +11,7 @@ import { freshLearned } from '../../src/agent/learned';
 import { initialMemory } from '../../src/memory/runner';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
 import type { GameState } from '../../src/schemas/game';
+import type { SpentCommands } from '../../src/agent/cells';
 import { roomTruth } from './fixtures';
 
 const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
@@ -88,7 +89,7 @@ describe('following up under valid', () => {
 describe('a move made once in a room is spent there', () => {
   const made = { '1|west': 1, '1|take egg': 1, '1|open door': 3, '1|go around forest': 1, '2|north': 1 };
 
-  const spentOf = (spent: { has(command: string): boolean }) =>
+  const spentOf = (spent: SpentCommands) =>
     ['west', 'take egg', 'open door', 'go around forest', 'north'].filter((command) => spent.has(command));
 
   it('with the flag: the moves made there once, and any command made three times', () => {
