@@ -66,12 +66,12 @@ export function startsWithAny(verbs: readonly string[]): RegExp {
 
 export const isUndoing = (command: string) => UNDOING.test(command.trim().toLowerCase());
 
-/** What the agent has seen: cells this episode, and cells earlier episodes reached. */
 /** What is spent in a room (see spentIn in state.ts). */
 export interface SpentCommands {
   has(command: string): boolean;
 }
 
+/** What the agent has seen: cells this episode, and cells earlier episodes reached. */
 export interface CellMemory {
   here: string;
   /** Cells this episode has been in. */

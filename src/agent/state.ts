@@ -15,7 +15,7 @@ import { knownStates, shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
 import { startTyping, TypingSchema } from './typed';
 import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
-import { pairKindOf, verbUses } from './verbSpread';
+import { pairKindOf, thingWordsOf, verbUses } from './verbSpread';
 import { isMove } from './directions';
 
 export const LlmUsageSchema = z.object({
@@ -129,6 +129,8 @@ export const AgentStateSchema = z.object({
   spendsMoves: z.boolean().default(false),
   /** A kind of two-thing command ("put _ in _") made PAIRS_SPENT_AFTER ways in a room is spent there (see spentIn); set from its patch. */
   spendsPairs: z.boolean().default(false),
+  /** A room where ROOM_TIRES_AFTER commands were made has every command but moves spent (see spentIn); set from its patch. */
+  tiresRooms: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -215,6 +217,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     followsUp: true,
     spendsMoves: true,
     spendsPairs: true,
+    tiresRooms: true,
   };
 }
 
@@ -263,30 +266,45 @@ export const SPENT_AFTER = 3;
 export const PAIRS_SPENT_AFTER = 3;
 
 /**
+ * A room where the episode made this many commands tires: a command there that names only things
+ * already named by a command made there is spent. Taking and dropping things one at a time makes
+ * each state new, as moving them between containers did (temple's explorer, its pairs spent, took
+ * and dropped its things for 40 turns in one room). A thing brought in since (a treasure for the
+ * case, a key for the door) is new, so its commands are not; nor are moves.
+ */
+export const ROOM_TIRES_AFTER = 15;
+
+/**
  * The commands spent in `room`: made SPENT_AFTER times or more there; with `spendsMoves` a move
  * (isMove) made there once; with `spendsPairs` every command of a two-thing kind (pairKindOf)
  * made PAIRS_SPENT_AFTER distinct ways there. A move leads where it led the first time, whatever
  * else changed since: every item taken makes each world state new, so untried-from-this-state
  * sent Zork I's explorer round the forest's exits again after each find (60 of 100 turns
  * outdoors). A move that is not made from the room now is not listed, so a door opened since
- * brings its way back as new.
+ * brings its way back as new. With `tiresRooms`, a room tires (ROOM_TIRES_AFTER).
  */
 export function spentIn(
-  state: Pick<AgentState, 'made'> & Partial<Pick<AgentState, 'spendsMoves' | 'spendsPairs'>>,
+  state: Pick<AgentState, 'made'> & Partial<Pick<AgentState, 'spendsMoves' | 'spendsPairs' | 'tiresRooms'>>,
   room: number,
 ): SpentCommands {
   const prefix = `${room}|`;
   const commands = new Set<string>();
   const waysOfKind = new Map<string, number>();
+  const madeHere: string[] = [];
+  let timesMadeHere = 0;
   for (const [entry, count] of Object.entries(state.made)) {
     if (!entry.startsWith(prefix)) continue;
     const command = entry.slice(prefix.length);
+    madeHere.push(command);
+    timesMadeHere += count;
     if (count >= SPENT_AFTER || (state.spendsMoves && isMove(command))) commands.add(command);
     const kind = state.spendsPairs ? pairKindOf(command) : null;
     if (kind) waysOfKind.set(kind, (waysOfKind.get(kind) ?? 0) + 1);
   }
   const kinds = new Set([...waysOfKind].filter(([, ways]) => ways >= PAIRS_SPENT_AFTER).map(([kind]) => kind));
-  return { has: (command) => commands.has(command) || (kinds.size > 0 && kinds.has(pairKindOf(command) ?? '')) };
+  const named = state.tiresRooms && timesMadeHere >= ROOM_TIRES_AFTER ? new Set(madeHere.flatMap(thingWordsOf)) : null;
+  const tired = (command: string) => named !== null && !isMove(command) && thingWordsOf(command).every((word) => named.has(word));
+  return { has: (command) => commands.has(command) || (kinds.size > 0 && kinds.has(pairKindOf(command) ?? '')) || tired(command) };
 }
 
 /** `made` after one more `command` in `room` (the newest entries kept). */

@@ -23,6 +23,15 @@ export function pairKindOf(command: string): string | null {
   return null;
 }
 
+/** Words that name no thing: articles, quantities and a verb's particles ("take all", "put the coin in a purse", "turn lamp off"). */
+const NOT_THINGS = new Set(['the', 'a', 'an', 'all', 'some', 'it', 'them', 'up', 'off', 'down', 'out']);
+
+/** The words of a command that name things: all but its verb, joining words and articles ("put gold card in toolkit": gold, card, toolkit). */
+export function thingWordsOf(command: string): string[] {
+  const [, ...rest] = command.trim().toLowerCase().split(/\s+/);
+  return rest.filter((word) => !JOINS.has(word) && !NOT_THINGS.has(word));
+}
+
 /** How many distinct commands of each verb the episode made, from its `room|command` list (AgentState.done). */
 export function verbUses(done: readonly string[]): Map<string, number> {
   const uses = new Map<string, number>();

@@ -110,6 +110,8 @@ export const FOLLOW_UP_PATCH = 'valid-follows-up';
 export const SPENT_MOVES_PATCH = 'explorer-spends-made-moves';
 /** A kind of two-thing command ("put _ in _") made three ways in a room is spent there (see spentIn). */
 export const SPENT_PAIRS_PATCH = 'explorer-spends-item-pairs';
+/** A room where fifteen commands were made has every command but moves spent (see ROOM_TIRES_AFTER). */
+export const TIRED_ROOMS_PATCH = 'explorer-tires-of-rooms';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -137,6 +139,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const followsUp = patched(FOLLOW_UP_PATCH);
   const spendsMoves = patched(SPENT_MOVES_PATCH);
   const spendsPairs = patched(SPENT_PAIRS_PATCH);
+  const tiresRooms = patched(TIRED_ROOMS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -197,6 +200,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     followsUp,
     spendsMoves,
     spendsPairs,
+    tiresRooms,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

@@ -147,3 +147,50 @@ describe('the explorer under valid, back in a room after a find', () => {
     expect(new Set(choices(state))).toEqual(new Set(['south', 'east', 'open window']));
   });
 });
+
+describe('a room where fifteen commands were made tires', () => {
+  const made = {
+    '1|take vial': 2,
+    '1|drop vial': 2,
+    '1|put paper in box': 2,
+    '1|open box': 2,
+    '1|wait': 2,
+    '1|examine the desk': 2,
+    '1|turn on lamp': 2,
+    '1|north': 1,
+    '2|take coin': 1,
+  };
+
+  it('with the flag: a command there that names only things named there is spent, in no other room', () => {
+    const spent = spentIn({ made, tiresRooms: true }, 1);
+    for (const command of ['take paper', 'drop vial', 'put vial in box', 'take all', 'listen', 'turn lamp off'])
+      expect([command, spent.has(command)]).toEqual([command, true]);
+    expect(spentIn({ made, tiresRooms: true }, 2).has('take paper')).toBe(false);
+  });
+
+  it('with the flag: moves and commands naming a thing new there are not', () => {
+    const spent = spentIn({ made, tiresRooms: true }, 1);
+    for (const command of ['south', 'north', 'take statue', 'put gold coin in box', 'unlock desk with key'])
+      expect([command, spent.has(command)]).toEqual([command, false]);
+  });
+
+  it('fourteen commands made there do not tire it', () => {
+    expect(spentIn({ made: { ...made, '1|wait': 1 }, tiresRooms: true }, 1).has('take paper')).toBe(false);
+  });
+
+  it('without the flag (a state carried from before): none of them', () => {
+    expect(spentIn({ made, tiresRooms: false }, 1).has('take paper')).toBe(false);
+  });
+
+  it('the explorer walks on rather than take and drop its things one at a time', () => {
+    const things = ['vial', 'paper', 'statue', 'lamp', 'coin', 'rope', 'key', 'book'];
+    const handling = things.flatMap((thing) => [`take ${thing}`, `drop ${thing}`]);
+    const room = { truth: truth(1, 'Library'), commands: ['south', ...handling] };
+    let state = behindHouse();
+    for (const [turn, command] of handling.slice(0, 15).entries())
+      state = played(state, command, { ...room, worldHash: `h-library-${turn}` });
+    // Each thing taken or dropped makes the state new, and each command was made once: "drop book"
+    // stays untried from it, as "south" is, but names only things already handled here.
+    expect(new Set(choices(state))).toEqual(new Set(['south']));
+  });
+});
