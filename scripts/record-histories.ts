@@ -71,16 +71,17 @@ async function main() {
       });
     // The explorer under `valid` (valid commands, no outcomes): the decision replay then covers
     // how it orders untried commands, which the probe's episodes never reach. On the ferry at seed
-    // 0 the explorer puts things in things three ways at the dock by turn 14 (spent pairs; the code
-    // before them went on moving coin, bread and purse between purse and basket), then pays.
+    // 4 the explorer handles bread, coin and purse in the cave until the room tires (fifteen
+    // commands), then walks east at turn 17 (tired rooms; the code before them went on taking and
+    // dropping them there to the end).
     if (want('valid'))
       await recordEpisode('history-valid-episode', {
         game: 'ferry',
-        seed: 0,
-        maxTurns: 18,
+        seed: 4,
+        maxTurns: 30,
         policy: 'oracle-free',
         assist: 'valid',
-        continueAsNewEvery: 9,
+        continueAsNewEvery: 15,
       });
     // The explorer under `none` (typed commands from the story's lexicon, ordered by the learned
     // shape prior): the decision replay then covers the prior's order and the parser's refusals.

@@ -69,6 +69,8 @@ export const isUndoing = (command: string) => UNDOING.test(command.trim().toLowe
 /** What is spent in a room (see spentIn in state.ts). */
 export interface SpentCommands {
   has(command: string): boolean;
+  /** The room tired (ROOM_TIRES_AFTER): what is spent there but moves comes after its spent moves (see nextUntried). */
+  tired?: boolean;
 }
 
 /** What the agent has seen: cells this episode, and cells earlier episodes reached. */

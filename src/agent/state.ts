@@ -129,7 +129,7 @@ export const AgentStateSchema = z.object({
   spendsMoves: z.boolean().default(false),
   /** A kind of two-thing command ("put _ in _") made PAIRS_SPENT_AFTER ways in a room is spent there (see spentIn); set from its patch. */
   spendsPairs: z.boolean().default(false),
-  /** A room where ROOM_TIRES_AFTER commands were made has every command but moves spent (see spentIn); set from its patch. */
+  /** A room where ROOM_TIRES_AFTER commands were made tires (see spentIn); set from its patch. */
   tiresRooms: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
@@ -304,7 +304,10 @@ export function spentIn(
   const kinds = new Set([...waysOfKind].filter(([, ways]) => ways >= PAIRS_SPENT_AFTER).map(([kind]) => kind));
   const named = state.tiresRooms && timesMadeHere >= ROOM_TIRES_AFTER ? new Set(madeHere.flatMap(thingWordsOf)) : null;
   const tired = (command: string) => named !== null && !isMove(command) && thingWordsOf(command).every((word) => named.has(word));
-  return { has: (command) => commands.has(command) || (kinds.size > 0 && kinds.has(pairKindOf(command) ?? '')) || tired(command) };
+  return {
+    has: (command) => commands.has(command) || (kinds.size > 0 && kinds.has(pairKindOf(command) ?? '')) || tired(command),
+    ...(named !== null ? { tired: true } : {}),
+  };
 }
 
 /** `made` after one more `command` in `room` (the newest entries kept). */

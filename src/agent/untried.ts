@@ -5,7 +5,7 @@
 import { type CellMemory, isUndoing, startsWithAny } from './cells';
 import type { PolicyContext } from './policyContext';
 import { timesTried } from './policyContext';
-import { DIRECTIONS } from './directions';
+import { DIRECTIONS, isMove } from './directions';
 import { moveAt } from './state';
 
 const NOT_NOUNS = new Set([
@@ -81,7 +81,8 @@ export function nextUntried(candidates: readonly string[], ctx: UntriedContext):
     const risk = riskOf(command);
     if (risk === RISK.risky) return RISKY_RANK;
     if (menus?.has(command)) return MENU_RANK;
-    return (spentHere?.has(command) ? SPENT_RANK : 0) + risk;
+    if (!spentHere?.has(command)) return risk;
+    return (spentHere.tired && !isMove(command) ? TIRED_RANK : SPENT_RANK) + risk;
   };
   const best = Math.min(...untried.map(rank));
   const onlySpent = best >= SPENT_RANK && best < MENU_RANK;
@@ -127,6 +128,13 @@ const RISK = { forward: 0, other: 1, undoing: 2, risky: 3 } as const;
  * with "q", two turns each time, some 25 turns of 100), risky last.
  */
 const SPENT_RANK = 10;
+/**
+ * In a tired room (ROOM_TIRES_AFTER) a spent command but a move comes after the spent moves: once
+ * everything there is spent the explorer leaves by a way it knows rather than pick among what it
+ * handled there (the ferry's cave: take and drop bread, coin and purse for 12 turns, the way east
+ * one pick among them).
+ */
+const TIRED_RANK = 20;
 const MENU_RANK = 50;
 const RISKY_RANK = 100;
 const FORWARD = startsWithAny([

@@ -6,6 +6,7 @@
  * used on the fewest things first, so each kind of doing gets its turn before one kind's variants.
  */
 import type { ActionOption } from '../schemas/game';
+import { isDirectionWord } from './directions';
 
 /** A command's verb: its first word ("turn on lamp" and "turn lamp on" are both "turn"). */
 export const verbOf = (command: string) => command.trim().toLowerCase().split(/\s+/)[0] ?? '';
@@ -26,10 +27,14 @@ export function pairKindOf(command: string): string | null {
 /** Words that name no thing: articles, quantities and a verb's particles ("take all", "put the coin in a purse", "turn lamp off"). */
 const NOT_THINGS = new Set(['the', 'a', 'an', 'all', 'some', 'it', 'them', 'up', 'off', 'down', 'out']);
 
-/** The words of a command that name things: all but its verb, joining words and articles ("put gold card in toolkit": gold, card, toolkit). */
+/**
+ * The words of a command that name things: all but its verb, joining words, articles and compass
+ * words ("put gold card in toolkit": gold, card, toolkit). A direction is no thing to handle: the
+ * ferry's parser takes "drop e" as taking the east out of the compass, and east is gone after it.
+ */
 export function thingWordsOf(command: string): string[] {
   const [, ...rest] = command.trim().toLowerCase().split(/\s+/);
-  return rest.filter((word) => !JOINS.has(word) && !NOT_THINGS.has(word));
+  return rest.filter((word) => !JOINS.has(word) && !NOT_THINGS.has(word) && !isDirectionWord(word));
 }
 
 /** How many distinct commands of each verb the episode made, from its `room|command` list (AgentState.done). */

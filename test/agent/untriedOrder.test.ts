@@ -163,7 +163,7 @@ describe('a room where fifteen commands were made tires', () => {
 
   it('with the flag: a command there that names only things named there is spent, in no other room', () => {
     const spent = spentIn({ made, tiresRooms: true }, 1);
-    for (const command of ['take paper', 'drop vial', 'put vial in box', 'take all', 'listen', 'turn lamp off'])
+    for (const command of ['take paper', 'drop vial', 'put vial in box', 'take all', 'listen', 'turn lamp off', 'drop e'])
       expect([command, spent.has(command)]).toEqual([command, true]);
     expect(spentIn({ made, tiresRooms: true }, 2).has('take paper')).toBe(false);
   });
@@ -192,5 +192,22 @@ describe('a room where fifteen commands were made tires', () => {
     // Each thing taken or dropped makes the state new, and each command was made once: "drop book"
     // stays untried from it, as "south" is, but names only things already handled here.
     expect(new Set(choices(state))).toEqual(new Set(['south']));
+  });
+});
+
+describe('a tired room where everything is spent', () => {
+  const handled = (tiresRooms: boolean): AgentState => ({
+    ...behindHouse(),
+    commands: ['south', 'take vial', 'take paper', 'drop vial'],
+    made: { '1|south': 1, '1|take vial': 5, '1|drop vial': 5, '1|take paper': 4 },
+    tiresRooms,
+  });
+
+  it('the explorer leaves by the way it knows rather than handle its things again', () => {
+    expect(new Set(choices(handled(true)))).toEqual(new Set(['south']));
+  });
+
+  it('a room that is not tired: the spent move is one pick among the spent commands', () => {
+    expect(new Set(choices(handled(false)))).toEqual(new Set(['south', 'take vial', 'take paper']));
   });
 });
