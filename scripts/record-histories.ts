@@ -72,8 +72,8 @@ async function main() {
     // The explorer under `valid` (valid commands, no outcomes): the decision replay then covers
     // how it orders untried commands, which the probe's episodes never reach. On the ferry at seed
     // 4 the explorer handles bread, coin and purse in the cave until the room tires (fifteen
-    // commands), then walks east at turn 17 (tired rooms; the code before them went on taking and
-    // dropping them there to the end).
+    // commands), then closes the purse (a verb new there) and walks east at turn 18 (tired rooms;
+    // the code before them went on taking and dropping them there to the end).
     if (want('valid'))
       await recordEpisode('history-valid-episode', {
         game: 'ferry',

@@ -15,7 +15,7 @@ import { knownStates, shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
 import { startTyping, TypingSchema } from './typed';
 import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
-import { pairKindOf, thingWordsOf, verbUses } from './verbSpread';
+import { pairKindOf, thingWordsOf, verbOf, verbUses } from './verbSpread';
 import { isMove } from './directions';
 
 export const LlmUsageSchema = z.object({
@@ -266,11 +266,12 @@ export const SPENT_AFTER = 3;
 export const PAIRS_SPENT_AFTER = 3;
 
 /**
- * A room where the episode made this many commands tires: a command there that names only things
- * already named by a command made there is spent. Taking and dropping things one at a time makes
+ * A room where the episode made this many commands tires: a command there whose verb was used
+ * there and that names only things already named there is spent. Taking and dropping things one at a time makes
  * each state new, as moving them between containers did (temple's explorer, its pairs spent, took
  * and dropped its things for 40 turns in one room). A thing brought in since (a treasure for the
- * case, a key for the door) is new, so its commands are not; nor are moves.
+ * case, a key for the door) is new, so its commands are not; nor a verb new there (snacktime's
+ * "kiss pet" after pushing and pulling it); nor are moves.
  */
 export const ROOM_TIRES_AFTER = 15;
 
@@ -302,8 +303,15 @@ export function spentIn(
     if (kind) waysOfKind.set(kind, (waysOfKind.get(kind) ?? 0) + 1);
   }
   const kinds = new Set([...waysOfKind].filter(([, ways]) => ways >= PAIRS_SPENT_AFTER).map(([kind]) => kind));
-  const named = state.tiresRooms && timesMadeHere >= ROOM_TIRES_AFTER ? new Set(madeHere.flatMap(thingWordsOf)) : null;
-  const tired = (command: string) => named !== null && !isMove(command) && thingWordsOf(command).every((word) => named.has(word));
+  const isTired = state.tiresRooms && timesMadeHere >= ROOM_TIRES_AFTER;
+  const named = isTired ? new Set(madeHere.flatMap(thingWordsOf)) : null;
+  const verbs = isTired ? new Set(madeHere.map(verbOf)) : null;
+  const tired = (command: string) =>
+    named !== null &&
+    verbs !== null &&
+    !isMove(command) &&
+    verbs.has(verbOf(command)) &&
+    thingWordsOf(command).every((word) => named.has(word));
   return {
     has: (command) => commands.has(command) || (kinds.size > 0 && kinds.has(pairKindOf(command) ?? '')) || tired(command),
     ...(named !== null ? { tired: true } : {}),

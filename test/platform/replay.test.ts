@@ -57,7 +57,7 @@ describe('replay of recorded histories', () => {
     // And the ferry under valid at seed 0 recorded before SPENT_PAIRS_PATCH: at turn 15 it put
     // things in things a fourth way where the code after it gives the ferryman the coin.
     // And the ferry under valid at seed 4 recorded before TIRED_ROOMS_PATCH: in run 2 it went on
-    // taking the purse in the cave where the code after it, the cave tired, walks east.
+    // taking the purse in the cave where the code after it, the cave tired, closes it and walks east.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
