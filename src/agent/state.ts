@@ -267,8 +267,8 @@ export const PAIRS_SPENT_AFTER = 3;
 
 /**
  * A room where the episode made this many commands tires: a command there whose verb was used
- * there and that names only things already named there is spent. Taking and dropping things one at a time makes
- * each state new, as moving them between containers did (temple's explorer, its pairs spent, took
+ * there and that names only things already named there is spent. Taking and dropping things one
+ * at a time makes each state new, as moving them between containers did (temple's explorer, its pairs spent, took
  * and dropped its things for 40 turns in one room). A thing brought in since (a treasure for the
  * case, a key for the door) is new, so its commands are not; nor a verb new there (snacktime's
  * "kiss pet" after pushing and pulling it); nor are moves.
@@ -303,18 +303,14 @@ export function spentIn(
     if (kind) waysOfKind.set(kind, (waysOfKind.get(kind) ?? 0) + 1);
   }
   const kinds = new Set([...waysOfKind].filter(([, ways]) => ways >= PAIRS_SPENT_AFTER).map(([kind]) => kind));
-  const isTired = state.tiresRooms && timesMadeHere >= ROOM_TIRES_AFTER;
-  const named = isTired ? new Set(madeHere.flatMap(thingWordsOf)) : null;
-  const verbs = isTired ? new Set(madeHere.map(verbOf)) : null;
+  const isTired = Boolean(state.tiresRooms) && timesMadeHere >= ROOM_TIRES_AFTER;
+  const named = new Set(isTired ? madeHere.flatMap(thingWordsOf) : []);
+  const verbs = new Set(isTired ? madeHere.map(verbOf) : []);
   const tired = (command: string) =>
-    named !== null &&
-    verbs !== null &&
-    !isMove(command) &&
-    verbs.has(verbOf(command)) &&
-    thingWordsOf(command).every((word) => named.has(word));
+    isTired && !isMove(command) && verbs.has(verbOf(command)) && thingWordsOf(command).every((word) => named.has(word));
   return {
     has: (command) => commands.has(command) || (kinds.size > 0 && kinds.has(pairKindOf(command) ?? '')) || tired(command),
-    ...(named !== null ? { tired: true } : {}),
+    tired: isTired,
   };
 }
 

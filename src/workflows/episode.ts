@@ -110,7 +110,7 @@ export const FOLLOW_UP_PATCH = 'valid-follows-up';
 export const SPENT_MOVES_PATCH = 'explorer-spends-made-moves';
 /** A kind of two-thing command ("put _ in _") made three ways in a room is spent there (see spentIn). */
 export const SPENT_PAIRS_PATCH = 'explorer-spends-item-pairs';
-/** A room where fifteen commands were made tires: what names only things handled there is spent, and its spent moves go first (see ROOM_TIRES_AFTER). */
+/** A room where fifteen commands were made tires: a verb used there on things named there is spent, and its spent moves go first (see ROOM_TIRES_AFTER). */
 export const TIRED_ROOMS_PATCH = 'explorer-tires-of-rooms';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
