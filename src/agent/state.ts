@@ -131,6 +131,8 @@ export const AgentStateSchema = z.object({
   spendsPairs: z.boolean().default(false),
   /** A room where ROOM_TIRES_AFTER commands were made tires (see spentIn); set from its patch. */
   tiresRooms: z.boolean().default(false),
+  /** In a tired room, a command naming things never named together there keeps its try (see spentIn); set from its patch. */
+  triesNewPairings: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -218,6 +220,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     spendsMoves: true,
     spendsPairs: true,
     tiresRooms: true,
+    triesNewPairings: true,
   };
 }
 
@@ -271,7 +274,9 @@ export const PAIRS_SPENT_AFTER = 3;
  * at a time makes each state new, as moving them between containers did (temple's explorer, its pairs spent, took
  * and dropped its things for 40 turns in one room). A thing brought in since (a treasure for the
  * case, a key for the door) is new, so its commands are not; nor a verb new there (snacktime's
- * "kiss pet" after pushing and pulling it); nor are moves.
+ * "kiss pet" after pushing and pulling it); nor are moves. With `triesNewPairings`, nor are things
+ * never named together there: snacktime's explorer gave the pet a sock and took the can in the
+ * sitting room, and "give pet can", which scores, was spent before it was tried.
  */
 export const ROOM_TIRES_AFTER = 15;
 
@@ -285,7 +290,7 @@ export const ROOM_TIRES_AFTER = 15;
  * brings its way back as new. With `tiresRooms`, a room tires (ROOM_TIRES_AFTER).
  */
 export function spentIn(
-  state: Pick<AgentState, 'made'> & Partial<Pick<AgentState, 'spendsMoves' | 'spendsPairs' | 'tiresRooms'>>,
+  state: Pick<AgentState, 'made'> & Partial<Pick<AgentState, 'spendsMoves' | 'spendsPairs' | 'tiresRooms' | 'triesNewPairings'>>,
   room: number,
 ): SpentCommands {
   const prefix = `${room}|`;
@@ -306,8 +311,13 @@ export function spentIn(
   const isTired = Boolean(state.tiresRooms) && timesMadeHere >= ROOM_TIRES_AFTER;
   const named = new Set(isTired ? madeHere.flatMap(thingWordsOf) : []);
   const verbs = new Set(isTired ? madeHere.map(verbOf) : []);
-  const tired = (command: string) =>
-    isTired && !isMove(command) && verbs.has(verbOf(command)) && thingWordsOf(command).every((word) => named.has(word));
+  const thingsOfMade = isTired ? madeHere.map((made) => new Set(thingWordsOf(made))) : [];
+  const namedTogether = (words: string[]) => words.length < 2 || thingsOfMade.some((things) => words.every((word) => things.has(word)));
+  const tired = (command: string) => {
+    if (!isTired || isMove(command) || !verbs.has(verbOf(command))) return false;
+    const things = thingWordsOf(command);
+    return things.every((word) => named.has(word)) && (!state.triesNewPairings || namedTogether(things));
+  };
   return {
     has: (command) => commands.has(command) || (kinds.size > 0 && kinds.has(pairKindOf(command) ?? '')) || tired(command),
     tired: isTired,

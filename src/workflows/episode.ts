@@ -112,6 +112,8 @@ export const SPENT_MOVES_PATCH = 'explorer-spends-made-moves';
 export const SPENT_PAIRS_PATCH = 'explorer-spends-item-pairs';
 /** A room where fifteen commands were made tires: a verb used there on things named there is spent, and its spent moves go first (see ROOM_TIRES_AFTER). */
 export const TIRED_ROOMS_PATCH = 'explorer-tires-of-rooms';
+/** In a tired room, a command naming things never named together there keeps its try (see spentIn). */
+export const NEW_PAIRINGS_PATCH = 'tired-rooms-try-new-pairings';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -140,6 +142,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const spendsMoves = patched(SPENT_MOVES_PATCH);
   const spendsPairs = patched(SPENT_PAIRS_PATCH);
   const tiresRooms = patched(TIRED_ROOMS_PATCH);
+  const triesNewPairings = patched(NEW_PAIRINGS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -201,6 +204,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     spendsMoves,
     spendsPairs,
     tiresRooms,
+    triesNewPairings,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

@@ -168,6 +168,14 @@ describe('a room where fifteen commands were made tires', () => {
     expect(spentIn({ made, tiresRooms: true }, 2).has('take paper')).toBe(false);
   });
 
+  it('trying new pairings: things never named together there keep their try, a pairing made there does not', () => {
+    const spent = spentIn({ made: { ...made, '1|give vial paper': 1 }, tiresRooms: true, triesNewPairings: true }, 1);
+    for (const command of ['put vial in box', 'give paper desk', 'give box vial'])
+      expect([command, spent.has(command)]).toEqual([command, false]);
+    for (const command of ['put paper in box', 'give paper vial', 'put the paper in a box', 'take paper', 'drop vial', 'wait'])
+      expect([command, spent.has(command)]).toEqual([command, true]);
+  });
+
   it('with the flag: moves, commands naming a thing new there and verbs new there are not', () => {
     const spent = spentIn({ made, tiresRooms: true }, 1);
     for (const command of ['south', 'north', 'take statue', 'put gold coin in box', 'unlock desk with key', 'kiss vial', 'listen'])
@@ -192,6 +200,33 @@ describe('a room where fifteen commands were made tires', () => {
     // Each thing taken or dropped makes the state new, and each command was made once: "drop book"
     // stays untried from it, as "south" is, but names only things already handled here.
     expect(new Set(choices(state))).toEqual(new Set(['south']));
+  });
+});
+
+describe('a tired room where a thing was given and another taken', () => {
+  // snacktime's sitting room: the sock given to the pet and the can taken there, the can is
+  // worth giving too (the game scores it), though "give" and both things were used there.
+  const sittingRoom = (triesNewPairings: boolean): AgentState => ({
+    ...behindHouse(),
+    commands: ['south', 'give pet sock', 'give pet can', 'take can', 'push pet'],
+    made: {
+      '1|south': 1,
+      '1|give pet sock': 1,
+      '1|take can': 4,
+      '1|push pet': 4,
+      '1|take sock': 3,
+      '1|drop can': 3,
+    },
+    tiresRooms: true,
+    triesNewPairings,
+  });
+
+  it('the explorer gives the can: pet and can were never named together there', () => {
+    expect(new Set(choices(sittingRoom(true)))).toEqual(new Set(['give pet can']));
+  });
+
+  it('without the flag (a state carried from before): the pairing is spent, and the explorer leaves', () => {
+    expect(new Set(choices(sittingRoom(false)))).toEqual(new Set(['south']));
   });
 });
 
