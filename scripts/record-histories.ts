@@ -104,6 +104,18 @@ async function main() {
         assist: 'valid',
         continueAsNewEvery: 32,
       });
+    // The explorer under `valid` in a fight: Zork I (Jericho's story file) at seed 0 reaches the
+    // troll, brandishing its axe, at turn 54 and fights back with the sword at turn 55 (the code
+    // before it opened the sack there, and the troll killed the player a turn later).
+    if (want('valid-suite'))
+      await recordEpisode('history-valid-fight-episode', {
+        game: suiteStory('zork1.z5'),
+        seed: 0,
+        maxTurns: 56,
+        policy: 'oracle-free',
+        assist: 'valid',
+        continueAsNewEvery: 28,
+      });
     // The explorer under `none` (typed commands from the story's lexicon, ordered by the learned
     // shape prior): the decision replay then covers the prior's order and the parser's refusals.
     if (want('none'))

@@ -87,13 +87,15 @@ function exploreUntried(candidates: string[], ctx: PolicyContext): ExploreChoice
     return {
       command: ctx.rng.pick(next.commands),
       reason: 'untried',
-      why: next.risky
-        ? 'not yet tried here (only risky moves are left)'
-        : next.spent
-          ? 'not yet tried from this state (everything left was made here three times)'
-          : next.menu
-            ? 'not yet tried from this state (only a menu is left)'
-            : 'not yet tried here',
+      why: next.fight
+        ? 'fighting back: the reply tells of an attack or an armed foe'
+        : next.risky
+          ? 'not yet tried here (only risky moves are left)'
+          : next.spent
+            ? 'not yet tried from this state (everything left was made here three times)'
+            : next.menu
+              ? 'not yet tried from this state (only a menu is left)'
+              : 'not yet tried here',
     };
   return {
     command: ctx.rng.pick(withoutMenus(safeCommands(candidates, ctx), ctx)),

@@ -86,6 +86,10 @@ export interface CellMemory {
   visited: { has(worldHash: string): boolean };
   /** World states earlier episodes reached (the learned dynamics model's). */
   known?: { has(worldHash: string): boolean };
+  /** Under `valid`, threatened, the explorer fights back with what it carries first (see nextUntried). */
+  fightsBack?: boolean;
+  /** The last command was a blow with something in hand (isArmedFight): the fight goes on. */
+  fought?: boolean;
   /** Commands this episode already made where the player stands (whatever was carried then). */
   doneHere?: ReadonlySet<string>;
   /** Commands spent where the player stands: made so often there, or of a kind made so many ways (see spentIn). */

@@ -16,6 +16,7 @@ import { StepOutcomeSchema } from './updater';
 import { startTyping, TypingSchema } from './typed';
 import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
 import { pairKindOf, thingWordsOf, verbOf, verbUses } from './verbSpread';
+import { isArmedFight } from './fights';
 import { isMove } from './directions';
 
 export const LlmUsageSchema = z.object({
@@ -133,6 +134,8 @@ export const AgentStateSchema = z.object({
   tiresRooms: z.boolean().default(false),
   /** In a tired room, a command naming things never named together there keeps its try (see spentIn); set from its patch. */
   triesNewPairings: z.boolean().default(false),
+  /** Attacked, the explorer fights back with what it carries before anything else untried (see nextUntried); set from its patch. */
+  fightsBack: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -221,6 +224,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     spendsPairs: true,
     tiresRooms: true,
     triesNewPairings: true,
+    fightsBack: true,
   };
 }
 
@@ -429,6 +433,7 @@ export function cellMemory(state: AgentState): CellMemory {
     ...(state.looksAhead ? { looksAhead: true } : {}),
     ...(state.avoidsDoom ? { avoidDoom: true } : {}),
     ...(state.leavesStill ? { leavesStill: true } : {}),
+    ...(state.fightsBack ? { fightsBack: true, fought: isArmedFight(state.lastCommand ?? '') } : {}),
   };
 }
 

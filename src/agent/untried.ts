@@ -7,6 +7,7 @@ import type { PolicyContext } from './policyContext';
 import { timesTried } from './policyContext';
 import { DIRECTIONS, isMove } from './directions';
 import { moveAt } from './state';
+import { isArmedFight, threatened } from './fights';
 
 const NOT_NOUNS = new Set([
   'way',
@@ -42,9 +43,10 @@ export function playerCommands(observation: string): string[] {
 }
 
 /** What nextUntried reads: the state, what was tried and what killed before, and what is spent in this room. */
-export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learned' | 'rooms' | 'enabled'> & {
-  cells?: Pick<CellMemory, 'spentHere' | 'menuCommands'>;
-};
+export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learned' | 'rooms' | 'enabled'> &
+  Partial<Pick<PolicyContext, 'observation'>> & {
+    cells?: Pick<CellMemory, 'spentHere' | 'menuCommands' | 'fightsBack' | 'fought'>;
+  };
 
 export interface Untried {
   commands: string[];
@@ -58,6 +60,8 @@ export interface Untried {
   spent: boolean;
   /** Only commands that opened a menu before (and risky ones) are left. */
   menu: boolean;
+  /** The reply says the player is attacked or something armed is there, or the last command was a blow: these are fights with something in hand. */
+  fight?: boolean;
 }
 
 /**
@@ -72,7 +76,14 @@ export interface Untried {
  * climbs through it, one who opens a mailbox takes what is inside, before walking on.
  */
 export function nextUntried(candidates: readonly string[], ctx: UntriedContext): Untried | null {
-  const untried = safeCommands(candidates, ctx).filter((command) => timesTried(ctx.tried, ctx.worldHash, command) === 0);
+  const safe = safeCommands(candidates, ctx);
+  // A blow that misses leaves the world as it was, so a fight goes on from the same state.
+  const fights =
+    ctx.cells?.fightsBack && (ctx.cells.fought || (ctx.observation && threatened(ctx.observation)))
+      ? safe.filter((command) => isArmedFight(command) && timesTried(ctx.tried, ctx.worldHash, command) < FIGHT_TRIES)
+      : [];
+  if (fights.length) return { commands: fights, risky: false, opensUp: true, forward: true, spent: false, menu: false, fight: true };
+  const untried = safe.filter((command) => timesTried(ctx.tried, ctx.worldHash, command) === 0);
   if (untried.length === 0) return null;
   const spentHere = ctx.cells?.spentHere;
   const menus = ctx.cells?.menuCommands;
@@ -191,6 +202,9 @@ const RISKY = startsWithAny([
   'swim',
   'dive',
 ]);
+
+/** Blows tried from one world state before the explorer gives the fight up there (nothing it does changes the fight). */
+const FIGHT_TRIES = 4;
 
 function riskOf(command: string): number {
   const c = command.trim().toLowerCase();

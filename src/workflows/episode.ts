@@ -114,6 +114,8 @@ export const SPENT_PAIRS_PATCH = 'explorer-spends-item-pairs';
 export const TIRED_ROOMS_PATCH = 'explorer-tires-of-rooms';
 /** In a tired room, a command naming things never named together there keeps its try (see spentIn). */
 export const NEW_PAIRINGS_PATCH = 'tired-rooms-try-new-pairings';
+/** Attacked, the explorer fights back with what it carries before anything else untried (see nextUntried). */
+export const FIGHTS_BACK_PATCH = 'explorer-fights-back';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -143,6 +145,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const spendsPairs = patched(SPENT_PAIRS_PATCH);
   const tiresRooms = patched(TIRED_ROOMS_PATCH);
   const triesNewPairings = patched(NEW_PAIRINGS_PATCH);
+  const fightsBack = patched(FIGHTS_BACK_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -205,6 +208,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     spendsPairs,
     tiresRooms,
     triesNewPairings,
+    fightsBack,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

@@ -5,6 +5,7 @@
  * there: a find makes every world state new, and the ways out do not change with it.
  */
 import { createRng } from '../../src/agent/rng';
+import { threatened } from '../../src/agent/fights';
 import { AgentState, AgentStateSchema, initialState, spentIn } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
 import { freshLearned } from '../../src/agent/learned';
@@ -244,5 +245,53 @@ describe('a tired room where everything is spent', () => {
 
   it('a room that is not tired: the spent move is one pick among the spent commands', () => {
     expect(new Set(choices(handled(false)))).toEqual(new Set(['south', 'take vial', 'take paper']));
+  });
+});
+
+describe('under attack', () => {
+  const trollRoom = (fightsBack: boolean, observation: string): AgentState => ({
+    ...behindHouse(),
+    observation,
+    truth: truth(5, 'The Troll Room'),
+    commands: ['south', 'open brown sack', 'take garlic', 'kill troll with sword', 'attack troll with sword', 'throw sword at troll'],
+    made: { '5|open brown sack': 1 },
+    fightsBack,
+  });
+  const struck = "Opening the brown sack reveals a lunch, and a clove of garlic. The troll's axe barely misses your ear.";
+
+  it('with the flag: the explorer fights back with what it carries, before anything else untried', () => {
+    expect(new Set(choices(trollRoom(true, struck)))).toEqual(new Set(['kill troll with sword', 'attack troll with sword']));
+  });
+
+  it('with the flag: a fight goes on while the foe stands, though the reply tells of no blow to the player', () => {
+    const fighting = {
+      ...trollRoom(true, 'A quick stroke, but the troll is on guard. The axe sweeps past as you jump aside.'),
+      lastCommand: 'attack troll with sword',
+    };
+    expect(new Set(choices(fighting))).toEqual(new Set(['kill troll with sword', 'attack troll with sword']));
+  });
+
+  it('not attacked: fighting stays last', () => {
+    const calm = trollRoom(true, 'Opening the brown sack reveals a lunch, and a clove of garlic.');
+    for (const command of choices(calm)) expect(command).not.toMatch(/troll/);
+  });
+
+  it('without the flag (a state carried from before): fighting stays last', () => {
+    for (const command of choices(trollRoom(false, struck))) expect(command).not.toMatch(/troll/);
+  });
+
+  it('reads an attack on the player or an armed foe in the reply, not a fight the player only sees', () => {
+    for (const reply of [
+      'A nasty-looking troll, brandishing a bloody axe, blocks all passages out of the room.',
+      "The troll's axe barely misses your ear.",
+      "The flat of the troll's axe hits you delicately on the head, knocking you out.",
+      'The troll swings his axe, but it misses.',
+      'The thief stabs nonchalantly with his stiletto and misses.',
+      'The guard lunges at you!',
+      'You are wounded.',
+    ])
+      expect([reply, threatened(reply)]).toEqual([reply, true]);
+    for (const reply of ['A troll sleeps in the corner.', 'The knight hits the dragon.', 'You hit the wall.'])
+      expect([reply, threatened(reply)]).toEqual([reply, false]);
   });
 });

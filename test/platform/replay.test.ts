@@ -59,7 +59,9 @@ describe('replay of recorded histories', () => {
     // And the ferry under valid at seed 4 recorded before TIRED_ROOMS_PATCH: in run 2 it went on
     // taking the purse in the cave where the code after it, the cave tired, closes it and walks east.
     // And snacktime under valid at seed 0 recorded before NEW_PAIRINGS_PATCH: at turn 61 it put
-    // all on the couch where the code after it gives the pet the can.
+    // all on the couch where the code after it gives the pet the can. And Zork I under valid at
+    // seed 0 recorded before FIGHTS_BACK_PATCH: at turn 55 it opened the sack before the troll,
+    // where the code after it attacks the troll with the sword.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -68,7 +70,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(14);
+    expect(histories).toHaveLength(16);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
