@@ -26,6 +26,13 @@ export const threatened = (reply: string) => {
   return THREAT_CUES.some((cue) => cue.test(text));
 };
 
+/**
+ * Blows of one fight command in one room that keep the fight going without a threat in the reply
+ * (Zork I's troll fell to the fifth). A fight picked as a last resort, when only risky moves
+ * were left, is no loop: after these it is back among the risky moves.
+ */
+export const FIGHT_ROUNDS = 8;
+
 /** A fight with something in hand: "kill troll with sword", not "kill troll" (which asks with what). */
 const FIGHT = startsWithAny(['attack', 'kill', 'fight', 'hit', 'stab', 'slay', 'strike']);
 export const isArmedFight = (command: string) => {

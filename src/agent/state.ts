@@ -16,7 +16,7 @@ import { StepOutcomeSchema } from './updater';
 import { startTyping, TypingSchema } from './typed';
 import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
 import { pairKindOf, thingWordsOf, verbOf, verbUses } from './verbSpread';
-import { isArmedFight } from './fights';
+import { FIGHT_ROUNDS, isArmedFight } from './fights';
 import { isMove } from './directions';
 
 export const LlmUsageSchema = z.object({
@@ -414,6 +414,12 @@ export function fitCarry(state: AgentState, maxBytes = MAX_CARRY_BYTES): AgentSt
   return s;
 }
 
+/** The last command was a blow, made fewer than FIGHT_ROUNDS times in this room: the fight goes on (see nextUntried). */
+function fightGoesOn(state: AgentState): boolean {
+  const last = state.lastCommand;
+  return last !== null && isArmedFight(last) && (state.made[`${state.truth.location.id}|${last}`] ?? 0) < FIGHT_ROUNDS;
+}
+
 /** The cells this episode and earlier ones reached (see cells.ts). */
 export function cellMemory(state: AgentState): CellMemory {
   const known = knownStates(state.learned.dynamics);
@@ -433,7 +439,7 @@ export function cellMemory(state: AgentState): CellMemory {
     ...(state.looksAhead ? { looksAhead: true } : {}),
     ...(state.avoidsDoom ? { avoidDoom: true } : {}),
     ...(state.leavesStill ? { leavesStill: true } : {}),
-    ...(state.fightsBack ? { fightsBack: true, fought: isArmedFight(state.lastCommand ?? '') } : {}),
+    ...(state.fightsBack ? { fightsBack: true, fought: fightGoesOn(state) } : {}),
   };
 }
 

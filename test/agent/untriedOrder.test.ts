@@ -271,6 +271,17 @@ describe('under attack', () => {
     expect(new Set(choices(fighting))).toEqual(new Set(['kill troll with sword', 'attack troll with sword']));
   });
 
+  it('with the flag: a fight not threatened stops after eight blows in the room (a fight picked as a last resort is no loop)', () => {
+    const calm = 'The troll looks at you.';
+    const after = (blows: number) => ({
+      ...trollRoom(true, calm),
+      lastCommand: 'attack troll with sword',
+      made: { '5|open brown sack': 1, '5|attack troll with sword': blows },
+    });
+    expect(new Set(choices(after(7)))).toEqual(new Set(['kill troll with sword', 'attack troll with sword']));
+    for (const command of choices(after(8))) expect(command).not.toMatch(/troll/);
+  });
+
   it('not attacked: fighting stays last', () => {
     const calm = trollRoom(true, 'Opening the brown sack reveals a lunch, and a clove of garlic.');
     for (const command of choices(calm)) expect(command).not.toMatch(/troll/);
