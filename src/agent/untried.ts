@@ -73,7 +73,8 @@ export interface Untried {
  * Zork I's Canyon View killed the full agent while forward moves were still untried. A command
  * that opened a menu this episode comes after spent ones, and keeps no room open. Of the kind
  * left, what the last command made possible (`enabled`) goes first: a player who opens a window
- * climbs through it, one who opens a mailbox takes what is inside, before walking on.
+ * climbs through it, one who opens a mailbox takes what is inside, before walking on. With
+ * `fightsBack`, a threatened player's armed fights come first, tried or not (see fights.ts).
  */
 export function nextUntried(candidates: readonly string[], ctx: UntriedContext): Untried | null {
   const safe = safeCommands(candidates, ctx);
