@@ -134,7 +134,7 @@ export const AgentStateSchema = z.object({
   tiresRooms: z.boolean().default(false),
   /** In a tired room, a command naming things never named together there keeps its try (see spentIn); set from its patch. */
   triesNewPairings: z.boolean().default(false),
-  /** Attacked, the explorer fights back with what it carries before anything else untried (see nextUntried); set from its patch. */
+  /** Threatened (an attack or an armed foe in the reply), the explorer fights back with what it carries first (see nextUntried); set from its patch. */
   fightsBack: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
@@ -275,8 +275,8 @@ export const PAIRS_SPENT_AFTER = 3;
 /**
  * A room where the episode made this many commands tires: a command there whose verb was used
  * there and that names only things already named there is spent. Taking and dropping things one
- * at a time makes each state new, as moving them between containers did (temple's explorer, its pairs spent, took
- * and dropped its things for 40 turns in one room). A thing brought in since (a treasure for the
+ * at a time makes each state new, as moving them between containers did (temple's explorer, its
+ * pairs spent, took and dropped its things for 40 turns in one room). A thing brought in since (a treasure for the
  * case, a key for the door) is new, so its commands are not; nor a verb new there (snacktime's
  * "kiss pet" after pushing and pulling it); nor are moves. With `triesNewPairings`, nor are things
  * never named together there: snacktime's explorer gave the pet a sock and took the can in the
@@ -313,9 +313,9 @@ export function spentIn(
   }
   const kinds = new Set([...waysOfKind].filter(([, ways]) => ways >= PAIRS_SPENT_AFTER).map(([kind]) => kind));
   const isTired = Boolean(state.tiresRooms) && timesMadeHere >= ROOM_TIRES_AFTER;
-  const named = new Set(isTired ? madeHere.flatMap(thingWordsOf) : []);
-  const verbs = new Set(isTired ? madeHere.map(verbOf) : []);
   const thingsOfMade = isTired ? madeHere.map((made) => new Set(thingWordsOf(made))) : [];
+  const named = new Set(thingsOfMade.flatMap((things) => [...things]));
+  const verbs = new Set(isTired ? madeHere.map(verbOf) : []);
   const namedTogether = (words: string[]) => words.length < 2 || thingsOfMade.some((things) => words.every((word) => things.has(word)));
   const tired = (command: string) => {
     if (!isTired || isMove(command) || !verbs.has(verbOf(command))) return false;

@@ -114,7 +114,7 @@ export const SPENT_PAIRS_PATCH = 'explorer-spends-item-pairs';
 export const TIRED_ROOMS_PATCH = 'explorer-tires-of-rooms';
 /** In a tired room, a command naming things never named together there keeps its try (see spentIn). */
 export const NEW_PAIRINGS_PATCH = 'tired-rooms-try-new-pairings';
-/** Attacked, the explorer fights back with what it carries before anything else untried (see nextUntried). */
+/** Threatened (an attack or an armed foe in the reply), the explorer fights back with what it carries first (see nextUntried). */
 export const FIGHTS_BACK_PATCH = 'explorer-fights-back';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
