@@ -276,11 +276,11 @@ export const PAIRS_SPENT_AFTER = 3;
  * A room where the episode made this many commands tires: a command there whose verb was used
  * there and that names only things already named there is spent. Taking and dropping things one
  * at a time makes each state new, as moving them between containers did (temple's explorer, its
- * pairs spent, took and dropped its things for 40 turns in one room). A thing brought in since (a treasure for the
- * case, a key for the door) is new, so its commands are not; nor a verb new there (snacktime's
- * "kiss pet" after pushing and pulling it); nor are moves. With `triesNewPairings`, nor are things
- * never named together there: snacktime's explorer gave the pet a sock and took the can in the
- * sitting room, and "give pet can", which scores, was spent before it was tried.
+ * pairs spent, took and dropped its things for 40 turns in one room). A thing brought in since (a
+ * treasure for the case, a key for the door) is new, so its commands are not; nor a verb new there
+ * (snacktime's "kiss pet" after pushing and pulling it); nor are moves. With `triesNewPairings`,
+ * nor are things never named together there: snacktime's explorer gave the pet a sock and took the
+ * can in the sitting room, and "give pet can", which scores, was spent before it was tried.
  */
 export const ROOM_TIRES_AFTER = 15;
 
