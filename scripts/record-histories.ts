@@ -116,6 +116,19 @@ async function main() {
         assist: 'valid',
         continueAsNewEvery: 28,
       });
+    // The explorer under `valid` where it shut a way itself: 9:05 (Jericho's story file) at seed 0
+    // handles its things in the bedroom until the room tires, closes the door to the east at turn
+    // 21 and opens it again at turn 22 (tired rooms reopen what was closed; the code before them had
+    // spent "open door" and got out of bed instead, never to go east).
+    if (want('valid-suite'))
+      await recordEpisode('history-valid-reopen-episode', {
+        game: suiteStory('905.z5'),
+        seed: 0,
+        maxTurns: 24,
+        policy: 'oracle-free',
+        assist: 'valid',
+        continueAsNewEvery: 12,
+      });
     // The explorer under `none` (typed commands from the story's lexicon, ordered by the learned
     // shape prior): the decision replay then covers the prior's order and the parser's refusals.
     if (want('none'))

@@ -116,6 +116,8 @@ export const TIRED_ROOMS_PATCH = 'explorer-tires-of-rooms';
 export const NEW_PAIRINGS_PATCH = 'tired-rooms-try-new-pairings';
 /** Threatened (an attack or an armed foe in the reply), the explorer fights back with what it carries first (see nextUntried). */
 export const FIGHTS_BACK_PATCH = 'explorer-fights-back';
+/** In a tired room, a thing named there only by undoing commands is not yet named (see spentIn): what the explorer closed it may open again. */
+export const UNDOING_NAMES_NOTHING_PATCH = 'tired-rooms-reopen-what-was-closed';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -146,6 +148,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const tiresRooms = patched(TIRED_ROOMS_PATCH);
   const triesNewPairings = patched(NEW_PAIRINGS_PATCH);
   const fightsBack = patched(FIGHTS_BACK_PATCH);
+  const undoingNamesNothing = patched(UNDOING_NAMES_NOTHING_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -209,6 +212,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     tiresRooms,
     triesNewPairings,
     fightsBack,
+    undoingNamesNothing,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

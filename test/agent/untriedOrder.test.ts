@@ -248,6 +248,34 @@ describe('a tired room where everything is spent', () => {
   });
 });
 
+describe('a tired room where the explorer closed the door', () => {
+  // 9:05's bedroom: the explorer opened the dresser, handled its things and closed the door to
+  // the east in the tired room; "open door" was then spent ("open" used there, "door" named by
+  // closing it), and the way east was never listed again.
+  const bedroom = (undoingNamesNothing: boolean): AgentState => ({
+    ...behindHouse(),
+    commands: ['south', 'open door', 'open dresser', 'take clothing', 'take wallet', 'drop clothing'],
+    made: { '1|south': 1, '1|open dresser': 3, '1|take clothing': 4, '1|drop clothing': 4, '1|take wallet': 3, '1|close door': 1 },
+    tiresRooms: true,
+    undoingNamesNothing,
+  });
+
+  it('with the flag: a thing named there only by undoing commands is not yet named, so its other commands keep their try', () => {
+    const spent = spentIn(bedroom(true), 1);
+    for (const command of ['open door', 'examine door']) expect([command, spent.has(command)]).toEqual([command, false]);
+    for (const command of ['take clothing', 'open dresser', 'drop wallet']) expect([command, spent.has(command)]).toEqual([command, true]);
+  });
+
+  it('with the flag: the explorer opens the door it closed', () => {
+    expect(new Set(choices(bedroom(true)))).toEqual(new Set(['open door']));
+  });
+
+  it('without the flag (a state carried from before): "open door" is spent, and the explorer walks south', () => {
+    expect(spentIn(bedroom(false), 1).has('open door')).toBe(true);
+    expect(new Set(choices(bedroom(false)))).toEqual(new Set(['south']));
+  });
+});
+
 describe('under attack', () => {
   const trollRoom = (fightsBack: boolean, observation: string): AgentState => ({
     ...behindHouse(),
