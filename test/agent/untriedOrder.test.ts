@@ -262,7 +262,7 @@ describe('a tired room where the explorer closed the door', () => {
 
   it('with the flag: a thing named there only by undoing commands is not yet named, so its other commands keep their try', () => {
     const spent = spentIn(bedroom(true), 1);
-    for (const command of ['open door', 'examine door']) expect([command, spent.has(command)]).toEqual([command, false]);
+    expect(spent.has('open door')).toBe(false);
     for (const command of ['take clothing', 'open dresser', 'drop wallet']) expect([command, spent.has(command)]).toEqual([command, true]);
   });
 
