@@ -4,6 +4,7 @@ import { createProvider, loadLlmConfig } from '../llm';
 import { Slots, slotsFor, withSlots } from '../llm/slots';
 import type { LlmProvider } from '../llm/types';
 import type { MemoryActivity } from '../memory';
+import { createCampaignCheckpointActivities } from './campaignCheckpoint';
 import { createCompactionActivities } from './compaction';
 import { createFileActivities, EpisodeHistoryReader } from './files';
 import { createGameActivities } from './game';
@@ -106,6 +107,7 @@ export function createActivities(options: { dataDir: string; llm?: ProviderFacto
     ...createGameActivities(stories),
     ...createFileActivities(options.dataDir, options.history),
     ...createSuiteFileActivities(options.dataDir),
+    ...createCampaignCheckpointActivities(options.dataDir),
     ...routedByModel(createOracleActivities, provider),
     ...routedByModel(createCompactionActivities, provider),
     ...routedByModel(createThoughtboxActivities, provider),

@@ -116,6 +116,18 @@ export const CampaignResultSchema = z.object({
 });
 export type CampaignResult = z.infer<typeof CampaignResultSchema>;
 
+/**
+ * A campaign's state between two episodes, written after each one: what a campaign needs to go
+ * on when the server's history of it is gone (a dev server's database lost, a run moved).
+ */
+export const CampaignCheckpointSchema = z.object({
+  campaignId: z.string(),
+  config: CampaignConfigSchema,
+  done: CampaignResultSchema.shape.episodes,
+  learned: LearnedStateSchema,
+});
+export type CampaignCheckpoint = z.infer<typeof CampaignCheckpointSchema>;
+
 // ── building them ───────────────────────────────────────────────────────────────────────────
 
 export function turnRecord(state: AgentState, decision: Decision, config: EpisodeConfig, memoryFailures: string[]): TurnRecord {

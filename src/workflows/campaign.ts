@@ -4,7 +4,16 @@
  * the campaign's seed plus its index). The summary goes to results.json through an idempotent
  * activity.
  */
-import { condition, continueAsNew, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  defineQuery,
+  executeChild,
+  patched,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { mergeLearned } from '../agent/learnedMerge';
 import { accuracy } from '../agent/reliability';
@@ -16,12 +25,18 @@ import { episodeWorkflow } from './episode';
 import { validatedInput } from './input';
 import { totalOf } from '../schemas/llmFailure';
 
-const files = proxyActivities<Pick<Activities, 'writeResults'>>({
+const files = proxyActivities<Pick<Activities, 'writeResults' | 'readCampaignCheckpoint' | 'writeCampaignCheckpoint'>>({
   startToCloseTimeout: '1 minute',
   // A write takes milliseconds: a worker that died during it is noticed in 10 s, not a minute.
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 20 },
 });
+
+/**
+ * Campaigns started before it keep their state in the server's history alone; from it on, a campaign
+ * writes a checkpoint after each episode and, started afresh under the same id, goes on from it.
+ */
+export const CHECKPOINT_PATCH = 'campaign-checkpoints-finished-episodes';
 
 export const progressQuery = defineQuery<CampaignProgress>('progress');
 
@@ -40,11 +55,11 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
   const config = validatedInput(CampaignConfigSchema, input, 'campaign input');
   const campaignId = workflowInfo().workflowId;
   const parallel = config.parallel ?? 1;
+  const checkpoints = patched(CHECKPOINT_PATCH);
   const done: EpisodeSummary[] = [...(carried?.done ?? [])];
   let learned: LearnedState = carried?.learned ?? freshLearned();
   // Workflow ids of the episodes in flight.
   const running = new Set<string>();
-  let launched = done.length;
   let failure: unknown = null;
 
   setHandler(progressQuery, () => {
@@ -57,6 +72,26 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
       scores: done.map((e) => e.score),
     };
   });
+
+  // A first run reads back what an earlier campaign of this id wrote down, when its history is gone.
+  const earlier = carried === undefined && checkpoints ? await files.readCampaignCheckpoint({ campaignId, config }) : null;
+  if (earlier !== null) {
+    done.push(...earlier.done);
+    learned = earlier.learned;
+  }
+  let launched = done.length;
+
+  // Checkpoints are written in the order the episodes ended, each a snapshot taken as its episode ended.
+  let checkpointed: Promise<void> = Promise.resolve();
+  const writeCheckpoint = () => {
+    // Parallel episodes end out of order: a checkpoint holds episodes 1..n only, the ones a restart can skip.
+    const finished = new Set(done.map((e) => e.workflowId));
+    if (!checkpoints || !done.every((_, i) => finished.has(episodeWorkflowId(campaignId, i)))) return;
+    const checkpoint = { campaignId, config, done: [...done], learned };
+    checkpointed = checkpointed
+      .then(async () => void (await files.writeCampaignCheckpoint(checkpoint)))
+      .catch((err: unknown) => void (failure ??= err));
+  };
 
   const playEpisode = async (index: number): Promise<void> => {
     const workflowId = episodeWorkflowId(campaignId, index);
@@ -86,6 +121,7 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
         : {}),
     });
     running.delete(workflowId);
+    writeCheckpoint();
   };
 
   while (done.length < config.episodes) {
@@ -99,10 +135,13 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
     if (launched < config.episodes && workflowInfo().continueAsNewSuggested) {
       // Drained first (nothing starts while this waits): no child outlives its parent's run, and the next run starts at done.length.
       await condition(() => running.size === 0 || failure !== null);
+      await checkpointed;
       if (failure !== null) throw failure;
       await continueAsNew<typeof campaignWorkflow>(input, { done, learned });
     }
   }
+  await checkpointed;
+  if (failure !== null) throw failure;
   // Parallel episodes finish in any order; the summary lists them in episode order.
   done.sort((a, b) => a.seed - b.seed);
 

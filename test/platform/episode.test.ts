@@ -1,9 +1,10 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { existsSync, readFileSync } from 'node:fs';
+import { campaignCheckpointPath } from '../../src/activities/campaignCheckpoint';
 import { readTranscript } from '../../src/activities/files';
 import { campaignWorkflow, episodeWorkflow } from '../../src/workflows';
-import { progressQuery } from '../../src/workflows/campaign';
+import { episodeWorkflowId, progressQuery } from '../../src/workflows/campaign';
 import { pauseSignal, resumeSignal, statusQuery, stopSignal, transcriptQuery } from '../../src/workflows/episode';
 import { campaignInput, episodeInput, sharedGame, withoutTimings } from '../helpers';
 import { Worker } from '@temporalio/worker';
@@ -246,6 +247,43 @@ describe('campaignWorkflow', () => {
     for (const child of [first, second, third]) expect(child.startTime.getTime()).toBeLessThan(firstEnd);
     expect(fourth.startTime.getTime()).toBeGreaterThanOrEqual(firstEnd);
     expect(await handle.query(progressQuery)).toMatchObject({ completed: 4, total: 4, currentEpisode: null, running: [] });
+  });
+
+  it('started again under its id after its history is lost, goes on from its checkpoint: episodes done are not played again, the results are an uninterrupted run’s', async () => {
+    const config = campaignInput({ game: 'ferry', assist: 'none', episodes: 4, seed: 4, maxTurns: 30 });
+    const stamp = Date.now();
+    const reference = await served.env.client.workflow.execute(campaignWorkflow, {
+      taskQueue,
+      workflowId: `campaign-uninterrupted-${stamp}`,
+      args: [config],
+    });
+    const id = `campaign-lost-${stamp}`;
+    const first = await served.env.client.workflow.start(campaignWorkflow, { taskQueue, workflowId: id, args: [config] });
+    await waitFor(async () => (await first.query(progressQuery)).completed >= 1, 120_000);
+    // Terminated, its episode in flight with it: to the next run of this id, as if the server had lost it.
+    await first.terminate('the history is lost');
+    const terminatedAt = Date.now();
+    // The server terminates the episode in flight soon after; a checkpoint write under way lands in milliseconds.
+    const inFlight = served.env.client.workflow.getHandle(episodeWorkflowId(id, (await first.query(progressQuery)).completed));
+    await waitFor(async () => (await inFlight.describe().catch(() => null))?.status.name !== 'RUNNING');
+    await new Promise((r) => setTimeout(r, 2000));
+    const checkpoint = JSON.parse(readFileSync(campaignCheckpointPath(dataDir, id), 'utf8'));
+    const kept = checkpoint.done.length;
+    expect(kept).toBeGreaterThanOrEqual(1);
+    expect(kept).toBeLessThan(4);
+
+    const again = await served.env.client.workflow.execute(campaignWorkflow, { taskQueue, workflowId: id, args: [config] });
+    const decided = (result: typeof reference) => result.episodes.map(({ workflowId: _w, ...rest }) => rest);
+    expect(decided(again)).toEqual(decided(reference));
+    expect(again.learned).toEqual(reference.learned);
+    // The checkpoint's episodes ran once, in the terminated run; the rest in the new one.
+    const starts = await Promise.all(
+      again.episodes.map(async (e) => (await served.env.client.workflow.getHandle(e.workflowId).describe()).startTime.getTime()),
+    );
+    for (const [index, startedAt] of starts.entries()) {
+      if (index < kept) expect(startedAt).toBeLessThan(terminatedAt);
+      else expect(startedAt).toBeGreaterThanOrEqual(terminatedAt - 1000);
+    }
   });
 
   (ZORK ? it : it.skip)(
