@@ -47,6 +47,7 @@ export function readCampaignCheckpoint(dataDir: string, campaignId: string, conf
     log(`${path} was written for another campaign config; ${campaignId} starts from its first episode`);
     return null;
   }
+  log(`${campaignId} goes on from its checkpoint: ${earlier.done.length} of ${config.episodes} episodes done`);
   return { done: earlier.done, learned: earlier.learned };
 }
 
