@@ -1,7 +1,8 @@
 /**
  * Files are materialised views of workflow state: written atomically (temp file + rename),
  * idempotently (a retry writes the same bytes to the same name), with a backup of what they
- * replace. The workflow never reads them back to decide anything.
+ * replace. A workflow reads one back only where its history is gone (a suite's game results, a
+ * campaign's checkpoint: suiteFiles.ts, campaignCheckpoint.ts), through an activity.
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
