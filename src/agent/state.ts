@@ -116,6 +116,8 @@ export const AgentStateSchema = z.object({
   readsExits: z.boolean().default(false),
   /** Under `none`, a move into the dark is walked back at once and the dark room is not returned to (see typed.ts); set from its patch. */
   fleesDark: z.boolean().default(false),
+  /** Under `none`, what a room's replies list apart from its description is taken before its exits are walked (see typed.ts); set from its patch. */
+  takesListed: z.boolean().default(false),
   /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
   oracleTurns: z.number().int().nonnegative().default(0),
   /**
@@ -219,6 +221,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     leavesStill: true,
     readsExits: true,
     fleesDark: true,
+    takesListed: true,
     oracleTurns: 0,
     enabled: [],
     followsUp: true,
@@ -255,8 +258,8 @@ export function readingOf(
   state: AgentState,
   room: number,
   done: ReadonlySet<string> = doneIn(state, room),
-): { madeHere: number; fleesDark: boolean } | undefined {
-  return state.readsExits ? { madeHere: done.size, fleesDark: state.fleesDark } : undefined;
+): { madeHere: number; fleesDark: boolean; takesListed: boolean } | undefined {
+  return state.readsExits ? { madeHere: done.size, fleesDark: state.fleesDark, takesListed: state.takesListed } : undefined;
 }
 
 /**

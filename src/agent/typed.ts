@@ -21,6 +21,8 @@ export interface TypedCommand {
   again?: true;
   /** The way back out of the dark: made however often it was made from here before. */
   flee?: true;
+  /** Taking a thing the room's replies listed apart from the description (see listedNouns). */
+  listed?: true;
 }
 
 /** What the typed commands are built from. */
@@ -42,7 +44,7 @@ export interface TypedContext {
    * here, what blocked the last move (see blockedAfter) and the way back out of the dark (see
    * DARK): absent in runs started before the explorer read them (the order is then as before).
    */
-  exits?: { named: readonly string[]; madeHere: number; blocked?: Blocked; retreat?: string };
+  exits?: { named: readonly string[]; madeHere: number; blocked?: Blocked; retreat?: string; listed?: readonly string[] };
 }
 
 /** A thing named in the last reply is more likely in reach than one named earlier in the room. */
@@ -75,6 +77,14 @@ const OPPOSITE: Readonly<Record<string, string>> = {
   in: 'out',
   out: 'in',
 };
+/**
+ * A thing the room's replies list apart ("There is a small mailbox here.") is taken before the
+ * named exits are walked: what a game lists beside the room's description is what it means to be
+ * picked up or used, where the nouns of the description itself are mostly scenery.
+ */
+const TAKE_LISTED = NAMED_EXIT + 0.5;
+/** The shapes a thing is picked up with, the first the story's grammar has. */
+const TAKING = ['take $', 'get $', 'pick up $'];
 /** The shapes that clear a way: tried first on the things named in the reply to a move that went nowhere. */
 const OPENING = ['open $', 'unlock $'];
 /** Two-object shapes are filled with at most this many carried things and room things. */
@@ -100,9 +110,15 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
   const exits = ctx.exits;
   if (exits) {
     /** A command ranked by what the room said, whatever its shape's worth. */
-    const pin = (command: string, shape: string, worth: number, mark: Pick<TypedCommand, 'again' | 'flee'> = {}) =>
+    const pin = (command: string, shape: string, worth: number, mark: Pick<TypedCommand, 'again' | 'flee' | 'listed'> = {}) =>
       out.set(command, { command, shape, worth, ...mark });
     const tired = FATIGUE ** exits.madeHere;
+    const taking = TAKING.find((shape) => ctx.lexicon.templates.includes(shape));
+    const carried = new Set(ctx.carried.map(carriedNoun));
+    if (taking)
+      for (const noun of exits.listed ?? [])
+        if (!ctx.refused.has(noun) && !carried.has(noun) && !ctx.lexicon.directions.includes(noun))
+          pin(taking.replace('$', noun), taking, TAKE_LISTED, { listed: true });
     for (const direction of ctx.lexicon.directions)
       if (exits.named.includes(direction)) pin(direction, direction, NAMED_EXIT + worthOf(direction));
       else add(direction, direction, tired);
@@ -152,6 +168,37 @@ const COMPASS = ['north', 'south', 'east', 'west', 'northeast', 'northwest', 'so
 /** "up" and "down" are common words: only these phrasings name them as ways to go. */
 const VERTICAL =
   /\b(?:leads?|going|goes|heads?|continues?|winds?|climbs?|descends?|ascends?|way|path|stairs?|staircase|steps|ladder|passage)\s+(up|down)\b|\b(up|down)(?:wards?|stairs)\b/g;
+
+/** Sentences in which a game lists what is in a room or in a thing, apart from its description. */
+const LISTING = [
+  /\bthere (?:is|are) ([^.!?]*?) here\b/g,
+  /\byou (?:can )?(?:also )?see ([^.!?]*?)(?: here)?[.!?]/g,
+  /(?:^|[.!?]\s+|\n)(?:on|in|beside|under|near|inside|upon|atop)\b[^.!?\n]*? (?:is|are|sits?|lies?|rests?) ((?:an?|the|some|two|three|several)\b[^.!?\n]*)/g,
+  /(?:^|[.!?]\s+|\n)((?:an?|the|some)\b[^.!?\n]*?) (?:is|are|lies|lie|sits|rests) (?:here|on the (?:ground|floor))\b/g,
+];
+const ARTICLE = /^(?:an?|the|some|two|three|four|five|six|several)\b/;
+/** Words after which a listed thing's phrase goes on about it ("an egg encrusted with jewels"). */
+const PHRASE_END = /\s(?:with|which|that|who|encrusted|lying|sitting|resting|hanging|apparently|here|on|in)\b/;
+
+/**
+ * The things `text` lists apart from the description (see LISTING), each by the last of `nouns`
+ * its phrase holds: "a small bird's nest" is the nest, "a pile of leaves" the leaves.
+ */
+export function listedNouns(text: string, nouns: readonly string[]): string[] {
+  const known = new Set(nouns);
+  const out: string[] = [];
+  for (const pattern of LISTING)
+    for (const match of text.toLowerCase().matchAll(pattern))
+      for (const [index, item] of match[1].split(/,\s*(?:and\s+)?|\s+and\s+/).entries()) {
+        // After a comma a new thing starts with an article ("a lamp, a note"); anything else goes on about the last one.
+        if (index > 0 && !ARTICLE.test(item)) break;
+        const phrase = item.split(PHRASE_END)[0];
+        const words = phrase.match(/[a-z][a-z-]*[a-z]/g) ?? [];
+        const head = words.filter((word) => known.has(word)).pop();
+        if (head && !out.includes(head)) out.push(head);
+      }
+  return out;
+}
 
 /** The story's directions that `text` names as ways to go: the compass words ("north-east" too), and up or down after a word of going. */
 export function namedDirections(text: string, directions: readonly string[]): string[] {
@@ -210,6 +257,8 @@ export const TypingSchema = z.object({
   retreat: z.string().nullable().optional(),
   /** Rooms a move led into the dark: no room to come back to for its untried commands (newest last). */
   darkRooms: z.array(z.number().int()).optional(),
+  /** Room id -> things replies listed there apart from the description (see listedNouns); absent in states from before they were kept. */
+  roomListed: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type Typing = z.infer<typeof TypingSchema>;
 
@@ -245,7 +294,8 @@ export function learnTyping(
     ...typing,
     roomNouns,
     refused: fresh.length ? [...typing.refused, ...fresh].slice(-LIMITS.refused) : typing.refused,
-    roomExits: withNamedExits(typing.roomExits ?? {}, key, namedDirections(step.reply, typing.lexicon.directions)),
+    roomExits: withRoomWords(typing.roomExits ?? {}, key, namedDirections(step.reply, typing.lexicon.directions)),
+    roomListed: withRoomWords(typing.roomListed ?? {}, key, listedNouns(step.reply, step.nouns)),
     blocked: blockedAfter(typing, step, lower),
     retreat: intoDark ? wayBack(typing.lexicon.directions, step.command) : null,
     darkRooms: intoDark ? withRoom(typing.darkRooms ?? [], step.to) : (typing.darkRooms ?? []),
@@ -279,11 +329,12 @@ function blockedAfter(
   return blocked && opening ? { ...blocked, opened: true } : blocked;
 }
 
-function withNamedExits(roomExits: Record<string, string[]>, room: string, named: readonly string[]): Record<string, string[]> {
-  const before = roomExits[room] ?? [];
-  const added = named.filter((direction) => !before.includes(direction));
-  if (added.length === 0) return roomExits;
-  const { [room]: _, ...others } = roomExits;
+/** `byRoom` with `words` added to `room`'s, the newest rooms kept. */
+function withRoomWords(byRoom: Record<string, string[]>, room: string, words: readonly string[]): Record<string, string[]> {
+  const before = byRoom[room] ?? [];
+  const added = words.filter((word) => !before.includes(word));
+  if (added.length === 0) return byRoom;
+  const { [room]: _, ...others } = byRoom;
   const kept = Object.keys(others).slice(-(LIMITS.rooms - 1));
   return { ...Object.fromEntries(kept.map((id) => [id, others[id]])), [room]: [...before, ...added] };
 }
@@ -296,6 +347,7 @@ export function startTyping(lexicon: Lexicon, worth: ShapeWorth, room: number, o
     roomNouns: { [room]: [...nouns] },
     refused: [],
     roomExits: { [room]: namedDirections(observation, lexicon.directions) },
+    roomListed: { [room]: listedNouns(observation, nouns) },
   };
 }
 
@@ -308,7 +360,7 @@ export function typedContext(
   replyNouns: readonly string[],
   room: number,
   carried: readonly string[],
-  reading?: { madeHere: number; fleesDark?: boolean },
+  reading?: { madeHere: number; fleesDark?: boolean; takesListed?: boolean },
 ): TypedContext {
   return {
     ...(reading
@@ -318,6 +370,7 @@ export function typedContext(
             madeHere: reading.madeHere,
             blocked: typing.blocked ?? undefined,
             retreat: (reading.fleesDark && typing.retreat) || undefined,
+            ...(reading.takesListed ? { listed: typing.roomListed?.[String(room)] ?? [] } : {}),
           },
         }
       : {}),

@@ -42,7 +42,10 @@ export function exploreTyped(typed: readonly TypedCommand[], ctx: PolicyContext)
   const best = fresh[0].worth;
   const ties = fresh.filter((c) => c.worth >= best - 1e-9);
   const choice = ctx.rng.pick(ties);
-  return { command: choice.command, reason: 'untried', why: `not yet tried here ("${choice.shape}" often makes progress)` };
+  const why = choice.listed
+    ? 'not yet tried here (the room lists it apart from its description)'
+    : `not yet tried here ("${choice.shape}" often makes progress)`;
+  return { command: choice.command, reason: 'untried', why };
 }
 
 /** When only unpromising commands are left here, the first step to the nearest mapped room where a promising one is left. */

@@ -118,6 +118,8 @@ export const NEW_PAIRINGS_PATCH = 'tired-rooms-try-new-pairings';
 export const FIGHTS_BACK_PATCH = 'explorer-fights-back';
 /** In a tired room, a thing named there only by undoing commands is not yet named (see spentIn): what the explorer closed it may open again. */
 export const UNDOING_NAMES_NOTHING_PATCH = 'tired-rooms-reopen-what-was-closed';
+/** Under `none`, what a room's replies list apart from its description ("There is a lamp here.") is taken before its exits are walked (see typed.ts). */
+export const TAKE_LISTED_PATCH = 'none-takes-what-is-listed';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -149,6 +151,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const triesNewPairings = patched(NEW_PAIRINGS_PATCH);
   const fightsBack = patched(FIGHTS_BACK_PATCH);
   const undoingNamesNothing = patched(UNDOING_NAMES_NOTHING_PATCH);
+  const takesListed = patched(TAKE_LISTED_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -213,6 +216,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     triesNewPairings,
     fightsBack,
     undoingNamesNothing,
+    takesListed,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

@@ -8,7 +8,7 @@ import { freshLearned } from '../../src/agent/learned';
 import { createRng } from '../../src/agent/rng';
 import { initialState } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
-import { namedDirections, refusedWords, typedCommands } from '../../src/agent/typed';
+import { listedNouns, namedDirections, refusedWords, typedCommands } from '../../src/agent/typed';
 import { DEFAULT_VERB_PRIOR, FIRST_VERB_PRIOR, VerbPrior, worthOfShapes } from '../../src/agent/verbPrior';
 import { replyNouns, storyLexicon } from '../../src/engine/lexicon';
 import { GameSession } from '../../src/engine/session';
@@ -100,7 +100,12 @@ describe('typed commands under none', () => {
   });
 
   it('goes through an exit the room names before typing commands there, and still knows it after other replies', () => {
-    const state = initialState(started('A wooden chest sits here. A passage leads south.', ['chest']), freshLearned(), 7, {});
+    const state = initialState(
+      started('The hall is bare but for a wooden chest. A passage leads south.', ['chest']),
+      freshLearned(),
+      7,
+      {},
+    );
     const { decision, rng } = turn(state);
     expect(decision.command).toBe('south');
     // Back in the hall after a reply that names no exit, the exit named on arrival is still the hall's.
@@ -118,6 +123,38 @@ describe('typed commands under none', () => {
     expect(turn(learn(state, config, stay, step, rng, [])).decision.command).toBe('south');
     // A state carried from before the explorer read exits keeps the order it was played with.
     expect(turn({ ...state, readsExits: false }).decision.command).toBe('take chest');
+  });
+
+  it('takes what the room lists apart from its description before walking its exits', () => {
+    const observation = 'A hall. A passage leads south.\nThere is a brass lamp here.';
+    const state = initialState(started(observation, ['hall', 'lamp']), freshLearned(), 7, {});
+    const { decision } = turn(state);
+    expect(decision.command).toBe('take lamp');
+    expect(decision.why).toMatch(/lists it apart/);
+    // A state carried from before the explorer took what is listed keeps the order it was played with.
+    expect(turn({ ...state, takesListed: false }).decision.command).toBe('south');
+    // Once carried, it is not taken again.
+    const carrying = { ...state, truth: truth(1, 'Hall', [{ id: 5, name: 'brass lamp' }]) };
+    expect(turn(carrying).decision.command).toBe('south');
+  });
+
+  it("reads the things a game lists, each by its phrase's last noun, not the scenery of the description", () => {
+    const zork =
+      'Up a Tree\nYou are about 10 feet above the ground nestled among some large branches.\n' +
+      "Beside you on the branch is a small bird's nest.\n" +
+      "In the bird's nest is a large egg encrusted with precious jewels, apparently scavenged by a songbird.";
+    expect(listedNouns(zork, ['tree', 'ground', 'branches', 'branch', 'bird', 'nest', 'egg', 'jewels', 'songbird'])).toEqual([
+      'nest',
+      'egg',
+    ]);
+    expect(listedNouns('West of House\nThere is a small mailbox here.', ['house', 'mailbox'])).toEqual(['mailbox']);
+    expect(listedNouns('Clearing\nOn the ground is a pile of leaves.', ['clearing', 'ground', 'pile', 'leaves'])).toEqual(['leaves']);
+    expect(listedNouns('Study\nYou can see a brass lamp, a note and an old sword here.', ['study', 'lamp', 'note', 'sword'])).toEqual([
+      'lamp',
+      'note',
+      'sword',
+    ]);
+    expect(listedNouns('Forest\nThis is a forest, with trees in all directions.', ['forest', 'trees'])).toEqual([]);
   });
 
   it('opens what stood in the way of a move, then makes the move again', () => {
