@@ -85,6 +85,8 @@ const OPPOSITE: Readonly<Record<string, string>> = {
 const TAKE_LISTED = NAMED_EXIT + 0.5;
 /** The shapes a thing is picked up with, the first the story's grammar has. */
 const TAKING = ['take $', 'get $', 'pick up $'];
+/** What is tried, in this order, on a listed thing that was not taken ("It is securely anchored."): the mailbox opened, the tree looked at. */
+const LOOKING = ['open $', 'examine $'];
 /** The shapes that clear a way: tried first on the things named in the reply to a move that went nowhere. */
 const OPENING = ['open $', 'unlock $'];
 /** Two-object shapes are filled with at most this many carried things and room things. */
@@ -113,12 +115,7 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
     const pin = (command: string, shape: string, worth: number, mark: Pick<TypedCommand, 'again' | 'flee' | 'listed'> = {}) =>
       out.set(command, { command, shape, worth, ...mark });
     const tired = FATIGUE ** exits.madeHere;
-    const taking = TAKING.find((shape) => ctx.lexicon.templates.includes(shape));
-    const carried = new Set(ctx.carried.map(carriedNoun));
-    if (taking)
-      for (const noun of exits.listed ?? [])
-        if (!ctx.refused.has(noun) && !carried.has(noun) && !ctx.lexicon.directions.includes(noun))
-          pin(taking.replace('$', noun), taking, TAKE_LISTED, { listed: true });
+    for (const listed of listedCommands(ctx, exits.listed ?? [])) pin(listed.command, listed.shape, listed.worth, { listed: true });
     for (const direction of ctx.lexicon.directions)
       if (exits.named.includes(direction)) pin(direction, direction, NAMED_EXIT + worthOf(direction));
       else add(direction, direction, tired);
@@ -139,6 +136,19 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
   for (const direction of ctx.lexicon.directions) add(direction, direction, reply.includes(` ${direction} `) ? NAMED_DIRECTION : 1);
   addShapes(ctx, add, 1);
   return [...out.values()].sort((a, b) => b.worth - a.worth);
+}
+
+/** The commands on the things listed here (see TAKE_LISTED, LOOKING), but those carried. */
+function listedCommands(ctx: TypedContext, listed: readonly string[]): Array<Omit<TypedCommand, 'listed'>> {
+  const taking = TAKING.find((shape) => ctx.lexicon.templates.includes(shape));
+  if (!taking) return [];
+  const carried = new Set(ctx.carried.map(carriedNoun));
+  const looking = LOOKING.filter((shape) => ctx.lexicon.templates.includes(shape));
+  return listed
+    .filter((noun) => !ctx.refused.has(noun) && !carried.has(noun) && !ctx.lexicon.directions.includes(noun))
+    .flatMap((noun) =>
+      [taking, ...looking].map((shape, index) => ({ command: shape.replace('$', noun), shape, worth: TAKE_LISTED - 0.1 * index })),
+    );
 }
 
 /** Every shape of the grammar filled with the nouns in reach, each worth its shape's worth times `factor` (and the noun's). */

@@ -138,6 +138,28 @@ describe('typed commands under none', () => {
     expect(turn(carrying).decision.command).toBe('south');
   });
 
+  it('opens a listed thing that would not be taken, before walking on', () => {
+    const state = initialState(
+      started('A hall. A passage leads south.\nThere is a small mailbox here.', ['hall', 'mailbox']),
+      freshLearned(),
+      7,
+      {},
+    );
+    const { decision, rng } = turn(state);
+    expect(decision.command).toBe('take mailbox');
+    const step = {
+      command: 'take mailbox',
+      observation: 'It is securely anchored.',
+      truth: truth(1, 'Hall'),
+      worldHash: 'w0',
+      snapshot: 's',
+      options: [],
+      commands: [],
+      nouns: [],
+    };
+    expect(turn(learn(state, config, decision, step, rng, [])).decision.command).toBe('open mailbox');
+  });
+
   it("reads the things a game lists, each by its phrase's last noun, not the scenery of the description", () => {
     const zork =
       'Up a Tree\nYou are about 10 feet above the ground nestled among some large branches.\n' +

@@ -66,7 +66,7 @@ describe('replay of recorded histories', () => {
     // closed, it got out of bed where the code after it opens the door again. And a campaign on
     // the ferry recorded before CHECKPOINT_PATCH: it wrote no checkpoint after its episodes.
     // And the Lighthouse under none recorded before TAKE_LISTED_PATCH: its first command was
-    // "north" where the code after it takes the chest the shore lists.
+    // "north" where the code after it takes the chest the shore lists, then opens it.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
