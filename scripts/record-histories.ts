@@ -1,7 +1,7 @@
 /**
  * Records histories of real runs into test/histories/ for the replay test. Each file is named
  * after its workflow id (replay needs it: child ids derive from it), with `@label` for extra runs.
- *   npx tsx scripts/record-histories.ts [--only full,valid,valid-suite,none,oracle-free]
+ *   npx tsx scripts/record-histories.ts [--only full,valid,valid-suite,none,none-suite,oracle-free]
  * Re-record on purpose, when an agent change is meant to change decisions (see the README's
  * "Shipping an agent change"); the decision-replay test fails until you do.
  */
@@ -127,6 +127,18 @@ async function main() {
         maxTurns: 24,
         policy: 'oracle-free',
         assist: 'valid',
+        continueAsNewEvery: 12,
+      });
+    // The explorer under `none` where the parser refuses a verb: 9:05 (Jericho's story file) at
+    // seed 0 gets out of bed and types "drive dresser", then "drive watch" ("That isn't a
+    // vehicle." to both), and strikes "drive" (the code before it drove every noun in the room).
+    if (want('none-suite'))
+      await recordEpisode('history-none-strike-episode', {
+        game: suiteStory('905.z5'),
+        seed: 0,
+        maxTurns: 24,
+        policy: 'oracle-free',
+        assist: 'none',
         continueAsNewEvery: 12,
       });
     // The explorer under `none` (typed commands from the story's lexicon, ordered by the learned

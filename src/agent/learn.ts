@@ -30,7 +30,7 @@ import {
   visitedSet,
   withTruth,
 } from './state';
-import { learnTyping, nounsInReach, Typing, typedContext } from './typed';
+import { learnTyping, nounsInReach, Typing, typedCommands, typedContext } from './typed';
 import { updateReliability } from './updater';
 
 /** The `none` explorer's words after a step: the nouns met where the player now is, and the words the parser refused. */
@@ -42,14 +42,29 @@ function typingAfter(state: AgentState, step: GameState & { command: string }): 
     state.truth.location.id,
     state.truth.inventory.map((item) => item.name),
   );
-  return learnTyping(typing, {
-    from: state.truth.location.id,
-    to: step.truth.location.id,
-    command: step.command,
-    reply: step.observation,
-    nouns: step.nouns ?? [],
-    known: nounsInReach(here),
-  });
+  const shape = state.strikesShapes ? typedCommands(here).find((c) => c.command === step.command)?.shape : undefined;
+  return learnTyping(
+    typing,
+    {
+      from: state.truth.location.id,
+      to: step.truth.location.id,
+      command: step.command,
+      reply: step.observation,
+      nouns: step.nouns ?? [],
+      known: nounsInReach(here),
+    },
+    shape === undefined ? undefined : { shape, gained: gainedAnything(state, step) },
+  );
+}
+
+/** Whether a step did anything a player would count: a score, another room, something new held. */
+function gainedAnything(state: AgentState, step: GameState): boolean {
+  const held = new Set(state.truth.inventory.map((item) => item.id));
+  return (
+    step.truth.score !== state.truth.score ||
+    step.truth.location.id !== state.truth.location.id ||
+    step.truth.inventory.some((item) => !held.has(item.id))
+  );
 }
 
 /**

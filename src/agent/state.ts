@@ -118,6 +118,8 @@ export const AgentStateSchema = z.object({
   fleesDark: z.boolean().default(false),
   /** Under `none`, what a room's replies list apart from its description is taken before its exits are walked (see typed.ts); set from its patch. */
   takesListed: z.boolean().default(false),
+  /** Under `none`, a shape the parser refused alike on two things is not tried again this episode (see typed.ts); set from its patch. */
+  strikesShapes: z.boolean().default(false),
   /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
   oracleTurns: z.number().int().nonnegative().default(0),
   /**
@@ -222,6 +224,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     readsExits: true,
     fleesDark: true,
     takesListed: true,
+    strikesShapes: true,
     oracleTurns: 0,
     enabled: [],
     followsUp: true,
@@ -258,8 +261,10 @@ export function readingOf(
   state: AgentState,
   room: number,
   done: ReadonlySet<string> = doneIn(state, room),
-): { madeHere: number; fleesDark: boolean; takesListed: boolean } | undefined {
-  return state.readsExits ? { madeHere: done.size, fleesDark: state.fleesDark, takesListed: state.takesListed } : undefined;
+): { madeHere: number; fleesDark: boolean; takesListed: boolean; strikesShapes: boolean } | undefined {
+  return state.readsExits
+    ? { madeHere: done.size, fleesDark: state.fleesDark, takesListed: state.takesListed, strikesShapes: state.strikesShapes }
+    : undefined;
 }
 
 /**

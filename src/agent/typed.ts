@@ -44,7 +44,14 @@ export interface TypedContext {
    * here, what blocked the last move (see blockedAfter) and the way back out of the dark (see
    * DARK): absent in runs started before the explorer read them (the order is then as before).
    */
-  exits?: { named: readonly string[]; madeHere: number; blocked?: Blocked; retreat?: string; listed?: readonly string[] };
+  exits?: {
+    named: readonly string[];
+    madeHere: number;
+    blocked?: Blocked;
+    retreat?: string;
+    listed?: readonly string[];
+    struck?: readonly string[];
+  };
 }
 
 /** A thing named in the last reply is more likely in reach than one named earlier in the room. */
@@ -119,7 +126,8 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
     for (const direction of ctx.lexicon.directions)
       if (exits.named.includes(direction)) pin(direction, direction, NAMED_EXIT + worthOf(direction));
       else add(direction, direction, tired);
-    addShapes(ctx, add, tired);
+    const struck = new Set(exits.struck ?? []);
+    addShapes(ctx, (command, shape, factor) => struck.has(shape) || add(command, shape, factor), tired);
     // Walked into the dark: back the way it came before anything else (a grue waits in Zork I's dark).
     if (exits.retreat) pin(exits.retreat, exits.retreat, 3 * NAMED_EXIT, { flee: true });
     // "You can't, since the door is in the way": what stopped a move is opened next, as a player
@@ -269,10 +277,14 @@ export const TypingSchema = z.object({
   darkRooms: z.array(z.number().int()).optional(),
   /** Room id -> things replies listed there apart from the description (see listedNouns); absent in states from before they were kept. */
   roomListed: z.record(z.string(), z.array(z.string())).optional(),
+  /** Shape -> the last reply a command of it had that gained nothing, its words of the command masked (see learnTyping). */
+  shapeReplies: z.record(z.string(), z.string()).optional(),
+  /** Shapes the parser refused alike on two things (see learnTyping): not tried again this episode. */
+  struckShapes: z.array(z.string()).optional(),
 });
 export type Typing = z.infer<typeof TypingSchema>;
 
-const LIMITS = { rooms: 24, nounsPerRoom: 24, refused: 200 } as const;
+const LIMITS = { rooms: 24, nounsPerRoom: 24, refused: 200, struck: 200 } as const;
 
 /** The words refused in `room`. */
 export function refusedIn(typing: Typing, room: number): Set<string> {
@@ -289,6 +301,7 @@ export function refusedIn(typing: Typing, room: number): Set<string> {
 export function learnTyping(
   typing: Typing,
   step: { from: number; to: number; command: string; reply: string; nouns: readonly string[]; known: readonly string[] },
+  tried?: { shape: string; gained: boolean },
 ): Typing {
   const key = String(step.to);
   const { [key]: before = [], ...others } = typing.roomNouns;
@@ -309,7 +322,28 @@ export function learnTyping(
     blocked: blockedAfter(typing, step, lower),
     retreat: intoDark ? wayBack(typing.lexicon.directions, step.command) : null,
     darkRooms: intoDark ? withRoom(typing.darkRooms ?? [], step.to) : (typing.darkRooms ?? []),
+    // A reply refusing the thing ("You can't see any such thing.") says nothing of the verb.
+    ...(tried && refused.length === 0 ? refusalsAfter(typing, tried, step.command, lower) : {}),
   };
+}
+
+/**
+ * A shape whose commands on two things got the same reply, the things aside, and gained nothing
+ * ("That isn't a vehicle." to "drive dresser", then to "drive watch") is the verb refused, not
+ * the thing: it is struck for the episode, where the prior would have it tried on every noun.
+ */
+function refusalsAfter(typing: Typing, tried: { shape: string; gained: boolean }, command: string, reply: string) {
+  const replies = typing.shapeReplies ?? {};
+  const struck = typing.struckShapes ?? [];
+  if (tried.gained || !tried.shape.includes('$')) return { shapeReplies: replies, struckShapes: struck };
+  const words = new Set(command.split(/\s+/));
+  const masked = reply
+    .replace(/[a-z][a-z-]*/g, (word) => (words.has(word) ? '$' : word))
+    .trim()
+    .slice(0, 120);
+  if (replies[tried.shape] === masked && !struck.includes(tried.shape))
+    return { shapeReplies: replies, struckShapes: [...struck, tried.shape].slice(-LIMITS.struck) };
+  return { shapeReplies: { ...replies, [tried.shape]: masked }, struckShapes: struck };
 }
 
 /** The move opposite `move`, when it is a direction the story knows and so is its opposite. */
@@ -370,7 +404,7 @@ export function typedContext(
   replyNouns: readonly string[],
   room: number,
   carried: readonly string[],
-  reading?: { madeHere: number; fleesDark?: boolean; takesListed?: boolean },
+  reading?: { madeHere: number; fleesDark?: boolean; takesListed?: boolean; strikesShapes?: boolean },
 ): TypedContext {
   return {
     ...(reading
@@ -381,6 +415,7 @@ export function typedContext(
             blocked: typing.blocked ?? undefined,
             retreat: (reading.fleesDark && typing.retreat) || undefined,
             ...(reading.takesListed ? { listed: typing.roomListed?.[String(room)] ?? [] } : {}),
+            ...(reading.strikesShapes ? { struck: typing.struckShapes ?? [] } : {}),
           },
         }
       : {}),

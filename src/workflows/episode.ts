@@ -120,6 +120,8 @@ export const FIGHTS_BACK_PATCH = 'explorer-fights-back';
 export const UNDOING_NAMES_NOTHING_PATCH = 'tired-rooms-reopen-what-was-closed';
 /** Under `none`, what a room's replies list apart from its description ("There is a lamp here.") is taken before its exits are walked (see typed.ts). */
 export const TAKE_LISTED_PATCH = 'none-takes-what-is-listed';
+/** Under `none`, a shape the parser refused alike on two things ("That isn't a vehicle.") is not tried again in the episode (see typed.ts). */
+export const STRIKE_SHAPES_PATCH = 'none-strikes-refused-verbs';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -152,6 +154,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const fightsBack = patched(FIGHTS_BACK_PATCH);
   const undoingNamesNothing = patched(UNDOING_NAMES_NOTHING_PATCH);
   const takesListed = patched(TAKE_LISTED_PATCH);
+  const strikesShapes = patched(STRIKE_SHAPES_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -217,6 +220,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     fightsBack,
     undoingNamesNothing,
     takesListed,
+    strikesShapes,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

@@ -8,7 +8,7 @@ import { freshLearned } from '../../src/agent/learned';
 import { createRng } from '../../src/agent/rng';
 import { initialState } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
-import { listedNouns, namedDirections, refusedWords, typedCommands } from '../../src/agent/typed';
+import { listedNouns, namedDirections, refusedWords, typedCommands, typedContext } from '../../src/agent/typed';
 import { DEFAULT_VERB_PRIOR, FIRST_VERB_PRIOR, VerbPrior, worthOfShapes } from '../../src/agent/verbPrior';
 import { replyNouns, storyLexicon } from '../../src/engine/lexicon';
 import { GameSession } from '../../src/engine/session';
@@ -158,6 +158,31 @@ describe('typed commands under none', () => {
       nouns: [],
     };
     expect(turn(learn(state, config, decision, step, rng, [])).decision.command).toBe('open mailbox');
+  });
+
+  it('strikes a verb the parser refused alike on two things, not one that refused the thing', () => {
+    const nouns = ['apple', 'stone', 'chair', 'lamp', 'bell'];
+    let state = initialState(started('A hall.', nouns), freshLearned(), 7, {});
+    const play = (command: string, observation: string) => {
+      const { decision, rng } = turn(state);
+      const step = { command, observation, truth: truth(1, 'Hall'), worldHash: 'w0', snapshot: 's', options: [], commands: [], nouns };
+      state = learn(state, config, { ...decision, command }, step, rng, []);
+    };
+    const typedHere = (strikesShapes: boolean) =>
+      typedCommands(typedContext(state.typing!, nouns, 1, [], { madeHere: 0, strikesShapes })).map((c) => c.command);
+    // Refused for the thing twice ("You can't see any such thing."): the verb is still tried on others.
+    play('eat apple', "You can't see any such thing.");
+    play('eat stone', "You can't see any such thing.");
+    expect(state.typing?.struckShapes ?? []).toEqual([]);
+    expect(typedHere(true)).toContain('eat chair');
+    // Refused alike on two things, the things aside: the verb is struck.
+    play('take chair', "You can't take the chair.");
+    play('take lamp', "You can't take the lamp.");
+    expect(state.typing?.struckShapes).toEqual(['take $']);
+    expect(typedHere(true)).not.toContain('take bell');
+    expect(typedHere(true)).toContain('eat bell');
+    // A state carried from before the explorer struck verbs keeps trying the shape.
+    expect(typedHere(false)).toContain('take bell');
   });
 
   it("reads the things a game lists, each by its phrase's last noun, not the scenery of the description", () => {

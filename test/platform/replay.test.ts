@@ -66,7 +66,9 @@ describe('replay of recorded histories', () => {
     // closed, it got out of bed where the code after it opens the door again. And a campaign on
     // the ferry recorded before CHECKPOINT_PATCH: it wrote no checkpoint after its episodes.
     // And the Lighthouse under none recorded before TAKE_LISTED_PATCH: its first command was
-    // "north" where the code after it takes the chest the shore lists, then opens it.
+    // "north" where the code after it takes the chest the shore lists, then opens it. And 9:05
+    // under none recorded before STRIKE_SHAPES_PATCH: at turn 17 it drove a third thing where the
+    // code after it, "drive" refused alike twice, takes all.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -75,7 +77,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(21);
+    expect(histories).toHaveLength(23);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
