@@ -141,6 +141,18 @@ async function main() {
         assist: 'none',
         continueAsNewEvery: 12,
       });
+    // The explorer under `none` at a menu: in enter (Jericho's story file) at seed 0, Mr. Alltext's
+    // talk ends in a numbered menu at turn 5 ("Select an option or 0 to say nothing") and the
+    // explorer answers "1" (the code before it typed on, and every command was taken for a choice).
+    if (want('none-suite'))
+      await recordEpisode('history-none-menu-episode', {
+        game: suiteStory('enter.z5'),
+        seed: 0,
+        maxTurns: 12,
+        policy: 'oracle-free',
+        assist: 'none',
+        continueAsNewEvery: 6,
+      });
     // The explorer under `none` (typed commands from the story's lexicon, ordered by the learned
     // shape prior): the decision replay then covers the prior's order and the parser's refusals.
     if (want('none'))

@@ -120,6 +120,8 @@ export const AgentStateSchema = z.object({
   takesListed: z.boolean().default(false),
   /** Under `none`, a shape the parser refused alike on two things is not tried again this episode (see typed.ts); set from its patch. */
   strikesShapes: z.boolean().default(false),
+  /** Under `none`, a numbered menu on screen is answered with its numbers, then left with 0 (see typed.ts); set from its patch. */
+  answersMenus: z.boolean().default(false),
   /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
   oracleTurns: z.number().int().nonnegative().default(0),
   /**
@@ -225,6 +227,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     fleesDark: true,
     takesListed: true,
     strikesShapes: true,
+    answersMenus: true,
     oracleTurns: 0,
     enabled: [],
     followsUp: true,
@@ -261,10 +264,10 @@ export function readingOf(
   state: AgentState,
   room: number,
   done: ReadonlySet<string> = doneIn(state, room),
-): { madeHere: number; fleesDark: boolean; takesListed: boolean; strikesShapes: boolean } | undefined {
-  return state.readsExits
-    ? { madeHere: done.size, fleesDark: state.fleesDark, takesListed: state.takesListed, strikesShapes: state.strikesShapes }
-    : undefined;
+): { madeHere: number; fleesDark: boolean; takesListed: boolean; strikesShapes: boolean; answersMenus: boolean } | undefined {
+  if (!state.readsExits) return undefined;
+  const { fleesDark, takesListed, strikesShapes, answersMenus } = state;
+  return { madeHere: done.size, fleesDark, takesListed, strikesShapes, answersMenus };
 }
 
 /**

@@ -51,6 +51,7 @@ export interface TypedContext {
     retreat?: string;
     listed?: readonly string[];
     struck?: readonly string[];
+    menu?: readonly string[];
   };
 }
 
@@ -90,6 +91,8 @@ const OPPOSITE: Readonly<Record<string, string>> = {
  * picked up or used, where the nouns of the description itself are mostly scenery.
  */
 const TAKE_LISTED = NAMED_EXIT + 0.5;
+/** A menu's choices (see menuChoices) come before anything else. */
+const MENU = 4 * NAMED_EXIT;
 /** The shapes a thing is picked up with, the first the story's grammar has. */
 const TAKING = ['take $', 'get $', 'pick up $'];
 /** What is tried, in this order, on a listed thing that was not taken ("It is securely anchored."): the mailbox opened, the tree looked at. */
@@ -122,6 +125,9 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
     const pin = (command: string, shape: string, worth: number, mark: Pick<TypedCommand, 'again' | 'flee' | 'listed'> = {}) =>
       out.set(command, { command, shape, worth, ...mark });
     const tired = FATIGUE ** exits.madeHere;
+    // A menu on screen takes a number, whatever else the room holds: its choices in order, each
+    // made again once the world has changed (the talk went on), then the way out.
+    exits.menu?.forEach((choice, index) => pin(choice, choice, MENU - 0.1 * index, { again: true }));
     for (const listed of listedCommands(ctx, exits.listed ?? [])) pin(listed.command, listed.shape, listed.worth, { listed: true });
     for (const direction of ctx.lexicon.directions)
       if (exits.named.includes(direction)) pin(direction, direction, NAMED_EXIT + worthOf(direction));
@@ -218,6 +224,19 @@ export function listedNouns(text: string, nouns: readonly string[]): string[] {
   return out;
 }
 
+/** A line offering a numbered choice: "[1] Ask about the job", "1) Yes", "2. Leave". */
+const CHOICE = /^\s*(?:\[(\d)\]|\((\d)\)|(\d)[.)])\s+\S/gm;
+/** A reply offering 0 to leave the menu ("Select an option or 0 to say nothing"). */
+const MENU_EXIT = /\b0 to\b|\b0\) (?:exit|quit|leave|back|nothing)/i;
+
+/** The choices `text` offers as a numbered menu (two or more), in order, then "0" when it offers a way out. */
+export function menuChoices(text: string): string[] {
+  const numbers = [...text.matchAll(CHOICE)].map((match) => match[1] ?? match[2] ?? match[3]);
+  const choices = [...new Set(numbers)];
+  if (choices.length < 2) return [];
+  return MENU_EXIT.test(text) ? [...choices, '0'] : choices;
+}
+
 /** The story's directions that `text` names as ways to go: the compass words ("north-east" too), and up or down after a word of going. */
 export function namedDirections(text: string, directions: readonly string[]): string[] {
   const lower = text.toLowerCase().replace(/\b(north|south)[- ](east|west)\b/g, '$1$2');
@@ -281,6 +300,8 @@ export const TypingSchema = z.object({
   shapeReplies: z.record(z.string(), z.string()).optional(),
   /** Shapes the parser refused alike on two things (see learnTyping): not tried again this episode. */
   struckShapes: z.array(z.string()).optional(),
+  /** The numbers the last reply offered as a menu's choices ("[1] Ask about the job"; see menuChoices), "0" last when it offered a way out. */
+  menu: z.array(z.string()).optional(),
 });
 export type Typing = z.infer<typeof TypingSchema>;
 
@@ -324,6 +345,7 @@ export function learnTyping(
     darkRooms: intoDark ? withRoom(typing.darkRooms ?? [], step.to) : (typing.darkRooms ?? []),
     // A reply refusing the thing ("You can't see any such thing.") says nothing of the verb.
     ...(tried && refused.length === 0 ? refusalsAfter(typing, tried, step.command, lower) : {}),
+    menu: menuChoices(step.reply),
   };
 }
 
@@ -404,7 +426,7 @@ export function typedContext(
   replyNouns: readonly string[],
   room: number,
   carried: readonly string[],
-  reading?: { madeHere: number; fleesDark?: boolean; takesListed?: boolean; strikesShapes?: boolean },
+  reading?: { madeHere: number; fleesDark?: boolean; takesListed?: boolean; strikesShapes?: boolean; answersMenus?: boolean },
 ): TypedContext {
   return {
     ...(reading
@@ -416,6 +438,7 @@ export function typedContext(
             retreat: (reading.fleesDark && typing.retreat) || undefined,
             ...(reading.takesListed ? { listed: typing.roomListed?.[String(room)] ?? [] } : {}),
             ...(reading.strikesShapes ? { struck: typing.struckShapes ?? [] } : {}),
+            ...(reading.answersMenus ? { menu: typing.menu ?? [] } : {}),
           },
         }
       : {}),

@@ -122,6 +122,8 @@ export const UNDOING_NAMES_NOTHING_PATCH = 'tired-rooms-reopen-what-was-closed';
 export const TAKE_LISTED_PATCH = 'none-takes-what-is-listed';
 /** Under `none`, a shape the parser refused alike on two things ("That isn't a vehicle.") is not tried again in the episode (see typed.ts). */
 export const STRIKE_SHAPES_PATCH = 'none-strikes-refused-verbs';
+/** Under `none`, a numbered menu on screen ("[1] Ask about the job … Select an option or 0 to say nothing") is answered with its numbers, then 0 (see typed.ts). */
+export const ANSWER_MENUS_PATCH = 'none-answers-menus';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -155,6 +157,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const undoingNamesNothing = patched(UNDOING_NAMES_NOTHING_PATCH);
   const takesListed = patched(TAKE_LISTED_PATCH);
   const strikesShapes = patched(STRIKE_SHAPES_PATCH);
+  const answersMenus = patched(ANSWER_MENUS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -221,6 +224,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     undoingNamesNothing,
     takesListed,
     strikesShapes,
+    answersMenus,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

@@ -8,7 +8,8 @@ import { freshLearned } from '../../src/agent/learned';
 import { createRng } from '../../src/agent/rng';
 import { initialState } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
-import { listedNouns, namedDirections, refusedWords, typedCommands, typedContext } from '../../src/agent/typed';
+import { listedNouns, menuChoices, namedDirections, refusedWords, typedCommands, typedContext } from '../../src/agent/typed';
+import { inWorldCommands } from '../../src/engine/outOfWorld';
 import { DEFAULT_VERB_PRIOR, FIRST_VERB_PRIOR, VerbPrior, worthOfShapes } from '../../src/agent/verbPrior';
 import { replyNouns, storyLexicon } from '../../src/engine/lexicon';
 import { GameSession } from '../../src/engine/session';
@@ -183,6 +184,38 @@ describe('typed commands under none', () => {
     expect(typedHere(true)).toContain('eat bell');
     // A state carried from before the explorer struck verbs keeps trying the shape.
     expect(typedHere(false)).toContain('take bell');
+  });
+
+  it('answers a numbered menu with its numbers, then leaves it with 0, and reads no menu in prose', () => {
+    const menu =
+      'What would you like to say?\n\n[1] Ask Mr. Alltext about the job for today.\n[2] "How much money will we make?"\n' +
+      '[3] "What do you think about the Enterprise Program?"\n\nSelect an option or 0 to say nothing';
+    expect(menuChoices(menu)).toEqual(['1', '2', '3', '0']);
+    expect(menuChoices('Which do you mean?\n1) the red door\n2) the blue door')).toEqual(['1', '2']);
+    expect(menuChoices('Room 101. A plaque reads:\n1. Keep out.')).toEqual([]);
+    const nouns = ['alltext'];
+    let state = initialState(started('A hall. A passage leads south.', nouns), freshLearned(), 7, {});
+    const { decision, rng } = turn(state);
+    const step = {
+      command: 'talk to alltext',
+      observation: menu,
+      truth: truth(1, 'Hall'),
+      worldHash: 'w1',
+      snapshot: 's',
+      options: [],
+      commands: [],
+      nouns,
+    };
+    state = learn(state, config, { ...decision, command: 'talk to alltext' }, step, rng, []);
+    expect(turn(state).decision.command).toBe('1');
+    // A state carried from before the explorer answered menus types on as before.
+    expect(turn({ ...state, answersMenus: false }).decision.command).toBe('south');
+  });
+
+  it('never types the verbs that read a walkthrough or its clues', () => {
+    const inWorld = inWorldCommands(9);
+    expect(['walkthru', 'walkthrough', 'solution', 'clues', 'hint'].filter(inWorld)).toEqual([]);
+    expect(inWorld('take lamp')).toBe(true);
   });
 
   it("reads the things a game lists, each by its phrase's last noun, not the scenery of the description", () => {

@@ -68,7 +68,9 @@ describe('replay of recorded histories', () => {
     // And the Lighthouse under none recorded before TAKE_LISTED_PATCH: its first command was
     // "north" where the code after it takes the chest the shore lists, then opens it. And 9:05
     // under none recorded before STRIKE_SHAPES_PATCH: at turn 17 it drove a third thing where the
-    // code after it, "drive" refused alike twice, takes all.
+    // code after it, "drive" refused alike twice, takes all. And enter under none recorded
+    // before ANSWER_MENUS_PATCH: at turn 6 it examined Judy at Mr. Alltext's menu where the code
+    // after it answers "1".
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -77,7 +79,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(23);
+    expect(histories).toHaveLength(25);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
