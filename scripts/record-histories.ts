@@ -129,11 +129,12 @@ async function main() {
         assist: 'valid',
         continueAsNewEvery: 12,
       });
-    // The explorer under `none` where the parser refuses a verb: 9:05 (Jericho's story file) at
-    // seed 0 gets out of bed and types "drive dresser", then "drive watch" ("That isn't a
-    // vehicle." to both), and strikes "drive" (the code before it drove every noun in the room).
+    // The explorer under `none` in 9:05's bedroom (Jericho's story file, seed 0): "south" at turn 5
+    // is answered "You'll have to get out of bed first.", and the explorer gets out of bed at turn
+    // 6 (the code before it walked on into the other directions, got up by "up" at turn 14 and
+    // then drove every noun in the room until "drive" was struck).
     if (want('none-suite'))
-      await recordEpisode('history-none-strike-episode', {
+      await recordEpisode('history-none-bedroom-episode', {
         game: suiteStory('905.z5'),
         seed: 0,
         maxTurns: 24,

@@ -13,7 +13,7 @@ import type { TurnView } from '../memory/module';
 import { type CellMemory, isUndoing, type SpentCommands } from './cells';
 import { knownStates, shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
-import { startTyping, TypingSchema } from './typed';
+import { Reading, startTyping, TypingSchema } from './typed';
 import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
 import { pairKindOf, thingWordsOf, verbOf, verbUses } from './verbSpread';
 import { FIGHT_ROUNDS, isArmedFight } from './fights';
@@ -122,6 +122,8 @@ export const AgentStateSchema = z.object({
   strikesShapes: z.boolean().default(false),
   /** Under `none`, a numbered menu on screen is answered with its numbers, then left with 0 (see typed.ts); set from its patch. */
   answersMenus: z.boolean().default(false),
+  /** Under `none`, what a reply says to do first ("You'll have to stand up first.") is done next (see typed.ts); set from its patch. */
+  doesAsked: z.boolean().default(false),
   /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
   oracleTurns: z.number().int().nonnegative().default(0),
   /**
@@ -228,6 +230,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     takesListed: true,
     strikesShapes: true,
     answersMenus: true,
+    doesAsked: true,
     oracleTurns: 0,
     enabled: [],
     followsUp: true,
@@ -260,14 +263,10 @@ export function doneIn(state: AgentState, room: number): Set<string> {
  * What the `none` explorer reads of a room when it reads named exits (see typedContext): how many
  * commands were made there (`done`: the caller's doneIn of the room, when it has it).
  */
-export function readingOf(
-  state: AgentState,
-  room: number,
-  done: ReadonlySet<string> = doneIn(state, room),
-): { madeHere: number; fleesDark: boolean; takesListed: boolean; strikesShapes: boolean; answersMenus: boolean } | undefined {
+export function readingOf(state: AgentState, room: number, done: ReadonlySet<string> = doneIn(state, room)): Required<Reading> | undefined {
   if (!state.readsExits) return undefined;
-  const { fleesDark, takesListed, strikesShapes, answersMenus } = state;
-  return { madeHere: done.size, fleesDark, takesListed, strikesShapes, answersMenus };
+  const { fleesDark, takesListed, strikesShapes, answersMenus, doesAsked } = state;
+  return { madeHere: done.size, fleesDark, takesListed, strikesShapes, answersMenus, doesAsked };
 }
 
 /**

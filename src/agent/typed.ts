@@ -52,6 +52,7 @@ export interface TypedContext {
     listed?: readonly string[];
     struck?: readonly string[];
     menu?: readonly string[];
+    asked?: string;
   };
 }
 
@@ -93,6 +94,8 @@ const OPPOSITE: Readonly<Record<string, string>> = {
 const TAKE_LISTED = NAMED_EXIT + 0.5;
 /** A menu's choices (see menuChoices) come before anything else. */
 const MENU = 4 * NAMED_EXIT;
+/** What a reply said to do first (see askedFirst) comes next, but for a menu. */
+const ASKED = 3.5 * NAMED_EXIT;
 /** The shapes a thing is picked up with, the first the story's grammar has. */
 const TAKING = ['take $', 'get $', 'pick up $'];
 /** What is tried, in this order, on a listed thing that was not taken ("It is securely anchored."): the mailbox opened, the tree looked at. */
@@ -128,6 +131,8 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
     // A menu on screen takes a number, whatever else the room holds: its choices in order, each
     // made again once the world has changed (the talk went on), then the way out.
     exits.menu?.forEach((choice, index) => pin(choice, choice, MENU - 0.1 * index, { again: true }));
+    // "You should get out of bed first": what the game says to do comes next.
+    if (exits.asked) pin(exits.asked, exits.asked, ASKED, { again: true });
     for (const listed of listedCommands(ctx, exits.listed ?? [])) pin(listed.command, listed.shape, listed.worth, { listed: true });
     for (const direction of ctx.lexicon.directions)
       if (exits.named.includes(direction)) pin(direction, direction, NAMED_EXIT + worthOf(direction));
@@ -224,6 +229,17 @@ export function listedNouns(text: string, nouns: readonly string[]): string[] {
   return out;
 }
 
+/** A reply naming what must be done before the command can be ("You'll have to stand up first."). */
+const FIRST = /\byou(?:'ll| will|'d| would)? (?:have to|should|need to|must|better|had better) ([a-z][a-z' -]*?) first\b/;
+
+/** The command a reply says to make first, as a player would type it: "get out of the bed" → "get out of bed". */
+export function askedFirst(text: string): string | null {
+  const match = text.toLowerCase().match(FIRST);
+  if (!match) return null;
+  const words = match[1].split(/\s+/).filter((word) => !['the', 'a', 'an', 'your'].includes(word));
+  return words.length && words.length <= 5 ? words.join(' ') : null;
+}
+
 /** A line offering a numbered choice: "[1] Ask about the job", "1) Yes", "2. Leave". */
 const CHOICE = /^\s*(?:\[(\d)\]|\((\d)\)|(\d)[.)])\s+\S/gm;
 /** A reply offering 0 to leave the menu ("Select an option or 0 to say nothing"). */
@@ -302,6 +318,8 @@ export const TypingSchema = z.object({
   struckShapes: z.array(z.string()).optional(),
   /** The numbers the last reply offered as a menu's choices ("[1] Ask about the job"; see menuChoices), "0" last when it offered a way out. */
   menu: z.array(z.string()).optional(),
+  /** What the last reply said to do first ("You should get out of bed first." → "get out of bed"; see askedFirst). */
+  asked: z.string().nullable().optional(),
 });
 export type Typing = z.infer<typeof TypingSchema>;
 
@@ -346,6 +364,7 @@ export function learnTyping(
     // A reply refusing the thing ("You can't see any such thing.") says nothing of the verb.
     ...(tried && refused.length === 0 ? refusalsAfter(typing, tried, step.command, lower) : {}),
     menu: menuChoices(step.reply),
+    asked: askedFirst(step.reply),
   };
 }
 
@@ -417,6 +436,17 @@ export function startTyping(lexicon: Lexicon, worth: ShapeWorth, room: number, o
   };
 }
 
+/** What the `none` explorer reads of a room, by the patches a run plays with (see typedContext). */
+export interface Reading {
+  /** How many commands were made in the room so far. */
+  madeHere: number;
+  fleesDark?: boolean;
+  takesListed?: boolean;
+  strikesShapes?: boolean;
+  answersMenus?: boolean;
+  doesAsked?: boolean;
+}
+
 /**
  * The typed commands' context where the player stands. `reading` is given when the explorer reads
  * the room's named exits (see AgentState.readsExits), with how many commands were made here so far.
@@ -426,7 +456,7 @@ export function typedContext(
   replyNouns: readonly string[],
   room: number,
   carried: readonly string[],
-  reading?: { madeHere: number; fleesDark?: boolean; takesListed?: boolean; strikesShapes?: boolean; answersMenus?: boolean },
+  reading?: Reading,
 ): TypedContext {
   return {
     ...(reading
@@ -439,6 +469,7 @@ export function typedContext(
             ...(reading.takesListed ? { listed: typing.roomListed?.[String(room)] ?? [] } : {}),
             ...(reading.strikesShapes ? { struck: typing.struckShapes ?? [] } : {}),
             ...(reading.answersMenus ? { menu: typing.menu ?? [] } : {}),
+            ...(reading.doesAsked && typing.asked ? { asked: typing.asked } : {}),
           },
         }
       : {}),

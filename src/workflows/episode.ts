@@ -124,6 +124,8 @@ export const TAKE_LISTED_PATCH = 'none-takes-what-is-listed';
 export const STRIKE_SHAPES_PATCH = 'none-strikes-refused-verbs';
 /** Under `none`, a numbered menu on screen ("[1] Ask about the job … Select an option or 0 to say nothing") is answered with its numbers, then 0 (see typed.ts). */
 export const ANSWER_MENUS_PATCH = 'none-answers-menus';
+/** Under `none`, what a reply says to do first ("You'll have to stand up first.") is done next (see typed.ts). */
+export const DO_ASKED_PATCH = 'none-does-what-is-asked-first';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -158,6 +160,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const takesListed = patched(TAKE_LISTED_PATCH);
   const strikesShapes = patched(STRIKE_SHAPES_PATCH);
   const answersMenus = patched(ANSWER_MENUS_PATCH);
+  const doesAsked = patched(DO_ASKED_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -225,6 +228,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     takesListed,
     strikesShapes,
     answersMenus,
+    doesAsked,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

@@ -8,7 +8,7 @@ import { freshLearned } from '../../src/agent/learned';
 import { createRng } from '../../src/agent/rng';
 import { initialState } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
-import { listedNouns, menuChoices, namedDirections, refusedWords, typedCommands, typedContext } from '../../src/agent/typed';
+import { askedFirst, listedNouns, menuChoices, namedDirections, refusedWords, typedCommands, typedContext } from '../../src/agent/typed';
 import { inWorldCommands } from '../../src/engine/outOfWorld';
 import { DEFAULT_VERB_PRIOR, FIRST_VERB_PRIOR, VerbPrior, worthOfShapes } from '../../src/agent/verbPrior';
 import { replyNouns, storyLexicon } from '../../src/engine/lexicon';
@@ -210,6 +210,30 @@ describe('typed commands under none', () => {
     expect(turn(state).decision.command).toBe('1');
     // A state carried from before the explorer answered menus types on as before.
     expect(turn({ ...state, answersMenus: false }).decision.command).toBe('south');
+  });
+
+  it('does next what a reply says to do first', () => {
+    expect(askedFirst('You should get out of bed first.')).toBe('get out of bed');
+    expect(askedFirst("You'll have to get out of the bed first.")).toBe('get out of bed');
+    expect(askedFirst("You'll have to stand up first.")).toBe('stand up');
+    expect(askedFirst('You first see a lamp.')).toBeNull();
+    let state = initialState(started('A bedroom. A door leads south.', []), freshLearned(), 7, {});
+    const { decision, rng } = turn(state);
+    expect(decision.command).toBe('south');
+    const step = {
+      command: 'south',
+      observation: "You'll have to get out of bed first.",
+      truth: truth(1, 'Hall'),
+      worldHash: 'w0',
+      snapshot: 's',
+      options: [],
+      commands: [],
+      nouns: [],
+    };
+    state = learn(state, config, decision, step, rng, []);
+    expect(turn(state).decision.command).toBe('get out of bed');
+    // A state carried from before the explorer did what it was asked types on as before.
+    expect(turn({ ...state, doesAsked: false }).decision.command).not.toBe('get out of bed');
   });
 
   it('never types the verbs that read a walkthrough or its clues', () => {

@@ -70,7 +70,8 @@ describe('replay of recorded histories', () => {
     // under none recorded before STRIKE_SHAPES_PATCH: at turn 17 it drove a third thing where the
     // code after it, "drive" refused alike twice, takes all. And enter under none recorded
     // before ANSWER_MENUS_PATCH: at turn 6 it examined Judy at Mr. Alltext's menu where the code
-    // after it answers "1".
+    // after it answers "1". And 9:05 under none recorded before DO_ASKED_PATCH: at turn 6, told
+    // to get out of bed first, it went east where the code after it gets out of bed.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -79,7 +80,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(25);
+    expect(histories).toHaveLength(27);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
