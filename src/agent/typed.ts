@@ -323,7 +323,7 @@ export const TypingSchema = z.object({
 });
 export type Typing = z.infer<typeof TypingSchema>;
 
-const LIMITS = { rooms: 24, nounsPerRoom: 24, refused: 200, struck: 200 } as const;
+const LIMITS = { rooms: 24, nounsPerRoom: 24, refused: 200, struck: 200, shapeReplies: 64 } as const;
 
 /** The words refused in `room`. */
 export function refusedIn(typing: Typing, room: number): Set<string> {
@@ -384,7 +384,13 @@ function refusalsAfter(typing: Typing, tried: { shape: string; gained: boolean }
     .slice(0, 120);
   if (replies[tried.shape] === masked && !struck.includes(tried.shape))
     return { shapeReplies: replies, struckShapes: [...struck, tried.shape].slice(-LIMITS.struck) };
-  return { shapeReplies: { ...replies, [tried.shape]: masked }, struckShapes: struck };
+  // The newest last, the oldest dropped: the carried state stays small however long the episode.
+  const { [tried.shape]: _, ...others } = replies;
+  const kept = Object.keys(others).slice(-(LIMITS.shapeReplies - 1));
+  return {
+    shapeReplies: { ...Object.fromEntries(kept.map((shape) => [shape, others[shape]])), [tried.shape]: masked },
+    struckShapes: struck,
+  };
 }
 
 /** The move opposite `move`, when it is a direction the story knows and so is its opposite. */
@@ -421,7 +427,7 @@ function withRoomWords(byRoom: Record<string, string[]>, room: string, words: re
   if (added.length === 0) return byRoom;
   const { [room]: _, ...others } = byRoom;
   const kept = Object.keys(others).slice(-(LIMITS.rooms - 1));
-  return { ...Object.fromEntries(kept.map((id) => [id, others[id]])), [room]: [...before, ...added] };
+  return { ...Object.fromEntries(kept.map((id) => [id, others[id]])), [room]: [...before, ...added].slice(-LIMITS.nounsPerRoom) };
 }
 
 /** The typing a game starts with: the nouns and the exits its first reply names. */

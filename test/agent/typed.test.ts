@@ -8,7 +8,17 @@ import { freshLearned } from '../../src/agent/learned';
 import { createRng } from '../../src/agent/rng';
 import { initialState } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
-import { askedFirst, listedNouns, menuChoices, namedDirections, refusedWords, typedCommands, typedContext } from '../../src/agent/typed';
+import {
+  askedFirst,
+  learnTyping,
+  listedNouns,
+  menuChoices,
+  namedDirections,
+  refusedWords,
+  startTyping,
+  typedCommands,
+  typedContext,
+} from '../../src/agent/typed';
 import { inWorldCommands } from '../../src/engine/outOfWorld';
 import { DEFAULT_VERB_PRIOR, FIRST_VERB_PRIOR, VerbPrior, worthOfShapes } from '../../src/agent/verbPrior';
 import { replyNouns, storyLexicon } from '../../src/engine/lexicon';
@@ -184,6 +194,24 @@ describe('typed commands under none', () => {
     expect(typedHere(true)).toContain('eat bell');
     // A state carried from before the explorer struck verbs keeps trying the shape.
     expect(typedHere(false)).toContain('take bell');
+  });
+
+  it('keeps what it remembers of replies and listings small however long the episode', () => {
+    let typing = startTyping(LEXICON, worthOfShapes(PRIOR, LEXICON), 1, 'A hall.', []);
+    for (let i = 0; i < 300; i++) {
+      const step = {
+        from: 1,
+        to: 1,
+        command: `verb${i} thing`,
+        reply: `There is a thing${i} here. No verb${i}.`,
+        nouns: [`thing${i}`],
+        known: [],
+      };
+      typing = learnTyping(typing, step, { shape: `verb${i} $`, gained: false });
+    }
+    expect(Object.keys(typing.shapeReplies ?? {}).length).toBeLessThanOrEqual(64);
+    expect(typing.shapeReplies?.['verb299 $']).toBeDefined();
+    expect(typing.roomListed?.['1']?.length).toBeLessThanOrEqual(24);
   });
 
   it('answers a numbered menu with its numbers, then leaves it with 0, and reads no menu in prose', () => {
