@@ -62,6 +62,18 @@ function started(observation: string, nouns: string[]): StartGameResult {
   return { ...at, storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10, lexicon: LEXICON, shapeWorth: worthOfShapes(PRIOR, LEXICON) };
 }
 
+/** The step a command made in the hall (room 1): its reply, the nouns the reply named, the world's hash. */
+const stepIn = (command: string, observation: string, nouns: string[] = [], worldHash = 'w0') => ({
+  command,
+  observation,
+  truth: truth(1, 'Hall'),
+  worldHash,
+  snapshot: 's',
+  options: [],
+  commands: [],
+  nouns,
+});
+
 const turn = (state: ReturnType<typeof initialState>) => {
   const rng = createRng(state.rngState);
   const decision = decide(state, config, rng, deliberate(state, config, rng, []), null);
@@ -95,16 +107,7 @@ describe('typed commands under none', () => {
     const state = initialState(started('You see a lamp and a chest.', ['lamp', 'chest']), freshLearned(), 7, {});
     const { decision, rng } = turn(state);
     const refusedNoun = decision.command.split(' ')[1];
-    const step = {
-      command: decision.command,
-      observation: "You can't see any such thing.",
-      truth: truth(1, 'Hall'),
-      worldHash: 'w0',
-      snapshot: 's',
-      options: [],
-      commands: [],
-      nouns: [],
-    };
+    const step = stepIn(decision.command, "You can't see any such thing.");
     const after = learn(state, config, decision, step, rng, []);
     const next = turn(after).decision.command;
     expect(next.split(' ')).not.toContain(refusedNoun);
@@ -121,16 +124,7 @@ describe('typed commands under none', () => {
     expect(decision.command).toBe('south');
     // Back in the hall after a reply that names no exit, the exit named on arrival is still the hall's.
     const stay = { ...decision, command: 'take chest' };
-    const step = {
-      command: 'take chest',
-      observation: 'Taken.',
-      truth: truth(1, 'Hall'),
-      worldHash: 'w1',
-      snapshot: 's',
-      options: [],
-      commands: [],
-      nouns: [],
-    };
+    const step = stepIn('take chest', 'Taken.', [], 'w1');
     expect(turn(learn(state, config, stay, step, rng, [])).decision.command).toBe('south');
     // A state carried from before the explorer read exits keeps the order it was played with.
     expect(turn({ ...state, readsExits: false }).decision.command).toBe('take chest');
@@ -158,16 +152,7 @@ describe('typed commands under none', () => {
     );
     const { decision, rng } = turn(state);
     expect(decision.command).toBe('take mailbox');
-    const step = {
-      command: 'take mailbox',
-      observation: 'It is securely anchored.',
-      truth: truth(1, 'Hall'),
-      worldHash: 'w0',
-      snapshot: 's',
-      options: [],
-      commands: [],
-      nouns: [],
-    };
+    const step = stepIn('take mailbox', 'It is securely anchored.');
     expect(turn(learn(state, config, decision, step, rng, [])).decision.command).toBe('open mailbox');
   });
 
@@ -176,7 +161,7 @@ describe('typed commands under none', () => {
     let state = initialState(started('A hall.', nouns), freshLearned(), 7, {});
     const play = (command: string, observation: string) => {
       const { decision, rng } = turn(state);
-      const step = { command, observation, truth: truth(1, 'Hall'), worldHash: 'w0', snapshot: 's', options: [], commands: [], nouns };
+      const step = stepIn(command, observation, nouns);
       state = learn(state, config, { ...decision, command }, step, rng, []);
     };
     const typedHere = (strikesShapes: boolean) =>
@@ -224,16 +209,7 @@ describe('typed commands under none', () => {
     const nouns = ['alltext'];
     let state = initialState(started('A hall. A passage leads south.', nouns), freshLearned(), 7, {});
     const { decision, rng } = turn(state);
-    const step = {
-      command: 'talk to alltext',
-      observation: menu,
-      truth: truth(1, 'Hall'),
-      worldHash: 'w1',
-      snapshot: 's',
-      options: [],
-      commands: [],
-      nouns,
-    };
+    const step = stepIn('talk to alltext', menu, nouns, 'w1');
     state = learn(state, config, { ...decision, command: 'talk to alltext' }, step, rng, []);
     expect(turn(state).decision.command).toBe('1');
     // A state carried from before the explorer answered menus types on as before.
@@ -248,16 +224,7 @@ describe('typed commands under none', () => {
     let state = initialState(started('A bedroom. A door leads south.', []), freshLearned(), 7, {});
     const { decision, rng } = turn(state);
     expect(decision.command).toBe('south');
-    const step = {
-      command: 'south',
-      observation: "You'll have to get out of bed first.",
-      truth: truth(1, 'Hall'),
-      worldHash: 'w0',
-      snapshot: 's',
-      options: [],
-      commands: [],
-      nouns: [],
-    };
+    const step = stepIn('south', "You'll have to get out of bed first.");
     state = learn(state, config, decision, step, rng, []);
     expect(turn(state).decision.command).toBe('get out of bed');
     // A state carried from before the explorer did what it was asked types on as before.
