@@ -79,8 +79,10 @@ async function main() {
     // The explorer under `valid` (valid commands, no outcomes): the decision replay then covers
     // how it orders untried commands, which the probe's episodes never reach. On the ferry at seed
     // 4 the explorer handles bread, coin and purse in the cave until the room tires (fifteen
-    // commands), then closes the purse (a verb new there) and walks east at turn 18 (tired rooms;
-    // the code before them went on taking and dropping them there to the end).
+    // commands), then closes the purse (a verb new there) and walks east at turn 19 (tired rooms;
+    // the code before them went on taking and dropping them there to the end). Two things put in
+    // the purse it carries spend that kind wherever it is: at turn 13 it drops the coin where the
+    // code before put all in the purse (idle commands and shuffles spent anywhere).
     if (want('valid'))
       await recordEpisode('history-valid-episode', {
         game: 'ferry',
@@ -91,9 +93,10 @@ async function main() {
         continueAsNewEvery: 15,
       });
     // The explorer under `valid` on a suite game, where a room tires with things in hand: in
-    // snacktime's sitting room the explorer gave the pet the sock and took the can there, then
-    // gives it the can at turn 61 (tired rooms try new pairings; the code before them had spent
-    // "give pet can" untried and walked between rooms). Needs ../shared/jericho (the story is not
+    // snacktime's sitting room, tired with the sock and the can taken there, the explorer gives the
+    // pet the can at turn 56 (tired rooms try new pairings; the code before them had spent "give
+    // pet can" untried and walked between rooms; before idle commands were spent anywhere it
+    // waited there twice more and gave it at turn 61). Needs ../shared/jericho (the story is not
     // in the repository; the replay tests answer its activities from the recording).
     if (want('valid-suite'))
       await recordEpisode('history-valid-suite-episode', {

@@ -10,7 +10,7 @@ import { cellOf } from '../schemas/game';
 import { exhausted, frontier, parseCell, tierOf } from './cells';
 import type { Exits } from './policyContext';
 import { safePool } from './probed';
-import { AgentState, cellMemory, doneIn, keepNewest, LIMITS, rememberCells, spentIn } from './state';
+import { AgentState, carriedNames, cellMemory, doneIn, keepNewest, LIMITS, rememberCells, spentIn } from './state';
 import { nextUntried } from './untried';
 
 export type { Exits } from './policyContext';
@@ -142,7 +142,7 @@ export function mappedByMoves(now: AgentState, before: AgentState): AgentState {
       tried: now.tried,
       learned: now.learned,
       rooms: { here: judged.truth.location.id, exits, open: new Set() },
-      cells: { spentHere: spentIn(now, judged.truth.location.id), menuCommands: new Set(now.menus) },
+      cells: { spentHere: spentIn(now, judged.truth.location.id, carriedNames(judged)), menuCommands: new Set(now.menus) },
     })?.opensUp ?? false;
   for (const judged of to === from ? [now] : [before, now]) if (opensUp(judged)) open = [...open, judged.truth.location.id];
   return { ...now, exits, open: open.slice(-LIMITS.rooms) };

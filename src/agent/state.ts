@@ -18,6 +18,7 @@ import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
 import { pairKindOf, thingWordsOf, verbOf, verbUses } from './verbSpread';
 import { FIGHT_ROUNDS, isArmedFight } from './fights';
 import { isMove } from './directions';
+import { spentAnywhere } from './spentAnywhere';
 
 export const LlmUsageSchema = z.object({
   calls: z.number().int(),
@@ -124,6 +125,8 @@ export const AgentStateSchema = z.object({
   answersMenus: z.boolean().default(false),
   /** Under `none`, what a reply says to do first ("You'll have to stand up first.") is done next (see typed.ts); set from its patch. */
   doesAsked: z.boolean().default(false),
+  /** Under `valid`, idle commands and shuffles into a carried thing are spent for the episode wherever made (see spentAnywhere.ts); set from its patch. */
+  spendsAnywhere: z.boolean().default(false),
   /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
   oracleTurns: z.number().int().nonnegative().default(0),
   /**
@@ -231,6 +234,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     strikesShapes: true,
     answersMenus: true,
     doesAsked: true,
+    spendsAnywhere: true,
     oracleTurns: 0,
     enabled: [],
     followsUp: true,
@@ -311,8 +315,9 @@ export const ROOM_TIRES_AFTER = 15;
  */
 export function spentIn(
   state: Pick<AgentState, 'made'> &
-    Partial<Pick<AgentState, 'spendsMoves' | 'spendsPairs' | 'tiresRooms' | 'triesNewPairings' | 'undoingNamesNothing'>>,
+    Partial<Pick<AgentState, 'spendsMoves' | 'spendsPairs' | 'tiresRooms' | 'triesNewPairings' | 'undoingNamesNothing' | 'spendsAnywhere'>>,
   room: number,
+  carried: readonly string[] = [],
 ): SpentCommands {
   const prefix = `${room}|`;
   const commands = new Set<string>();
@@ -340,11 +345,16 @@ export function spentIn(
     const things = thingWordsOf(command);
     return things.every((word) => named.has(word)) && (!state.triesNewPairings || namedTogether(things));
   };
+  const everywhere = state.spendsAnywhere ? spentAnywhere(state.made, carried) : () => false;
   return {
-    has: (command) => commands.has(command) || (kinds.size > 0 && kinds.has(pairKindOf(command) ?? '')) || tired(command),
+    has: (command) =>
+      commands.has(command) || (kinds.size > 0 && kinds.has(pairKindOf(command) ?? '')) || tired(command) || everywhere(command),
     tired: isTired,
   };
 }
+
+/** The names of what the player carries, as spentIn reads them. */
+export const carriedNames = (state: Pick<AgentState, 'truth'>) => state.truth.inventory.map((item) => item.name);
 
 /** `made` after one more `command` in `room` (the newest entries kept). */
 export function countMade(made: Record<string, number>, room: number, command: string): Record<string, number> {
@@ -449,7 +459,7 @@ export function cellMemory(state: AgentState): CellMemory {
     visited: visitedSet(state),
     known: { has: (hash) => known.has(shortState(hash)) },
     doneHere: doneIn(state, state.truth.location.id),
-    spentHere: spentIn(state, state.truth.location.id),
+    spentHere: spentIn(state, state.truth.location.id, carriedNames(state)),
     avoidLosses: state.avoidsLosses,
     menuCommands: new Set(state.menus),
     ...(state.spendsEffects ? { effectsDone: new Set(state.effects) } : {}),

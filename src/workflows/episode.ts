@@ -126,6 +126,8 @@ export const STRIKE_SHAPES_PATCH = 'none-strikes-refused-verbs';
 export const ANSWER_MENUS_PATCH = 'none-answers-menus';
 /** Under `none`, what a reply says to do first ("You'll have to stand up first.") is done next (see typed.ts). */
 export const DO_ASKED_PATCH = 'none-does-what-is-asked-first';
+/** Under `valid`, idle commands ("wait") and shuffles into a carried thing are spent wherever they were made (see spentAnywhere.ts). */
+export const SPENT_ANYWHERE_PATCH = 'valid-spends-idle-and-shuffles-anywhere';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -161,6 +163,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const strikesShapes = patched(STRIKE_SHAPES_PATCH);
   const answersMenus = patched(ANSWER_MENUS_PATCH);
   const doesAsked = patched(DO_ASKED_PATCH);
+  const spendsAnywhere = patched(SPENT_ANYWHERE_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -229,6 +232,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     strikesShapes,
     answersMenus,
     doesAsked,
+    spendsAnywhere,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

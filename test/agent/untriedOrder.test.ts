@@ -134,6 +134,53 @@ describe('a kind of two-thing command made three ways in a room is spent there',
   });
 });
 
+describe('idle commands and shuffles into a carried thing are spent wherever they were made', () => {
+  const carried = ['brown sack', 'leaflet', 'brass lantern', 'glass bottle'];
+  const made = {
+    '1|wait': 1,
+    '2|put leaflet in brown sack': 1,
+    '2|take leaflet': 1,
+    '3|put brass lantern in brown sack': 1,
+    '3|put leaflet in mailbox': 1,
+  };
+
+  it('with the flag: in another room, waiting again and a third thing into the sack are spent, not a look, a move or a thing into what is not carried', () => {
+    const spent = spentIn({ made, spendsAnywhere: true }, 4, carried);
+    expect(spent.has('wait')).toBe(true);
+    expect(spent.has('put glass bottle in brown sack')).toBe(true);
+    expect(spent.has('put glass bottle in mailbox')).toBe(false);
+    expect(spent.has('look')).toBe(false);
+    expect(spent.has('north')).toBe(false);
+    expect(spent.has('take leaflet')).toBe(false);
+  });
+
+  it('one way into a carried thing does not spend the kind', () => {
+    const spent = spentIn({ made: { '2|put leaflet in brown sack': 1 }, spendsAnywhere: true }, 4, carried);
+    expect(spent.has('put brass lantern in brown sack')).toBe(false);
+  });
+
+  it('without it (a state carried from before): none of them', () => {
+    const spent = spentIn({ made, spendsAnywhere: false }, 4, carried);
+    expect(spent.has('wait')).toBe(false);
+    expect(spent.has('put glass bottle in brown sack')).toBe(false);
+  });
+
+  it('in a new room the explorer handles what is there rather than wait again or fill the sack again', () => {
+    const holding = (id: number, name: string) => ({
+      ...truth(id, name),
+      inventory: carried.map((item, index) => ({ id: 100 + index, name: item })),
+    });
+    const room = (id: number, name: string, commands: string[]) => ({ truth: holding(id, name), worldHash: `h-${name}`, commands });
+    const cellar = ['south', 'wait', 'put leaflet in brown sack', 'put brass lantern in brown sack'];
+    let state = played(behindHouse(), 'west', room(2, 'Cellar', cellar));
+    state = played(state, 'wait', { ...room(2, 'Cellar', cellar), worldHash: 'h-waited' });
+    state = played(state, 'put leaflet in brown sack', { ...room(2, 'Cellar', cellar), worldHash: 'h-put-1' });
+    state = played(state, 'put brass lantern in brown sack', { ...room(2, 'Cellar', cellar), worldHash: 'h-put-2' });
+    state = played(state, 'south', room(3, 'Gallery', ['wait', 'put glass bottle in brown sack', 'turn painting']));
+    expect(new Set(choices(state))).toEqual(new Set(['turn painting']));
+  });
+});
+
 describe('the explorer under valid, back in a room after a find', () => {
   it('takes the way it has not taken yet, not one it took before the world changed', () => {
     let state = behindHouse();

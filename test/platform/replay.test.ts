@@ -71,7 +71,10 @@ describe('replay of recorded histories', () => {
     // code after it, "drive" refused alike twice, takes all. And enter under none recorded
     // before ANSWER_MENUS_PATCH: at turn 6 it examined Judy at Mr. Alltext's menu where the code
     // after it answers "1". And 9:05 under none recorded before DO_ASKED_PATCH: at turn 6, told
-    // to get out of bed first, it went east where the code after it gets out of bed.
+    // to get out of bed first, it went east where the code after it gets out of bed. And the ferry
+    // and snacktime under valid recorded before SPENT_ANYWHERE_PATCH: at turn 13 it put all in the
+    // carried purse, two things already in it, where the code after it drops the coin; at turn 49
+    // it kissed the pet where the code after it ("wait" spent) picks "sing".
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -80,7 +83,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(27);
+    expect(histories).toHaveLength(31);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
