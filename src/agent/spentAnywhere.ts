@@ -12,8 +12,8 @@ import { thingWordsOf } from './verbSpread';
 const INTO = new Set(['in', 'into', 'on', 'onto', 'inside']);
 
 /**
- * Ways of putting things into one carried container (or onto a carried thing), made anywhere,
- * after which that kind is spent: moving things between the hands and the sack changes the world
+ * Ways of putting things into carried things (the sack, the nest, the egg), made anywhere, after
+ * which that kind is spent: moving things between the hands and what they hold changes the world
  * state and nothing else, wherever it is done.
  */
 export const SHUFFLES_SPENT_AFTER = 2;
@@ -22,7 +22,7 @@ export const SHUFFLES_SPENT_AFTER = 2;
 const ROOM_VERBS = /^(?:take|get|drop|put|open|close|look|l|examine|x|read|search|inventory|i|listen|smell)\b/;
 
 /**
- * The kind of a command that puts something into a carried thing ("put _ in brown sack"), or
+ * The kind of a command that puts something into a carried thing ("put _ in (carried)"), or
  * null: `carried` are the names of what the player holds, lower-case.
  */
 export function shuffleKindOf(command: string, carried: readonly string[]): string | null {
@@ -31,7 +31,7 @@ export function shuffleKindOf(command: string, carried: readonly string[]): stri
   if (join < 0) return null;
   const target = words.slice(join + 1).join(' ');
   const held = carried.some((name) => name === target || name.endsWith(` ${target}`));
-  return held ? `${words[0]} _ ${words[join]} ${target}` : null;
+  return held ? `${words[0]} _ ${words[join]} (carried)` : null;
 }
 
 /** A command with no thing named that is not a move and does not look at or handle the room ("wait", "pray", "sing"). */
@@ -43,7 +43,7 @@ export function isIdle(command: string): boolean {
 /**
  * What is spent everywhere, from the commands the episode made (`made`: `room|command` keys) and
  * what the player carries now: idle commands made once, and a kind of shuffle made
- * SHUFFLES_SPENT_AFTER ways (into the same carried thing).
+ * SHUFFLES_SPENT_AFTER ways (into whatever carried things).
  */
 export function spentAnywhere(made: Readonly<Record<string, number>>, carried: readonly string[]): (command: string) => boolean {
   const names = carried.map((name) => name.toLowerCase());

@@ -154,6 +154,15 @@ describe('idle commands and shuffles into a carried thing are spent wherever the
     expect(spent.has('take leaflet')).toBe(false);
   });
 
+  it('ways into different carried things count together', () => {
+    const spent = spentIn({ made: { '2|put leaflet in nest': 1, '3|put nest in egg': 1 }, spendsAnywhere: true }, 4, [
+      ...carried,
+      'nest',
+      'egg',
+    ]);
+    expect(spent.has('put glass bottle in brown sack')).toBe(true);
+  });
+
   it('one way into a carried thing does not spend the kind', () => {
     const spent = spentIn({ made: { '2|put leaflet in brown sack': 1 }, spendsAnywhere: true }, 4, carried);
     expect(spent.has('put brass lantern in brown sack')).toBe(false);
