@@ -1,5 +1,5 @@
 /**
- * npm run bench:thoughtbox -- [--seeds 1,2] [--max-thinking-iterations 20] [--states name,name]
+ * npm run bench:thoughtbox -- [--seeds 1,2] [--max-thinking-iterations 20] [--states name,name] [--assist probe|none]
  * (the embedded model; with GRUE_LLM_PROVIDER=openai, the configured OpenAI-compatible endpoint)
  *
  * The thoughtbox (seed 003) on the hard turns of bench/puzzle-states.json (locked door + key,
@@ -14,6 +14,7 @@
  *   tokensPerSession, secondsPerSession, and every trial.
  * `conclusionSolved` counts sessions whose own conclusion solves the state, whether or not the
  * selector (which trusts conclusions by their learned reliability, 0.5 for a fresh agent) took it.
+ * `--assist none` thinks as the `none` assist does: no list of actions, the conclusion a typed command.
  */
 import { createGameActivities } from '../src/activities/game';
 import { createOracleActivities } from '../src/activities/oracle';
@@ -47,7 +48,8 @@ async function reach(state: PuzzleState, story: string, config: EpisodeConfig): 
     const step = await game.stepGame({ game: story, storyMd5: agent.story.md5, snapshot: agent.snapshot, command, assist: 'none' });
     agent = learn(agent, config, decision, { ...step, options: [] }, rng);
   }
-  // The last step's valid actions, with their probes, as the agent sees them at the puzzle.
+  // The last step's valid actions, with their probes, as the agent sees them at the puzzle (none under `none`).
+  if (config.assist === 'none') return agent;
   const here = await game.stepGame({ game: story, storyMd5: agent.story.md5, snapshot: agent.snapshot, command: 'look', assist: 'probe' });
   return { ...agent, options: here.options };
 }
@@ -55,6 +57,8 @@ async function reach(state: PuzzleState, story: string, config: EpisodeConfig): 
 async function main(): Promise<void> {
   const seeds = arg('seeds', '1,2').split(',').map(Number);
   const maxThinkingIterations = Number(arg('max-thinking-iterations', '20'));
+  const assist = arg('assist', 'probe');
+  if (assist !== 'probe' && assist !== 'none') throw new Error(`--assist takes probe or none, not "${assist}"`);
   const only = arg('states', '').split(',').filter(Boolean);
   const all = loadPuzzleStates().states.filter((s) => !only.length || only.includes(s.name));
   const states = all.filter((s) => storyFor(s.game));
@@ -82,6 +86,7 @@ async function main(): Promise<void> {
           game: story,
           seed,
           policy: 'full',
+          assist,
           thoughtbox: 'always',
           maxThinkingIterations,
           compactEvery: 0,
@@ -99,7 +104,7 @@ async function main(): Promise<void> {
             openSession(agent.turn, 'bench: always', true, maxThinkingIterations),
             deliberation.request,
             analysisOf(answers),
-            agent.options,
+            assist === 'none' ? [] : agent.options,
             async (request) => (await unlessFailed(`think ${puzzle.name}`, () => thinker.think(request))) ?? 'unreachable',
           );
           session = { ...thinking, seconds: (Date.now() - started) / 1000 };

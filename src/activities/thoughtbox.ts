@@ -34,7 +34,7 @@ function readCookbook(file: string): string {
 function toolFor(provider: LlmProvider, request: ThinkRequest) {
   if (provider.name !== 'local') return thoughtboxTool(request.turn.validActions);
   const accepted = request.exchanges.filter((e) => !e.result.error).length;
-  return constrainedThoughtboxTool(request.turn.validActions, accepted + 1);
+  return constrainedThoughtboxTool(request.turn.validActions, accepted + 1, { lastCall: request.lastCall });
 }
 
 export function createThoughtboxActivities(llm: () => LlmProvider, cookbookFile = COOKBOOK_FILE) {

@@ -47,6 +47,9 @@ export function addressesBlocker(action: string, blocker: string): boolean {
   return false;
 }
 
+/** The longest command asCommand takes, in characters and in words. */
+export const TYPED_COMMAND_LIMITS = { chars: 60, words: 8 } as const;
+
 /** What a player would type, from free text: lower case, plain words, a few of them (the `none` assist). */
 export function asCommand(text: string): string | null {
   const command = text
@@ -54,7 +57,8 @@ export function asCommand(text: string): string | null {
     .replace(/[^a-z0-9 ,'-]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return command && command.length <= 60 && command.split(' ').length <= 8 ? command : null;
+  const { chars, words } = TYPED_COMMAND_LIMITS;
+  return command && command.length <= chars && command.split(' ').length <= words ? command : null;
 }
 
 /**

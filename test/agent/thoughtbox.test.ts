@@ -96,6 +96,61 @@ describe('ThinkingStep schema', () => {
     expect(ThinkingStepSchema.safeParse({ ...at3, branchFromThought: 1, branchId: 'b' }).success).toBe(true);
   });
 
+  it("with no list of valid actions (the `none` assist) the embedded model's grammar still lets it conclude, with a typed command", () => {
+    const base = {
+      thought: 'x',
+      thoughtNumber: 1,
+      totalThoughts: 2,
+      needsMoreThoughts: false,
+      includePatternsCookbook: false,
+      isRevision: false,
+      revisesThought: null,
+      branchFromThought: null,
+      branchId: null,
+    };
+    const first = constrainedThoughtboxTool([], 1).schema;
+    expect(first.safeParse({ ...base, nextThoughtNeeded: false, action: 'open the mailbox' }).success).toBe(true);
+    expect(first.safeParse({ ...base, nextThoughtNeeded: true, action: null }).success).toBe(true);
+    expect(first.safeParse({ ...base, nextThoughtNeeded: false, action: '' }).success).toBe(false);
+    expect(first.safeParse({ ...base, nextThoughtNeeded: false, action: 'x'.repeat(61) }).success).toBe(false);
+  });
+
+  it("on the session's last call the embedded model's grammar takes only a conclusion", () => {
+    const at2 = {
+      thought: 'x',
+      thoughtNumber: 2,
+      totalThoughts: 2,
+      needsMoreThoughts: false,
+      includePatternsCookbook: false,
+      isRevision: false,
+      revisesThought: null,
+      branchFromThought: null,
+      branchId: null,
+    };
+    for (const actions of [['open door', 'north'], []]) {
+      const last = constrainedThoughtboxTool(actions, 2, { lastCall: true }).schema;
+      expect(last.safeParse({ ...at2, nextThoughtNeeded: false, action: 'north' }).success).toBe(true);
+      expect(last.safeParse({ ...at2, nextThoughtNeeded: true, action: null }).success).toBe(false);
+      expect(last.safeParse({ ...at2, isRevision: true, revisesThought: 1, nextThoughtNeeded: true, action: null }).success).toBe(false);
+    }
+  });
+
+  it('the request says when a call is the last the session allows, and the prompt asks for the conclusion then', () => {
+    const turn = { observation: 'You are in a kitchen.', lastAction: null, validActions: [], context: [], seed: 1 };
+    const session = openSession(4, 'blocker: locked door', true, 2);
+    expect(thinkRequest(session, turn, null).lastCall).toBe(false);
+    const after = applyAnswer(session, step(1), NO_USAGE, []);
+    const request = thinkRequest(after, turn, null);
+    expect(request.lastCall).toBe(true);
+    const system = thinkingMessages(request, '', 3300)[0].content;
+    expect(system).toMatch(/last thought you may make/i);
+    expect(system).toMatch(/command to type now/i);
+    expect(system).not.toMatch(/one of VALID ACTIONS/);
+    expect(thinkingMessages(thinkRequest(session, { ...turn, validActions: ['north'] }, null), '', 3300)[0].content).toMatch(
+      /one of VALID ACTIONS/,
+    );
+  });
+
   it('the tool narrows the action to the valid actions', () => {
     const tool = thoughtboxTool(['open door', 'north']);
     expect(

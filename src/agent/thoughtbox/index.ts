@@ -31,6 +31,7 @@ export function thinkRequest(session: ThoughtboxSession, turn: TurnRequest, anal
     required: session.required,
     exchanges: session.exchanges,
     seed: turn.seed + session.iterations,
+    lastCall: session.iterations + 1 >= session.maxIterations,
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { ChatMessage, ToolSpec } from '../../llm/types';
+import { TYPED_COMMAND_LIMITS } from '../advice';
 import { PROMPT_ACTIONS } from '../prompts';
 import { approxTokens, clip } from '../../text';
 import { ThinkingStepSchema, ThinkRequest, ToolResult } from './schema';
@@ -34,6 +35,8 @@ export function thoughtboxTool(validActions: readonly string[]): ToolSpec {
 
 /** The embedded model's thoughts are shorter: its grammar's cost grows with a string's maximum length. */
 const GRAMMAR_THOUGHT_CHARS = 200;
+/** A command typed under the `none` assist: no longer than the reducer takes (asCommand). */
+const TYPED_COMMAND_CHARS = TYPED_COMMAND_LIMITS.chars;
 
 const promptActions = (validActions: readonly string[]) => [...new Set(validActions.slice(0, PROMPT_ACTIONS))] as [string, ...string[]];
 const oneOf = (numbers: number[]) =>
@@ -48,7 +51,7 @@ const oneOf = (numbers: number[]) =>
  * a description (it sets every field); under this grammar it cannot break them. The reducer still
  * checks what the grammar cannot (a branch id reused from another thought).
  */
-export function constrainedThoughtboxTool(validActions: readonly string[], next: number): ToolSpec {
+export function constrainedThoughtboxTool(validActions: readonly string[], next: number, { lastCall = false } = {}): ToolSpec {
   const actions = promptActions(validActions);
   const earlier = Array.from({ length: next - 1 }, (_, i) => i + 1);
   const common = {
@@ -81,24 +84,33 @@ export function constrainedThoughtboxTool(validActions: readonly string[], next:
         ]
       : []),
   ];
-  // The concluding thought is a plain forward one: one variant carries the action list, which keeps the grammar (and sampling) small.
-  const variants = [
-    ...kinds.map((kind) => z.object({ ...kind, nextThoughtNeeded: z.literal(true), action: z.null(), ...thought, ...common })),
-    ...(actions.length
-      ? [z.object({ ...kinds[0], nextThoughtNeeded: z.literal(false), action: z.enum(actions), ...thought, ...common })]
-      : []),
-  ];
+  // The concluding thought is a plain forward one: one variant carries the action list, which keeps
+  // the grammar (and sampling) small. With no list (the `none` assist) it carries a typed command.
+  // On the last call it is the only variant, so a session always ends with a command to play.
+  const action = actions.length ? z.enum(actions) : z.string().min(1).max(TYPED_COMMAND_CHARS);
+  const concluding = z.object({ ...kinds[0], nextThoughtNeeded: z.literal(false), action, ...thought, ...common });
+  const variants = lastCall
+    ? [concluding]
+    : [
+        ...kinds.map((kind) => z.object({ ...kind, nextThoughtNeeded: z.literal(true), action: z.null(), ...thought, ...common })),
+        concluding,
+      ];
   const schema = variants.length === 1 ? variants[0] : z.union(variants as unknown as [z.ZodTypeAny, z.ZodTypeAny]);
   return { name: THOUGHTBOX_TOOL, description: DESCRIPTION, schema };
 }
 
-function system(required: boolean): string {
+function system(request: ThinkRequest): string {
+  // Under the `none` assist there is no list: the conclusion is a command as a player types it.
+  const which = request.turn.validActions.length ? 'one of VALID ACTIONS' : 'a short command as a player types it ("open door", "north")';
   return [
     'You play a text adventure game and think a hard turn through before acting, ' +
       'with the thoughtbox tool: one numbered thought per call (1, 2, 3, ...).',
     'Correct an earlier thought with isRevision true and revisesThought. Explore an alternative with branchFromThought and a branchId.',
-    'On your last thought set nextThoughtNeeded false and put the command to play now in action, one of VALID ACTIONS.',
-    required ? 'Call the tool now.' : 'If the advice below is already enough, answer with no call and the agent acts on it.',
+    `On your last thought set nextThoughtNeeded false and put the command to play now in action, ${which}.`,
+    ...(request.lastCall
+      ? [`This call is the last thought you may make: set nextThoughtNeeded false and name the command to type now in action, ${which}.`]
+      : []),
+    request.required ? 'Call the tool now.' : 'If the advice below is already enough, answer with no call and the agent acts on it.',
   ].join(' ');
 }
 
@@ -112,7 +124,7 @@ function contextText(request: ThinkRequest, obsChars: number, sections: number):
     ...(oracle
       ? [`ORACLE'S ADVICE: goal "${oracle.goal}"; blocked by "${oracle.blocker}"; recommends "${oracle.recommended}" (${oracle.reasoning})`]
       : []),
-    `VALID ACTIONS: ${JSON.stringify(turn.validActions.slice(0, PROMPT_ACTIONS))}`,
+    ...(turn.validActions.length ? [`VALID ACTIONS: ${JSON.stringify(turn.validActions.slice(0, PROMPT_ACTIONS))}`] : []),
   ].join('\n\n');
 }
 
@@ -132,7 +144,7 @@ export const callId = (round: number) => `thought-${round + 1}`;
 
 export function thinkingMessages(request: ThinkRequest, cookbook: string, budgetTokens: number): ChatMessage[] {
   const build = (obsChars: number, sections: number, thoughtChars: number): ChatMessage[] => [
-    { role: 'system', content: system(request.required) },
+    { role: 'system', content: system(request) },
     { role: 'user', content: contextText(request, obsChars, sections) },
     ...request.exchanges.flatMap((exchange, round): ChatMessage[] => [
       {

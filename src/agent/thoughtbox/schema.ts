@@ -130,5 +130,7 @@ export const ThinkRequestSchema = z.object({
   required: z.boolean(),
   exchanges: z.array(ExchangeSchema).max(100),
   seed: z.number().int(),
+  /** This call is the last the session allows (maxThinkingIterations): the model is asked to conclude. */
+  lastCall: z.boolean().default(false),
 });
 export type ThinkRequest = z.infer<typeof ThinkRequestSchema>;
