@@ -306,6 +306,17 @@ function countWords(session: GameSession, objects: number[], phrase: Map<number,
     .filter((word) => session.dictionary.has(word));
 }
 
+/**
+ * An Infocom line's words without its one object, when the slot is last and the line names what
+ * it looks for there (ZIL's FIND): the parser supplies the one such thing in reach ("enter": the
+ * toadstool, its GWIM), as Jericho's bare-verb templates find.
+ */
+function verbAlone(t: Template): string | null {
+  const last = t.words[t.words.length - 1];
+  if (t.find?.[0] === undefined || typeof last === 'string') return null;
+  return t.words.slice(0, -1).join(' ');
+}
+
 function unique(commands: string[]): string[] {
   return [...new Set(commands)];
 }
@@ -316,6 +327,8 @@ export function singleCandidates(session: GameSession, scope: CandidateScope = c
   for (const t of scope.templates) {
     if (t.held.length === 0) out.push(scope.fill(t.words, []));
     if (t.held.length !== 1) continue;
+    const alone = verbAlone(t);
+    if (alone) out.push(alone);
     for (const a of scope.objects) out.push(scope.fill(t.words, [a]));
     // "all" in every one-object line, as Jericho tries it: where the line takes one object, games
     // still answer "examine all", "kiss all" or "open all", each its own effect.

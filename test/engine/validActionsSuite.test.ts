@@ -437,3 +437,15 @@ describeWithSuite(['hhgg'], 'a dark Infocom room', ({ hhgg }) => {
     expect(offered.filter((a) => a.command.split(' ').includes('it'))).toEqual([]);
   });
 });
+
+describeWithSuite(['trinity'], "an Infocom verb alone where its line finds the object (ZIL's FIND)", ({ trinity }) => {
+  it('enters the toadstool by "enter" at the Waterfall: the parser supplies the one thing the line looks for', () => {
+    // The walkthrough's step 174 stands at the Waterfall, beside the toadstool.
+    const session = sessionAt(trinity, 174, trinity.seed);
+    expect(session.location.name).toBe('Waterfall');
+    expect(candidateCommands(session)).toContain('enter');
+    const offered = searchValidActions(session).actions.map((a) => a.command);
+    expect(offered).toContain('enter');
+    expect(afterTrying(session, 'enter', () => session.location.name)).not.toBe('Waterfall');
+  });
+});
