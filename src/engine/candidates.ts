@@ -307,14 +307,18 @@ function countWords(session: GameSession, objects: number[], phrase: Map<number,
 }
 
 /**
- * An Infocom line's words without its one object, when the slot is last and the line names what
- * it looks for there (ZIL's FIND): the parser supplies the one such thing in reach ("enter": the
- * toadstool, its GWIM), as Jericho's bare-verb templates find.
+ * Infocom lines' words without their one object, where the slot is last and the line names what it
+ * looks for there (ZIL's FIND): the parser supplies the one such thing in reach ("enter": the
+ * toadstool, its GWIM), as Jericho's bare-verb templates find. The search tries them last, so a
+ * group they share is led by the command that names the thing ("open kitchen window", not "open").
  */
-function verbAlone(t: Template): string | null {
-  const last = t.words[t.words.length - 1];
-  if (t.find?.[0] === undefined || typeof last === 'string') return null;
-  return t.words.slice(0, -1).join(' ');
+export function verbsAlone(lines: readonly Template[]): string[] {
+  const out = new Set<string>();
+  for (const t of lines) {
+    const last = t.words[t.words.length - 1];
+    if (t.held.length === 1 && t.find?.[0] !== undefined && typeof last !== 'string') out.add(t.words.slice(0, -1).join(' '));
+  }
+  return [...out];
 }
 
 function unique(commands: string[]): string[] {
@@ -327,8 +331,6 @@ export function singleCandidates(session: GameSession, scope: CandidateScope = c
   for (const t of scope.templates) {
     if (t.held.length === 0) out.push(scope.fill(t.words, []));
     if (t.held.length !== 1) continue;
-    const alone = verbAlone(t);
-    if (alone) out.push(alone);
     for (const a of scope.objects) out.push(scope.fill(t.words, [a]));
     // "all" in every one-object line, as Jericho tries it: where the line takes one object, games
     // still answer "examine all", "kiss all" or "open all", each its own effect.
@@ -346,5 +348,5 @@ export function singleCandidates(session: GameSession, scope: CandidateScope = c
 export function candidateCommands(session: GameSession, reply = ''): string[] {
   const scope = candidateScope(session, reply);
   const singles = singleCandidates(session, scope);
-  return [...singles, ...new PairPlan(scope, scope.held, singles).first()];
+  return unique([...singles, ...new PairPlan(scope, scope.held, singles).first(), ...verbsAlone(scope.templates)]);
 }

@@ -10,7 +10,7 @@
  * letting a turn pass ("wait"): those are the scene's moves.
  */
 import { createHash } from 'node:crypto';
-import { candidateScope, familiarity, sceneCandidates, singleCandidates } from './candidates';
+import { candidateScope, familiarity, sceneCandidates, singleCandidates, templates, verbsAlone } from './candidates';
 import { PairPlan } from './pairs';
 import { diffKey, isEmptyDiff, worldDiff, type WorldState } from './objects';
 import type { GameSession, VmState } from './session';
@@ -57,8 +57,8 @@ function onePass(candidates: string[]): Passes {
 
 /**
  * The candidate lists of the search: the first pass, then (given its hits) the held pairs and the
- * screens, then the screened objects' expansions (see pairs.ts), and where all that found few
- * effects, the widened pass (see FEW_EFFECTS). The start state is read before any candidate runs,
+ * screens, then the screened objects' expansions (see pairs.ts), where all that found few
+ * effects the widened pass (see FEW_EFFECTS), and last the verbs alone (see verbsAlone). The start state is read before any candidate runs,
  * and again from a restored copy for the widened pass.
  */
 function twoPasses(session: GameSession, context: SearchContext): Passes {
@@ -88,7 +88,11 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
       return list(plan.first());
     }
     if (pass === 3) return list(plan.second(hits.slice(screened).map((hit) => ({ ...hit.action, movedOnTheWay: hit.moved }))));
-    if (pass === 4 && new Set(hits.map((hit) => hit.key)).size < FEW_EFFECTS) return widened(session, start, context, tried);
+    if (pass === 4) {
+      if (new Set(hits.map((hit) => hit.key)).size < FEW_EFFECTS) return widened(session, start, context, tried);
+      pass++;
+    }
+    if (pass === 5) return list(verbsAlone(scope.templates).filter((c) => !tried.has(c)));
     return null;
   };
 }
@@ -294,9 +298,12 @@ export function finishSearch(session: GameSession, start: VmState, groups: Map<s
   // "wake") would read as moves that do something.
   const kept = [...groups.values()].filter((g) => !g.passesTime || g.command === 'wait' || g.equivalents.includes('wait'));
   const ordered = kept.filter((g) => !g.noNetChange).concat(kept.filter((g) => g.noNetChange));
+  // A verb alone ("open") names a group only when nothing in it names the thing ("open kitchen window").
+  const alone = new Set(verbsAlone(templates(session.grammar, session.dictionary.resolution)));
   return ordered.map((g) => {
     const all = [g.command, ...g.equivalents];
-    const best = g.passesTime ? 'wait' : all.reduce((a, b) => (familiarity(b) < familiarity(a) ? b : a));
+    const named = all.filter((c) => !alone.has(c));
+    const best = g.passesTime ? 'wait' : (named.length ? named : all).reduce((a, b) => (familiarity(b) < familiarity(a) ? b : a));
     return { ...g, command: best, equivalents: all.filter((c) => c !== best) };
   });
 }
