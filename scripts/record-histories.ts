@@ -1,7 +1,7 @@
 /**
  * Records histories of real runs into test/histories/ for the replay test. Each file is named
  * after its workflow id (replay needs it: child ids derive from it), with `@label` for extra runs.
- *   npx tsx scripts/record-histories.ts [--only full,valid,valid-suite,none,none-suite,oracle-free]
+ *   npx tsx scripts/record-histories.ts [--only full,full-none,valid,valid-suite,none,none-suite,oracle-free]
  * Re-record on purpose, when an agent change is meant to change decisions (see the README's
  * "Shipping an agent change"); the decision-replay test fails until you do.
  */
@@ -75,6 +75,22 @@ async function main() {
         thoughtbox: 'always',
         maxThinkingIterations: 2,
         knowledgeEvery: 5,
+      });
+    // The full agent under `none` with the embedded model: no list, so its advice is typed as a
+    // player types it. Every asked turn thinks, and the 270M model concludes with punctuation
+    // (",") and its oracle recommends "unknown" and sentences ("the last action made progress"):
+    // the code before none-types-only-commands typed them on 8 of the 12 turns, starting at turn 1
+    // with ","; the code after it takes the chest there and types none of them.
+    if (want('full-none'))
+      await recordEpisode('history-full-none-episode', {
+        game: 'lighthouse',
+        seed: 2,
+        maxTurns: 12,
+        policy: 'full',
+        assist: 'none',
+        continueAsNewEvery: 6,
+        thoughtbox: 'always',
+        maxThinkingIterations: 2,
       });
     // The explorer under `valid` (valid commands, no outcomes): the decision replay then covers
     // how it orders untried commands, which the probe's episodes never reach. On the ferry at seed

@@ -47,6 +47,27 @@ export function addressesBlocker(action: string, blocker: string): boolean {
   return false;
 }
 
+/** What a small model writes where it has no advice; asCommand's form ("n/a" is "n a"). */
+const PLACEHOLDERS = /^(unknown|none|nothing|n a|null|no action|not sure)$/;
+/** A sentence, not a command: no command starts with an article, a pronoun or "not" ("the last action made progress", "not yet"). */
+const SENTENCE_START = /^(the|a|an|you|your|this|that|there|it's|its|we|they|not)\b/;
+/** Longer than any word a player types: a small model's runaway token ("tboxtoxtox…"). */
+const LONGEST_WORD = 20;
+
+/**
+ * Whether a command from asCommand is one: a word or a menu's number, not a placeholder,
+ * punctuation (","), a sentence about the game (the 270M model's "the last action made progress")
+ * or a runaway token.
+ */
+export function namesCommand(command: string): boolean {
+  return (
+    /[a-z0-9]/.test(command) &&
+    !PLACEHOLDERS.test(command) &&
+    !SENTENCE_START.test(command) &&
+    command.split(' ').every((word) => word.length <= LONGEST_WORD)
+  );
+}
+
 /** The longest command asCommand takes, in characters and in words. */
 export const TYPED_COMMAND_LIMITS = { chars: 60, words: 8 } as const;
 

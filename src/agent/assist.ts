@@ -10,7 +10,7 @@
  * - `none`: the player's view, no list: commands come from the game's reply.
  */
 import type { ActionOption, Assist } from '../schemas/game';
-import { actionWouldHelp, asCommand, matchAction } from './advice';
+import { actionWouldHelp, asCommand, matchAction, namesCommand } from './advice';
 import { frontier, REACHES, TIER_REASONS, withoutStill } from './cells';
 import { ExploreChoice, FALLBACK_COMMANDS, KnownChoice, MAX_TRIES, PolicyContext, timesTried } from './policyContext';
 import { probedMove, twoMovesToPoints } from './probed';
@@ -195,9 +195,12 @@ const none: AssistStrategy = {
   replayable: () => () => true,
   idleMove: () => null,
   adviceChoices: () => ({ commands: [], tierWhy: null }),
-  /** Whatever the advice says, as a player would type it, if not retried too often here. */
+  /** Whatever the advice says, as a player would type it, if it is a command and not retried too often here. */
   matchAdvice(advice, _choices, ctx) {
     const command = asCommand(advice);
+    if (command && ctx.typesOnlyCommands && !namesCommand(command)) return null;
+    // A word the parser refused here, or did not know anywhere, is refused again: the explorer strikes it too.
+    if (command && command.split(' ').some((word) => ctx.refusedWords?.has(word))) return null;
     return command && untriedHere(ctx)(command) ? command : null;
   },
   needsNoOracle: () => false,

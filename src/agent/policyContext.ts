@@ -10,7 +10,7 @@ import { shortState } from './dynamics';
 import type { LearnedState } from './learned';
 import type { Rng } from './rng';
 import { AgentState, cellMemory, readingOf, StateSet, visitedSet } from './state';
-import { TypedCommand, typedCommands, typedContext } from './typed';
+import { TypedCommand, typedCommands, typedContext, Typing } from './typed';
 
 /** A room whose best untried typed command is worth less than this share of the mean shape is spent. */
 export const SPENT_SHARE = 0.5;
@@ -54,6 +54,10 @@ export interface PolicyContext {
   spentWorth?: number;
   /** Under `valid`: what the last command made possible, tried first among untried commands of one kind (see nextUntried). */
   enabled?: ReadonlySet<string>;
+  /** Under `none`: advice is typed only when it is a command, not a placeholder or punctuation (see namesCommand); set from its patch. */
+  typesOnlyCommands?: boolean;
+  /** Under `none`, with typesOnlyCommands: words the parser refused here or did not know at all (advice naming one is not typed). */
+  refusedWords?: ReadonlySet<string>;
 }
 
 export interface PolicyChoice {
@@ -100,20 +104,24 @@ export function policyContextOf(state: AgentState, config: EpisodeConfig, rng: R
     tried: state.tried,
     rooms: { here: state.truth.location.id, exits: state.exits, open: new Set(state.open) },
     ...(state.followsUp && state.enabled.length ? { enabled: new Set(state.enabled) } : {}),
+    ...(state.typesOnlyCommands ? { typesOnlyCommands: true } : {}),
     // Only `none` starts with the story's lexicon (the game activity hands it over when the level shows nothing).
-    ...(state.typing
-      ? {
-          typed: typedCommands(
-            typedContext(
-              state.typing,
-              state.nouns,
-              state.truth.location.id,
-              carriedNames(state),
-              readingOf(state, state.truth.location.id, cells.doneHere),
-            ),
-          ),
-          spentWorth: state.typing.unknownWorth * SPENT_SHARE,
-        }
-      : {}),
+    ...(state.typing ? typedPart(state, state.typing, cells) : {}),
+  };
+}
+
+/** Under `none`: the typed commands, the worth that keeps a room open, and (patched) the words the parser refused here. */
+function typedPart(state: AgentState, typing: Typing, cells: CellMemory): Pick<PolicyContext, 'typed' | 'spentWorth' | 'refusedWords'> {
+  const here = typedContext(
+    typing,
+    state.nouns,
+    state.truth.location.id,
+    carriedNames(state),
+    readingOf(state, state.truth.location.id, cells.doneHere),
+  );
+  return {
+    typed: typedCommands(here),
+    spentWorth: typing.unknownWorth * SPENT_SHARE,
+    ...(state.typesOnlyCommands ? { refusedWords: here.refused } : {}),
   };
 }

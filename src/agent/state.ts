@@ -127,6 +127,8 @@ export const AgentStateSchema = z.object({
   doesAsked: z.boolean().default(false),
   /** Under `valid`, idle commands and shuffles into a carried thing are spent for the episode wherever made (see spentAnywhere.ts); set from its patch. */
   spendsAnywhere: z.boolean().default(false),
+  /** Under `none`, advice is typed only when it is a command ("unknown" and "," are not; see namesCommand); set from its patch. */
+  typesOnlyCommands: z.boolean().default(false),
   /** Turns of this episode on which the oracle was asked (what --oracle-budget counts). */
   oracleTurns: z.number().int().nonnegative().default(0),
   /**
@@ -235,6 +237,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     answersMenus: true,
     doesAsked: true,
     spendsAnywhere: true,
+    typesOnlyCommands: true,
     oracleTurns: 0,
     enabled: [],
     followsUp: true,

@@ -128,6 +128,8 @@ export const ANSWER_MENUS_PATCH = 'none-answers-menus';
 export const DO_ASKED_PATCH = 'none-does-what-is-asked-first';
 /** Under `valid`, idle commands ("wait") and shuffles into a carried thing are spent wherever they were made (see spentAnywhere.ts). */
 export const SPENT_ANYWHERE_PATCH = 'valid-spends-idle-and-shuffles-anywhere';
+/** Under `none`, advice is typed only when it is a command: not a placeholder ("unknown") or punctuation (","; see namesCommand). */
+export const TYPES_ONLY_COMMANDS_PATCH = 'none-types-only-commands';
 
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
@@ -164,6 +166,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const answersMenus = patched(ANSWER_MENUS_PATCH);
   const doesAsked = patched(DO_ASKED_PATCH);
   const spendsAnywhere = patched(SPENT_ANYWHERE_PATCH);
+  const typesOnlyCommands = patched(TYPES_ONLY_COMMANDS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -233,6 +236,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     answersMenus,
     doesAsked,
     spendsAnywhere,
+    typesOnlyCommands,
   };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);

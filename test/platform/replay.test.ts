@@ -74,7 +74,9 @@ describe('replay of recorded histories', () => {
     // to get out of bed first, it went east where the code after it gets out of bed. And the ferry
     // and snacktime under valid recorded before SPENT_ANYWHERE_PATCH: at turn 13 it put all in the
     // carried purse, two things already in it, where the code after it drops the coin; at turn 49
-    // it kissed the pet where the code after it ("wait" spent) picks "sing".
+    // it kissed the pet where the code after it ("wait" spent) picks "sing". And the full agent
+    // under none on the Lighthouse recorded before TYPES_ONLY_COMMANDS_PATCH: its first command was
+    // the thought's "," where the code after it types no punctuation, placeholder or sentence.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -83,7 +85,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(31);
+    expect(histories).toHaveLength(33);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
