@@ -195,7 +195,11 @@ async function ask(
   return { turn, failure };
 }
 
-main().catch((err) => {
-  log(err instanceof Error ? (err.stack ?? err.message) : String(err));
-  process.exit(1);
-});
+main().then(
+  // The JSON is printed; handles the model host or the game activities leave open must not keep the bench running.
+  () => process.exit(0),
+  (err) => {
+    log(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exit(1);
+  },
+);
