@@ -312,13 +312,22 @@ function countWords(session: GameSession, objects: number[], phrase: Map<number,
  * toadstool, its GWIM), as Jericho's bare-verb templates find. The search tries them last, so a
  * group they share is led by the command that names the thing ("open kitchen window", not "open").
  */
-export function verbsAlone(lines: readonly Template[]): string[] {
+function verbsAlone(lines: readonly Template[]): string[] {
   const out = new Set<string>();
   for (const t of lines) {
     const last = t.words[t.words.length - 1];
     if (t.held.length === 1 && t.find?.[0] !== undefined && typeof last !== 'string') out.add(t.words.slice(0, -1).join(' '));
   }
   return [...out];
+}
+
+const verbsAloneByGrammar = new WeakMap<Grammar, readonly string[]>();
+
+/** The story's verbs alone, read once per grammar: the search asks for them on every turn. */
+export function storyVerbsAlone(session: GameSession): readonly string[] {
+  let found = verbsAloneByGrammar.get(session.grammar);
+  if (!found) verbsAloneByGrammar.set(session.grammar, (found = verbsAlone(templates(session.grammar, session.dictionary.resolution))));
+  return found;
 }
 
 function unique(commands: string[]): string[] {
@@ -348,5 +357,5 @@ export function singleCandidates(session: GameSession, scope: CandidateScope = c
 export function candidateCommands(session: GameSession, reply = ''): string[] {
   const scope = candidateScope(session, reply);
   const singles = singleCandidates(session, scope);
-  return unique([...singles, ...new PairPlan(scope, scope.held, singles).first(), ...verbsAlone(scope.templates)]);
+  return unique([...singles, ...new PairPlan(scope, scope.held, singles).first(), ...storyVerbsAlone(session)]);
 }

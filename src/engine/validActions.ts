@@ -10,7 +10,7 @@
  * letting a turn pass ("wait"): those are the scene's moves.
  */
 import { createHash } from 'node:crypto';
-import { candidateScope, familiarity, sceneCandidates, singleCandidates, templates, verbsAlone } from './candidates';
+import { candidateScope, familiarity, sceneCandidates, singleCandidates, storyVerbsAlone } from './candidates';
 import { PairPlan } from './pairs';
 import { diffKey, isEmptyDiff, worldDiff, type WorldState } from './objects';
 import type { GameSession, VmState } from './session';
@@ -58,7 +58,7 @@ function onePass(candidates: string[]): Passes {
 /**
  * The candidate lists of the search: the first pass, then (given its hits) the held pairs and the
  * screens, then the screened objects' expansions (see pairs.ts), where all that found few
- * effects the widened pass (see FEW_EFFECTS), and last the verbs alone (see verbsAlone). The start state is read before any candidate runs,
+ * effects the widened pass (see FEW_EFFECTS), and last the verbs alone (see storyVerbsAlone). The start state is read before any candidate runs,
  * and again from a restored copy for the widened pass.
  */
 function twoPasses(session: GameSession, context: SearchContext): Passes {
@@ -92,7 +92,7 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
       if (new Set(hits.map((hit) => hit.key)).size < FEW_EFFECTS) return widened(session, start, context, tried);
       pass++;
     }
-    if (pass === 5) return list(verbsAlone(scope.templates).filter((c) => !tried.has(c)));
+    if (pass === 5) return list(storyVerbsAlone(session).filter((c) => !tried.has(c)));
     return null;
   };
 }
@@ -299,7 +299,7 @@ export function finishSearch(session: GameSession, start: VmState, groups: Map<s
   const kept = [...groups.values()].filter((g) => !g.passesTime || g.command === 'wait' || g.equivalents.includes('wait'));
   const ordered = kept.filter((g) => !g.noNetChange).concat(kept.filter((g) => g.noNetChange));
   // A verb alone ("open") names a group only when nothing in it names the thing ("open kitchen window").
-  const alone = new Set(verbsAlone(templates(session.grammar, session.dictionary.resolution)));
+  const alone = new Set(storyVerbsAlone(session));
   return ordered.map((g) => {
     const all = [g.command, ...g.equivalents];
     const named = all.filter((c) => !alone.has(c));

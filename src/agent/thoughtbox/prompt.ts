@@ -35,8 +35,6 @@ export function thoughtboxTool(validActions: readonly string[]): ToolSpec {
 
 /** The embedded model's thoughts are shorter: its grammar's cost grows with a string's maximum length. */
 const GRAMMAR_THOUGHT_CHARS = 200;
-/** A command typed under the `none` assist: no longer than the reducer takes (asCommand). */
-const TYPED_COMMAND_CHARS = TYPED_COMMAND_LIMITS.chars;
 
 const promptActions = (validActions: readonly string[]) => [...new Set(validActions.slice(0, PROMPT_ACTIONS))] as [string, ...string[]];
 const oneOf = (numbers: number[]) =>
@@ -87,7 +85,8 @@ export function constrainedThoughtboxTool(validActions: readonly string[], next:
   // The concluding thought is a plain forward one: one variant carries the action list, which keeps
   // the grammar (and sampling) small. With no list (the `none` assist) it carries a typed command.
   // On the last call it is the only variant, so a session always ends with a command to play.
-  const action = actions.length ? z.enum(actions) : z.string().min(1).max(TYPED_COMMAND_CHARS);
+  // A typed command no longer than the reducer takes (asCommand).
+  const action = actions.length ? z.enum(actions) : z.string().min(1).max(TYPED_COMMAND_LIMITS.chars);
   const concluding = z.object({ ...kinds[0], nextThoughtNeeded: z.literal(false), action, ...thought, ...common });
   const variants = lastCall
     ? [concluding]
