@@ -89,7 +89,10 @@ export class PairPlan {
       // "give arm to tip", the actors being what "give X to" finds.
       const [find0, find1] = t.find ?? [];
       const sought = (o: number, find: number | undefined) => find !== undefined && hasAttribute(o, find);
+      // Two things held go together whatever moved them: the inventory squared is small, and a
+      // badge goes into a pocket that no one-object command moves.
       const pairs = (a: number, b: number) =>
+        (held.has(a) && held.has(b)) ||
         carried.has(a) ||
         carried.has(b) ||
         parentOf(a) === b ||

@@ -449,3 +449,17 @@ describeWithSuite(['trinity'], "an Infocom verb alone where its line finds the o
     expect(afterTrying(session, 'enter', () => session.location.name)).not.toBe('Waterfall');
   });
 });
+
+describeWithSuite(['enter'], 'pairs: two things held, neither moved by a one-object command', ({ enter }) => {
+  it('puts the pocket into the envelope in Room 4: both are held, and no "drop" or "take" moves the pocket', () => {
+    // The walkthrough's step 43 stands in Room 4, the envelope and the pocket both carried.
+    const session = sessionAt(enter, 43, enter.seed);
+    expect(session.location.name).toBe('Room 4');
+    const pocket = objectNamed(session, 'pocket');
+    const envelope = objectNamed(session, 'envelope');
+    const offered = searchValidActions(session).actions;
+    // Not "put all in envelope", which moves the other things held too: a command of the two.
+    const naming = offered.filter((a) => [a.command, ...a.equivalents].some((c) => /\bpocket\b.*\benvelope\b/.test(c)));
+    expect(naming.map((a) => afterTrying(session, a.command, () => session.objects.parent(session.mem, pocket)))).toContain(envelope);
+  });
+});
