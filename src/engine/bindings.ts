@@ -92,8 +92,9 @@ export const GameBindingSchema = z.object({
   hashOnlyAttributes: z.array(z.number().int().min(0).max(47)).default([]),
   /** RAM bytes whose change counts as a change to the world though no object moves (a spell said, a bear fed). */
   watchRam: z.array(z.number().int().min(64)).default([]),
-  // What Jericho's world diff leaves out that the fields above cannot say. Kept as data from its
-  // source; grue's world mask (session.ts) does not read them yet.
+  // What Jericho's world diff leaves out that the fields above cannot say: one-way rules, read by
+  // the valid-action search (the record it groups by and each command's net change), not by the
+  // world state's hash.
   /** Attribute changes ignored only when the attribute is set. */
   ignoreWhenSet: z.array(AttributeChangeSchema).default([]),
   /** Attribute changes ignored only when the attribute is cleared. */

@@ -11,7 +11,7 @@
  * record is taken by wrapping the three methods on ZVM's prototype once. Only a VM whose memory is
  * the traced session's records, so other sessions in the same thread are unaffected.
  */
-import type { WorldMask } from './objects';
+import { ignoresAttributeChange, ignoresMove, type WorldMask } from './objects';
 
 /** Jericho keeps the first 16 operations of each kind per turn. */
 const OPS_PER_KIND = 16;
@@ -80,9 +80,15 @@ export function maskedOps(ops: ObjectOps, mask: WorldMask): ObjectOps {
   // Helpers at module level: tsx names every function a const holds, at run time, on each call
   // (esbuild's keepNames), and this runs for every candidate of the valid-action search.
   return {
-    moves: keptPairs(ops.moves, (object) => !mask.ignoreObjects.has(object)),
-    sets: keptPairs(ops.sets, (object, attribute) => keepsAttribute(mask, object, attribute)),
-    clears: keptPairs(ops.clears, (object, attribute) => keepsAttribute(mask, object, attribute)),
+    moves: keptPairs(ops.moves, (object, destination) => !mask.ignoreObjects.has(object) && !ignoresMove(mask, object, destination)),
+    sets: keptPairs(
+      ops.sets,
+      (object, attribute) => keepsAttribute(mask, object, attribute) && !ignoresAttributeChange(mask, true, object, attribute),
+    ),
+    clears: keptPairs(
+      ops.clears,
+      (object, attribute) => keepsAttribute(mask, object, attribute) && !ignoresAttributeChange(mask, false, object, attribute),
+    ),
   };
 }
 

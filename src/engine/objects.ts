@@ -37,6 +37,40 @@ export interface WorldState {
   watchRam?: readonly number[];
 }
 
+/** An attribute change a one-way ignore matches: an object or attribute left out matches any. */
+export interface AttributeMatch {
+  object?: number;
+  attribute?: number;
+}
+
+const matches = (rules: readonly AttributeMatch[] | undefined, object: number, attribute: number) =>
+  rules !== undefined &&
+  rules.some((r) => (r.object === undefined || r.object === object) && (r.attribute === undefined || r.attribute === attribute));
+
+/** Whether the mask's one-way rules leave out setting (`set`) or clearing an attribute. */
+export function ignoresAttributeChange(mask: WorldMask, set: boolean, object: number, attribute: number): boolean {
+  return matches(set ? mask.ignoreWhenSet : mask.ignoreWhenCleared, object, attribute);
+}
+
+/** Whether the mask's one-way rules leave out moving `object` into `destination`. */
+export function ignoresMove(mask: WorldMask, object: number, destination: number): boolean {
+  if (mask.ignoreMovesInto?.has(destination)) return true;
+  const only = mask.onlyMovesOfOrInto;
+  return only !== undefined && object !== only && destination !== only;
+}
+
+/** A net change without what the mask's one-way rules leave out; the same object when they leave out nothing. */
+export function withoutOneWayIgnores(diff: WorldDiff, mask: WorldMask): WorldDiff {
+  if (!mask.ignoreWhenSet?.length && !mask.ignoreWhenCleared?.length && !mask.ignoreMovesInto?.size && mask.onlyMovesOfOrInto === undefined)
+    return diff;
+  return {
+    ...diff,
+    moved: diff.moved.filter((m) => !ignoresMove(mask, m.object, m.to)),
+    attributesSet: diff.attributesSet.filter((a) => !ignoresAttributeChange(mask, true, a.object, a.attribute)),
+    attributesCleared: diff.attributesCleared.filter((a) => !ignoresAttributeChange(mask, false, a.object, a.attribute)),
+  };
+}
+
 export interface WorldDiff {
   moved: Array<{ object: number; from: number; to: number }>;
   attributesSet: Array<{ object: number; attribute: number }>;
@@ -55,6 +89,17 @@ export interface WorldMask {
    * for a spell said or a bear fed (Jericho's "special RAM"). Empty for most games.
    */
   watchRam?: readonly number[];
+  /**
+   * One-way ignores, Jericho's ignore_attr_diff, ignore_attr_clr and ignore_moved_obj as data: a
+   * set (or a clear) of these attributes is no effect, the other way is; an object or attribute
+   * left out matches any. Jericho leaves them out of the record it groups valid actions by.
+   */
+  ignoreWhenSet?: readonly AttributeMatch[];
+  ignoreWhenCleared?: readonly AttributeMatch[];
+  /** Moves into these objects are no effect (a limbo the game parks things in). */
+  ignoreMovesInto?: ReadonlySet<number>;
+  /** Only moves of this object, or into it, are effects. */
+  onlyMovesOfOrInto?: number;
 }
 
 const word = (m: Uint8Array, a: number) => (m[a] << 8) | m[a + 1];

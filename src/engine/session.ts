@@ -128,6 +128,10 @@ export class GameSession {
       ignoreAttributes,
       ignoreObjectAttributes: found?.ignoreObjectAttributes ?? [],
       watchRam: this.binding?.watchRam ?? [],
+      ignoreWhenSet: this.binding?.ignoreWhenSet ?? [],
+      ignoreWhenCleared: this.binding?.ignoreWhenCleared ?? [],
+      ignoreMovesInto: new Set(this.binding?.ignoreMovesInto ?? []),
+      ...(this.binding?.onlyMovesOfOrInto !== undefined ? { onlyMovesOfOrInto: this.binding.onlyMovesOfOrInto } : {}),
     };
     const hashOnlyObjects = this.binding?.hashOnlyObjects ?? [];
     const hashOnlyAttributes = this.binding?.hashOnlyAttributes ?? [];

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { candidateScope, familiarity, sceneCandidates, singleCandidates, storyVerbsAlone } from './candidates';
 import { PairPlan } from './pairs';
-import { diffKey, isEmptyDiff, worldDiff, type WorldState } from './objects';
+import { diffKey, isEmptyDiff, withoutOneWayIgnores, worldDiff, type WorldState } from './objects';
 import type { GameSession, VmState } from './session';
 import { isEmptyOps, maskedOps, type ObjectOps, opsKey, traceObjectOps } from './objectOps';
 import type { ProbePool } from './probePool';
@@ -210,14 +210,20 @@ export function candidateProber(session: GameSession, start: VmState = session.c
     }
     return { ...passedTurn, index, action: { ...passedTurn.action, command } };
   };
-  /** A command that did nothing: the passing turn when its operations are the wait's, else no action. */
-  const idleHit = (command: string, index: number, ops: ObjectOps, untouched: boolean, key: string): ProbeHit | null =>
-    key === passing.wait ? passingHit(command, index, ops, untouched) : null;
+  /**
+   * A command that did nothing: the passing turn when its operations are the wait's; "look" itself
+   * when a look's operations are its own (Ballyhoo's look moves the player out and back, which
+   * Jericho's record counts); else no action.
+   */
+  const idleHit = (command: string, index: number, ops: ObjectOps, untouched: boolean, key: string): ProbeHit | null => {
+    if (key === passing.wait) return passingHit(command, index, ops, untouched);
+    return key === passing.look && command === 'look' ? effectHit(command, index, ops, untouched) : null;
+  };
   // `untouched`: the world is as it was (sameWorld, score, watched bytes), so it is not read again:
   // most candidates that do something do it only to what the mask leaves out.
   const effectHit = (command: string, index: number, ops: ObjectOps, untouched: boolean): ProbeHit => {
     const after = untouched ? before : session.effectState();
-    const diff = worldDiff(before, after);
+    const diff = withoutOneWayIgnores(worldDiff(before, after), session.mask);
     const scoreDelta = after.score - before.score;
     const endsGame = session.isDone && !start.flags.done;
     const unchanged = isEmptyDiff(diff) && scoreDelta === 0 && !endsGame;
@@ -267,16 +273,19 @@ export function candidateProber(session: GameSession, start: VmState = session.c
  * are one of these and that changes nothing did nothing, but for the wait's: that lets a turn
  * pass. "wait" alone is not enough to tell: Zork's passes three turns.
  */
-function passingTurnOps(session: GameSession, opsOf: (command: string) => ObjectOps | null): { all: Set<string>; wait?: string } {
+function passingTurnOps(
+  session: GameSession,
+  opsOf: (command: string) => ObjectOps | null,
+): { all: Set<string>; wait?: string; look?: string } {
   const all = new Set<string>();
-  let wait: string | undefined;
-  for (const command of ['look', 'wait']) {
+  const keys: { wait?: string; look?: string } = {};
+  for (const command of ['look', 'wait'] as const) {
     const ops = session.dictionary.has(command) ? opsOf(command) : null;
     if (!ops || isEmptyOps(ops)) continue;
     all.add(opsKey(ops));
-    if (command === 'wait') wait = opsKey(ops);
+    keys[command] = opsKey(ops);
   }
-  return { all, wait };
+  return { all, ...keys };
 }
 
 /**

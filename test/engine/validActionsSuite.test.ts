@@ -463,3 +463,16 @@ describeWithSuite(['enter'], 'pairs: two things held, neither moved by a one-obj
     expect(naming.map((a) => afterTrying(session, a.command, () => session.objects.parent(session.mem, pocket)))).toContain(envelope);
   });
 });
+
+describeWithSuite(['ballyhoo'], 'a look that moves things out and back', ({ ballyhoo }) => {
+  it('offers "look" Under the Bleachers, where it moves the player out and back as Jericho records, and no "look around X"', () => {
+    // The walkthrough's step 59 stands Under the Bleachers; the binding ignores the attributes the look toggles.
+    const session = sessionAt(ballyhoo, 59, ballyhoo.seed);
+    expect(session.location.name).toBe('Under the Bleachers');
+    const offered = searchValidActions(session).actions;
+    const looks = offered.filter((a) => a.command === 'look' || a.equivalents.includes('look'));
+    expect(looks).toHaveLength(1);
+    expect(looks[0].noNetChange).toBe(true);
+    expect(offered.flatMap((a) => [a.command, ...a.equivalents]).filter((c) => c.startsWith('look around'))).toEqual([]);
+  });
+});
