@@ -138,6 +138,9 @@ export type GroundTruthMode =
 export const GENERIC_DEATH_TEXTS = ['*** You have died ***', '****  You have died  ****'];
 export const GENERIC_VICTORY_TEXTS = ['*** You have won ***', '****  You have won  ****'];
 
+/** Inform library attribute 0 ("animate"), declared first by the library: what a `creature` token looks for. */
+export const INFORM_ANIMATE_ATTRIBUTE = 0;
+
 /** Inform library attribute 25 ("workflag") is scratch space the parser flips while it reads a command. */
 export const INFORM_WORKFLAG_ATTRIBUTE = 25;
 

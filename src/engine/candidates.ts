@@ -11,6 +11,7 @@
 import type { Grammar, GrammarLine, Token } from './grammar';
 import { inWorldCommands } from './outOfWorld';
 import type { GameSession } from './session';
+import { INFORM_ANIMATE_ATTRIBUTE } from './bindings';
 import { PairPlan } from './pairs';
 import { outOfReach } from './outOfReach';
 import { scopeObjects } from './scope';
@@ -180,7 +181,7 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
     return {
       words: wordsOf(line, verb),
       held: slots(line.tokens).map((t) => t.kind === 'object' && t.held),
-      ...findOf(line.tokens),
+      ...findOf(line.tokens, grammar.format.startsWith('inform')),
       ...(multiLine ? { allWords: wordsOf(multiLine.line, multiLine.verb) } : {}),
       ...(multiSecondLine ? { allSecondWords: wordsOf(multiSecondLine.line, multiSecondLine.verb) } : {}),
       ...(grammar.format.startsWith('inform') && twoPlainObjects(line.tokens) ? { directionSecond: true as const } : {}),
@@ -188,9 +189,12 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
   });
 }
 
-/** Each object slot's FIND attribute, when a slot has one. */
-function findOf(tokens: Token[]): Pick<Template, 'find'> {
-  const find = slots(tokens).map((t) => (t.kind === 'object' ? t.find : undefined));
+/**
+ * Each object slot's FIND attribute, when a slot has one; in Inform, a `creature` slot looks for
+ * the library's `animate` ("give held to creature": the list given to Queenie, which no "drop" moves).
+ */
+function findOf(tokens: Token[], inform: boolean): Pick<Template, 'find'> {
+  const find = slots(tokens).map((t) => (t.kind !== 'object' ? undefined : inform && t.creature ? INFORM_ANIMATE_ATTRIBUTE : t.find));
   return find.some((f) => f !== undefined) ? { find } : {};
 }
 
@@ -326,7 +330,13 @@ const verbsAloneByGrammar = new WeakMap<Grammar, readonly string[]>();
 /** The story's verbs alone, read once per grammar: the search asks for them on every turn. */
 export function storyVerbsAlone(session: GameSession): readonly string[] {
   let found = verbsAloneByGrammar.get(session.grammar);
-  if (!found) verbsAloneByGrammar.set(session.grammar, (found = verbsAlone(templates(session.grammar, session.dictionary.resolution))));
+  // Infocom's GWIM supplies the object a FIND slot looks for; Inform's parser asks instead.
+  const infocom = session.grammar.format.startsWith('infocom');
+  if (!found)
+    verbsAloneByGrammar.set(
+      session.grammar,
+      (found = infocom ? verbsAlone(templates(session.grammar, session.dictionary.resolution)) : []),
+    );
   return found;
 }
 

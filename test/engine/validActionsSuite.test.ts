@@ -476,3 +476,15 @@ describeWithSuite(['ballyhoo'], 'a look that moves things out and back', ({ ball
     expect(offered.flatMap((a) => [a.command, ...a.equivalents]).filter((c) => c.startsWith('look around'))).toEqual([]);
   });
 });
+
+describeWithSuite(['enter'], "pairs: a held thing nothing moves, and Inform's creature token", ({ enter }) => {
+  it('gives the list to Queenie in the hall: the list is never dropped, but "give held to creature" looks for the animate', () => {
+    // The walkthrough's step 29 stands in the hall beside Queenie, the list carried.
+    const session = sessionAt(enter, 29, enter.seed);
+    const list = objectNamed(session, 'list');
+    const queenie = objectNamed(session, 'Queenie');
+    const offered = searchValidActions(session).actions;
+    const toQueenie = offered.filter((a) => afterTrying(session, a.command, () => session.objects.parent(session.mem, list)) === queenie);
+    expect(toQueenie.map((a) => a.command)).toEqual([expect.stringMatching(/queenie/)]);
+  });
+});
