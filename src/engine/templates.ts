@@ -7,8 +7,9 @@ export interface Template {
   held: boolean[];
   /**
    * Per object slot: the attribute the line looks for there (ZIL's FIND: "give X to" finds actors;
-   * Inform's `creature` token: the library's `animate`), absent where none. Lines merged into one template keep the chosen line's: the attribute only
-   * guides which held things are paired, not what the parser does with the objects typed.
+   * Inform's `creature` token: the library's `animate`), absent where none. Lines merged into one
+   * template keep the chosen line's: the attribute only guides which held things are paired, not
+   * what the parser does with the objects typed.
    */
   find?: Array<number | undefined>;
   /**
