@@ -329,14 +329,13 @@ const verbsAloneByGrammar = new WeakMap<Grammar, readonly string[]>();
 
 /** The story's verbs alone, read once per grammar: the search asks for them on every turn. */
 export function storyVerbsAlone(session: GameSession): readonly string[] {
-  let found = verbsAloneByGrammar.get(session.grammar);
-  // Infocom's GWIM supplies the object a FIND slot looks for; Inform's parser asks instead.
-  const infocom = session.grammar.format.startsWith('infocom');
-  if (!found)
-    verbsAloneByGrammar.set(
-      session.grammar,
-      (found = infocom ? verbsAlone(templates(session.grammar, session.dictionary.resolution)) : []),
-    );
+  const { grammar } = session;
+  let found = verbsAloneByGrammar.get(grammar);
+  if (!found) {
+    // Infocom's GWIM supplies the object a FIND slot looks for; Inform's parser asks instead.
+    found = grammar.format.startsWith('infocom') ? verbsAlone(templates(grammar, session.dictionary.resolution)) : [];
+    verbsAloneByGrammar.set(grammar, found);
+  }
   return found;
 }
 

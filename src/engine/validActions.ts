@@ -260,7 +260,7 @@ export function candidateProber(session: GameSession, start: VmState = session.c
       watchedUnchanged(session, before);
     // Operations of a turn in which nothing happens: unless the world changed, the command did
     // nothing, or, with the wait's, let a turn pass.
-    const idle = isEmptyOps(ops) || passing.all.has(key);
+    const idle = isEmptyOps(ops) || key === passing.wait || key === passing.look;
     if (untouched && idle) return idleHit(command, index, ops, untouched, key);
     const found = effectHit(command, index, ops, untouched);
     return idle && found.action.noNetChange ? idleHit(command, index, ops, untouched, key) : found;
@@ -273,19 +273,13 @@ export function candidateProber(session: GameSession, start: VmState = session.c
  * are one of these and that changes nothing did nothing, but for the wait's: that lets a turn
  * pass. "wait" alone is not enough to tell: Zork's passes three turns.
  */
-function passingTurnOps(
-  session: GameSession,
-  opsOf: (command: string) => ObjectOps | null,
-): { all: Set<string>; wait?: string; look?: string } {
-  const all = new Set<string>();
+function passingTurnOps(session: GameSession, opsOf: (command: string) => ObjectOps | null): { wait?: string; look?: string } {
   const keys: { wait?: string; look?: string } = {};
   for (const command of ['look', 'wait'] as const) {
     const ops = session.dictionary.has(command) ? opsOf(command) : null;
-    if (!ops || isEmptyOps(ops)) continue;
-    all.add(opsKey(ops));
-    keys[command] = opsKey(ops);
+    if (ops && !isEmptyOps(ops)) keys[command] = opsKey(ops);
   }
-  return { all, ...keys };
+  return keys;
 }
 
 /**
