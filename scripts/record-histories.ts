@@ -151,7 +151,8 @@ async function main() {
     // The explorer under `none` in 9:05's bedroom (Jericho's story file, seed 0): "south" at turn 5
     // is answered "You'll have to get out of bed first.", and the explorer gets out of bed at turn
     // 6 (the code before it walked on into the other directions, got up by "up" at turn 14 and
-    // then drove every noun in the room until "drive" was struck).
+    // then drove every noun in the room until "drive" was struck), then goes south at turn 7 (the
+    // code before that walked east and never tried the bathroom again).
     if (want('none-suite'))
       await recordEpisode('history-none-bedroom-episode', {
         game: suiteStory('905.z5'),

@@ -53,6 +53,8 @@ export interface TypedContext {
     struck?: readonly string[];
     menu?: readonly string[];
     asked?: string;
+    /** A command refused here until something was done first, now that it is done (see deferredAfter). */
+    deferred?: string;
   };
 }
 
@@ -96,6 +98,8 @@ const TAKE_LISTED = NAMED_EXIT + 0.5;
 const MENU = 4 * NAMED_EXIT;
 /** What a reply said to do first (see askedFirst) comes next, but for a menu. */
 const ASKED = 3.5 * NAMED_EXIT;
+/** Then the command that reply refused: what stood in its way is done. */
+const DEFERRED = 3.25 * NAMED_EXIT;
 /** The shapes a thing is picked up with, the first the story's grammar has. */
 const TAKING = ['take $', 'get $', 'pick up $'];
 /** What is tried, in this order, on a listed thing that was not taken ("It is securely anchored."): the mailbox opened, the tree looked at. */
@@ -149,6 +153,8 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
       for (const shape of OPENING)
         if (ctx.lexicon.templates.includes(shape) && !ctx.refused.has(noun))
           pin(shape.replace('$', noun), shape, NAMED_EXIT + worthOf(shape));
+    // Last, so that no other ranking of the same command (a named exit's) takes its mark away.
+    if (exits.deferred) pin(exits.deferred, exits.deferred, DEFERRED, { again: true });
     return [...out.values()].sort((a, b) => b.worth - a.worth);
   }
   // Directions are nouns too in some stories (Inform's compass objects): a reply naming one names an exit.
@@ -293,6 +299,8 @@ export function refusedWords(command: string, reply: string, nouns: readonly str
 
 const BlockedSchema = z.object({ move: z.string(), by: z.array(z.string()), opened: z.boolean() });
 export type Blocked = z.infer<typeof BlockedSchema>;
+const DeferredSchema = z.object({ command: z.string(), room: z.number().int(), asked: z.string(), done: z.boolean() });
+export type Deferred = z.infer<typeof DeferredSchema>;
 
 /** What the `none` explorer carries through an episode: the story's lexicon, its shapes' worth, the nouns met. */
 export const TypingSchema = z.object({
@@ -320,6 +328,8 @@ export const TypingSchema = z.object({
   menu: z.array(z.string()).optional(),
   /** What the last reply said to do first ("You should get out of bed first." → "get out of bed"; see askedFirst). */
   asked: z.string().nullable().optional(),
+  /** The command a reply refused until `asked` was done, where it was made, and whether `asked` has been done since. */
+  deferred: DeferredSchema.nullable().optional(),
 });
 export type Typing = z.infer<typeof TypingSchema>;
 
@@ -365,7 +375,21 @@ export function learnTyping(
     ...(tried && refused.length === 0 ? refusalsAfter(typing, tried, step.command, lower) : {}),
     menu: menuChoices(step.reply),
     asked: askedFirst(step.reply),
+    deferred: deferredAfter(typing.deferred ?? null, step),
   };
+}
+
+/**
+ * "South" answered "You'll have to get out of bed first.": once "get out of bed" is made, "south"
+ * is worth making again in that room, as a player would; it is kept until it is made again or
+ * another reply asks for something first.
+ */
+function deferredAfter(deferred: Deferred | null, step: { from: number; command: string; reply: string }): Deferred | null {
+  const asked = askedFirst(step.reply);
+  if (asked && asked !== step.command) return { command: step.command, room: step.from, asked, done: false };
+  if (!deferred) return null;
+  if (step.command === deferred.asked) return { ...deferred, done: true };
+  return deferred.done && step.command === deferred.command ? null : deferred;
 }
 
 /**
@@ -451,6 +475,7 @@ export interface Reading {
   strikesShapes?: boolean;
   answersMenus?: boolean;
   doesAsked?: boolean;
+  retriesAsked?: boolean;
 }
 
 /**
@@ -476,6 +501,9 @@ export function typedContext(
             ...(reading.strikesShapes ? { struck: typing.struckShapes ?? [] } : {}),
             ...(reading.answersMenus ? { menu: typing.menu ?? [] } : {}),
             ...(reading.doesAsked && typing.asked ? { asked: typing.asked } : {}),
+            ...(reading.retriesAsked && typing.deferred?.done && typing.deferred.room === room
+              ? { deferred: typing.deferred.command }
+              : {}),
           },
         }
       : {}),

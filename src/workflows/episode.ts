@@ -126,6 +126,8 @@ export const STRIKE_SHAPES_PATCH = 'none-strikes-refused-verbs';
 export const ANSWER_MENUS_PATCH = 'none-answers-menus';
 /** Under `none`, what a reply says to do first ("You'll have to stand up first.") is done next (see typed.ts). */
 export const DO_ASKED_PATCH = 'none-does-what-is-asked-first';
+/** Under `none`, the command refused until something was done first is made again once it is. */
+export const RETRY_ASKED_PATCH = 'none-retries-what-was-refused-until-done';
 /** Under `valid`, idle commands ("wait") and shuffles into a carried thing are spent wherever they were made (see spentAnywhere.ts). */
 export const SPENT_ANYWHERE_PATCH = 'valid-spends-idle-and-shuffles-anywhere';
 /** Under `none`, advice is typed only when it is a command: not a placeholder ("unknown") or punctuation (","; see namesCommand). */
@@ -165,6 +167,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const strikesShapes = patched(STRIKE_SHAPES_PATCH);
   const answersMenus = patched(ANSWER_MENUS_PATCH);
   const doesAsked = patched(DO_ASKED_PATCH);
+  const retriesAsked = patched(RETRY_ASKED_PATCH);
   const spendsAnywhere = patched(SPENT_ANYWHERE_PATCH);
   const typesOnlyCommands = patched(TYPES_ONLY_COMMANDS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
@@ -235,6 +238,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     strikesShapes,
     answersMenus,
     doesAsked,
+    retriesAsked,
     spendsAnywhere,
     typesOnlyCommands,
   };

@@ -231,6 +231,22 @@ describe('typed commands under none', () => {
     expect(turn({ ...state, doesAsked: false }).decision.command).not.toBe('get out of bed');
   });
 
+  it('makes again the command that was refused until something was done first, once it is done', () => {
+    let state = initialState(started('A bedroom. A door leads south.', []), freshLearned(), 7, {});
+    let next = turn(state);
+    state = learn(state, config, next.decision, stepIn('south', "You'll have to get out of bed first."), next.rng, []);
+    next = turn(state);
+    expect(next.decision.command).toBe('get out of bed');
+    state = learn(state, config, next.decision, stepIn('get out of bed', 'You get out of bed.', [], 'w1'), next.rng, []);
+    expect(turn(state).decision.command).toBe('south');
+    // A state carried from before the explorer went back to what it was refused types on as before.
+    expect(turn({ ...state, retriesAsked: false }).decision.command).not.toBe('south');
+    // Done once more, the command is not pinned again.
+    next = turn(state);
+    state = learn(state, config, next.decision, stepIn('south', 'You are still in the bedroom.', [], 'w2'), next.rng, []);
+    expect(state.typing?.deferred ?? null).toBeNull();
+  });
+
   it('never types the verbs that read a walkthrough or its clues', () => {
     const inWorld = inWorldCommands(9);
     expect(['walkthru', 'walkthrough', 'solution', 'clues', 'hint'].filter(inWorld)).toEqual([]);
