@@ -127,6 +127,8 @@ export const AgentStateSchema = z.object({
   doesAsked: z.boolean().default(false),
   /** Under `none`, the command refused until that was done is made again once it is (see typed.ts); set from its patch. */
   retriesAsked: z.boolean().default(false),
+  /** Under `none`, a word the parser said is not a verb starts no move or command again (see typed.ts); set from its patch. */
+  strikesUnknownVerbs: z.boolean().default(false),
   /** Under `valid`, idle commands and shuffles into a carried thing are spent for the episode wherever made (see spentAnywhere.ts); set from its patch. */
   spendsAnywhere: z.boolean().default(false),
   /** Under `none`, advice is typed only when it is a command ("unknown" and "," are not; see namesCommand); set from its patch. */
@@ -239,6 +241,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     answersMenus: true,
     doesAsked: true,
     retriesAsked: true,
+    strikesUnknownVerbs: true,
     spendsAnywhere: true,
     typesOnlyCommands: true,
     oracleTurns: 0,
@@ -275,8 +278,8 @@ export function doneIn(state: AgentState, room: number): Set<string> {
  */
 export function readingOf(state: AgentState, room: number, done: ReadonlySet<string> = doneIn(state, room)): Required<Reading> | undefined {
   if (!state.readsExits) return undefined;
-  const { fleesDark, takesListed, strikesShapes, answersMenus, doesAsked, retriesAsked } = state;
-  return { madeHere: done.size, fleesDark, takesListed, strikesShapes, answersMenus, doesAsked, retriesAsked };
+  const { fleesDark, takesListed, strikesShapes, answersMenus, doesAsked, retriesAsked, strikesUnknownVerbs } = state;
+  return { madeHere: done.size, fleesDark, takesListed, strikesShapes, answersMenus, doesAsked, retriesAsked, strikesUnknownVerbs };
 }
 
 /**

@@ -55,6 +55,8 @@ export interface TypedContext {
     asked?: string;
     /** A command refused here until something was done first, now that it is done (see deferredAfter). */
     deferred?: string;
+    /** Words the parser said are not verbs when typed first (see UNKNOWN_VERB): no move or shape starts with them. */
+    unknownVerbs?: readonly string[];
   };
 }
 
@@ -138,11 +140,14 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
     // "You should get out of bed first": what the game says to do comes next.
     if (exits.asked) pin(exits.asked, exits.asked, ASKED, { again: true });
     for (const listed of listedCommands(ctx, exits.listed ?? [])) pin(listed.command, listed.shape, listed.worth, { listed: true });
+    const unknownVerbs = new Set(exits.unknownVerbs ?? []);
     for (const direction of ctx.lexicon.directions)
-      if (exits.named.includes(direction)) pin(direction, direction, NAMED_EXIT + worthOf(direction));
+      if (unknownVerbs.has(direction)) continue;
+      else if (exits.named.includes(direction)) pin(direction, direction, NAMED_EXIT + worthOf(direction));
       else add(direction, direction, tired);
     const struck = new Set(exits.struck ?? []);
-    addShapes(ctx, (command, shape, factor) => struck.has(shape) || add(command, shape, factor), tired);
+    const typable = (shape: string) => !struck.has(shape) && !unknownVerbs.has(shape.split(' ')[0]);
+    addShapes(ctx, (command, shape, factor) => typable(shape) && add(command, shape, factor), tired);
     // Walked into the dark: back the way it came before anything else (a grue waits in Zork I's dark).
     if (exits.retreat) pin(exits.retreat, exits.retreat, 3 * NAMED_EXIT, { flee: true });
     // "You can't, since the door is in the way": what stopped a move is opened next, as a player
@@ -268,6 +273,8 @@ export function namedDirections(text: string, directions: readonly string[]): st
   return directions.filter((direction) => named.has(direction));
 }
 
+/** Inform's parser on a first word it knows, but not as a verb (gold's "northeast", with no such way in the story). */
+const UNKNOWN_VERB = /\bnot a verb i recogni[sz]e\b/;
 const UNKNOWN_WORD = [
   /don't know the word "?([a-z-]+)/,
   /(?:doesn't|does not|didn't) (?:know|recogni[sz]e) the word "?([a-z-]+)/,
@@ -328,6 +335,8 @@ export const TypingSchema = z.object({
   menu: z.array(z.string()).optional(),
   /** What the last reply said to do first ("You should get out of bed first." → "get out of bed"; see askedFirst). */
   asked: z.string().nullable().optional(),
+  /** First words of commands the parser said are not verbs (see UNKNOWN_VERB), wherever typed; absent in states from before they were kept. */
+  unknownVerbs: z.array(z.string()).optional(),
   /** The command a reply refused until `asked` was done, where it was made, and whether `asked` has been done since. */
   deferred: DeferredSchema.nullable().optional(),
 });
@@ -376,7 +385,15 @@ export function learnTyping(
     menu: menuChoices(step.reply),
     asked: askedFirst(step.reply),
     deferred: deferredAfter(typing.deferred ?? null, step),
+    unknownVerbs: unknownVerbsAfter(typing.unknownVerbs ?? [], step.command, lower),
   };
+}
+
+/** `known` with the first word of `command` when `reply` says it is not a verb, the newest kept. */
+function unknownVerbsAfter(known: readonly string[], command: string, reply: string): string[] {
+  const verb = command.trim().toLowerCase().split(/\s+/)[0];
+  if (!verb || !UNKNOWN_VERB.test(reply) || known.includes(verb)) return [...known];
+  return [...known, verb].slice(-LIMITS.refused);
 }
 
 /**
@@ -476,6 +493,7 @@ export interface Reading {
   answersMenus?: boolean;
   doesAsked?: boolean;
   retriesAsked?: boolean;
+  strikesUnknownVerbs?: boolean;
 }
 
 /**
@@ -501,6 +519,7 @@ export function typedContext(
             ...(reading.strikesShapes ? { struck: typing.struckShapes ?? [] } : {}),
             ...(reading.answersMenus ? { menu: typing.menu ?? [] } : {}),
             ...(reading.doesAsked && typing.asked ? { asked: typing.asked } : {}),
+            ...(reading.strikesUnknownVerbs ? { unknownVerbs: typing.unknownVerbs ?? [] } : {}),
             ...(reading.retriesAsked && typing.deferred?.done && typing.deferred.room === room
               ? { deferred: typing.deferred.command }
               : {}),

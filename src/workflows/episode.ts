@@ -128,6 +128,8 @@ export const ANSWER_MENUS_PATCH = 'none-answers-menus';
 export const DO_ASKED_PATCH = 'none-does-what-is-asked-first';
 /** Under `none`, the command refused until something was done first is made again once it is. */
 export const RETRY_ASKED_PATCH = 'none-retries-what-was-refused-until-done';
+/** Under `none`, a word the parser said is not a verb ("That's not a verb I recognise.") starts no command again in the episode. */
+export const STRIKE_UNKNOWN_VERBS_PATCH = 'none-strikes-words-that-are-not-verbs';
 /** Under `valid`, idle commands ("wait") and shuffles into a carried thing are spent wherever they were made (see spentAnywhere.ts). */
 export const SPENT_ANYWHERE_PATCH = 'valid-spends-idle-and-shuffles-anywhere';
 /** Under `none`, advice is typed only when it is a command: not a placeholder ("unknown") or punctuation (","; see namesCommand). */
@@ -168,6 +170,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const answersMenus = patched(ANSWER_MENUS_PATCH);
   const doesAsked = patched(DO_ASKED_PATCH);
   const retriesAsked = patched(RETRY_ASKED_PATCH);
+  const strikesUnknownVerbs = patched(STRIKE_UNKNOWN_VERBS_PATCH);
   const spendsAnywhere = patched(SPENT_ANYWHERE_PATCH);
   const typesOnlyCommands = patched(TYPES_ONLY_COMMANDS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
@@ -239,6 +242,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     answersMenus,
     doesAsked,
     retriesAsked,
+    strikesUnknownVerbs,
     spendsAnywhere,
     typesOnlyCommands,
   };

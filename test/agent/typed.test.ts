@@ -247,6 +247,28 @@ describe('typed commands under none', () => {
     expect(state.typing?.deferred ?? null).toBeNull();
   });
 
+  it('types nowhere again a word the parser said is not a verb, as a move or as a shape', () => {
+    let typing = startTyping(LEXICON, worthOfShapes(PRIOR, LEXICON), 1, 'A hall.', []);
+    const refuse = (command: string) =>
+      (typing = learnTyping(typing, {
+        from: 1,
+        to: 1,
+        command,
+        reply: "That's not a verb I recognise.",
+        nouns: [],
+        known: [],
+      }));
+    refuse('north');
+    refuse('jump');
+    const elsewhere = (reading: Parameters<typeof typedContext>[4]) =>
+      typedCommands(typedContext(typing, [], 2, [], reading)).map((c) => c.command);
+    expect(elsewhere({ madeHere: 0, strikesUnknownVerbs: true })).not.toEqual(expect.arrayContaining(['north']));
+    expect(elsewhere({ madeHere: 0, strikesUnknownVerbs: true })).not.toContain('jump');
+    expect(elsewhere({ madeHere: 0, strikesUnknownVerbs: true })).toContain('south');
+    // A state carried from before the explorer struck them types them as before.
+    expect(elsewhere({ madeHere: 0 })).toEqual(expect.arrayContaining(['north', 'jump']));
+  });
+
   it('never types the verbs that read a walkthrough or its clues', () => {
     const inWorld = inWorldCommands(9);
     expect(['walkthru', 'walkthrough', 'solution', 'clues', 'hint'].filter(inWorld)).toEqual([]);
