@@ -174,6 +174,19 @@ async function main() {
         assist: 'none',
         continueAsNewEvery: 6,
       });
+    // The explorer under `none` where a command naming nothing gets the same answer room after
+    // room: in plundered (Jericho's story file) at seed 0, "laugh" and "inventory", each answered
+    // alike twice, are struck, and at turn 58 the explorer walks north where the code before laughed
+    // a third time.
+    if (want('none-suite'))
+      await recordEpisode('history-none-idle-episode', {
+        game: suiteStory('plundered.z3'),
+        seed: 0,
+        maxTurns: 60,
+        policy: 'oracle-free',
+        assist: 'none',
+        continueAsNewEvery: 30,
+      });
     // The explorer under `none` (typed commands from the story's lexicon, ordered by the learned
     // shape prior): the decision replay then covers the prior's order and the parser's refusals.
     if (want('none'))

@@ -129,6 +129,8 @@ export const AgentStateSchema = z.object({
   retriesAsked: z.boolean().default(false),
   /** Under `none`, a word the parser said is not a verb starts no move or command again (see typed.ts); set from its patch. */
   strikesUnknownVerbs: z.boolean().default(false),
+  /** Under `none`, a command naming nothing that was answered alike twice is not typed again (see idleTyped.ts); set from its patch. */
+  strikesIdle: z.boolean().default(false),
   /** Under `valid`, idle commands and shuffles into a carried thing are spent for the episode wherever made (see spentAnywhere.ts); set from its patch. */
   spendsAnywhere: z.boolean().default(false),
   /** Under `none`, advice is typed only when it is a command ("unknown" and "," are not; see namesCommand); set from its patch. */
@@ -242,6 +244,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     doesAsked: true,
     retriesAsked: true,
     strikesUnknownVerbs: true,
+    strikesIdle: true,
     spendsAnywhere: true,
     typesOnlyCommands: true,
     oracleTurns: 0,
@@ -278,8 +281,18 @@ export function doneIn(state: AgentState, room: number): Set<string> {
  */
 export function readingOf(state: AgentState, room: number, done: ReadonlySet<string> = doneIn(state, room)): Required<Reading> | undefined {
   if (!state.readsExits) return undefined;
-  const { fleesDark, takesListed, strikesShapes, answersMenus, doesAsked, retriesAsked, strikesUnknownVerbs } = state;
-  return { madeHere: done.size, fleesDark, takesListed, strikesShapes, answersMenus, doesAsked, retriesAsked, strikesUnknownVerbs };
+  const { fleesDark, takesListed, strikesShapes, answersMenus, doesAsked, retriesAsked, strikesUnknownVerbs, strikesIdle } = state;
+  return {
+    madeHere: done.size,
+    fleesDark,
+    takesListed,
+    strikesShapes,
+    answersMenus,
+    doesAsked,
+    retriesAsked,
+    strikesUnknownVerbs,
+    strikesIdle,
+  };
 }
 
 /**

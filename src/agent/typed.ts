@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { Lexicon, LexiconSchema, ShapeWorth, ShapeWorthSchema } from '../schemas/game';
+import { idleAfter, IdleTriesSchema } from './idleTyped';
 
 /** A command with the shape it was built from and how promising that shape is. */
 export interface TypedCommand {
@@ -57,6 +58,8 @@ export interface TypedContext {
     deferred?: string;
     /** Words the parser said are not verbs when typed first (see UNKNOWN_VERB): no move or shape starts with them. */
     unknownVerbs?: readonly string[];
+    /** Commands naming nothing that were answered alike twice (see idleTyped.ts): not typed again. */
+    struckIdle?: readonly string[];
   };
 }
 
@@ -146,7 +149,8 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
       else if (exits.named.includes(direction)) pin(direction, direction, NAMED_EXIT + worthOf(direction));
       else add(direction, direction, tired);
     const struck = new Set(exits.struck ?? []);
-    const typable = (shape: string) => !struck.has(shape) && !unknownVerbs.has(shape.split(' ')[0]);
+    const struckIdle = new Set(exits.struckIdle ?? []);
+    const typable = (shape: string) => !struck.has(shape) && !struckIdle.has(shape) && !unknownVerbs.has(shape.split(' ')[0]);
     addShapes(ctx, (command, shape, factor) => typable(shape) && add(command, shape, factor), tired);
     // Walked into the dark: back the way it came before anything else (a grue waits in Zork I's dark).
     if (exits.retreat) pin(exits.retreat, exits.retreat, 3 * NAMED_EXIT, { flee: true });
@@ -337,6 +341,8 @@ export const TypingSchema = z.object({
   asked: z.string().nullable().optional(),
   /** First words of commands the parser said are not verbs (see UNKNOWN_VERB), wherever typed; absent in states from before they were kept. */
   unknownVerbs: z.array(z.string()).optional(),
+  /** Commands naming nothing, not moves: their last replies and those answered alike twice (see idleTyped.ts); absent in states from before they were kept. */
+  idle: IdleTriesSchema.optional(),
   /** The command a reply refused until `asked` was done, where it was made, and whether `asked` has been done since. */
   deferred: DeferredSchema.nullable().optional(),
 });
@@ -386,6 +392,7 @@ export function learnTyping(
     asked: askedFirst(step.reply),
     deferred: deferredAfter(typing.deferred ?? null, step),
     unknownVerbs: unknownVerbsAfter(typing.unknownVerbs ?? [], step.command, lower),
+    ...(tried ? { idle: idleAfter(typing.idle, { ...tried, command: step.command, reply: step.reply }, typing.lexicon.directions) } : {}),
   };
 }
 
@@ -494,6 +501,7 @@ export interface Reading {
   doesAsked?: boolean;
   retriesAsked?: boolean;
   strikesUnknownVerbs?: boolean;
+  strikesIdle?: boolean;
 }
 
 /**
@@ -520,6 +528,7 @@ export function typedContext(
             ...(reading.answersMenus ? { menu: typing.menu ?? [] } : {}),
             ...(reading.doesAsked && typing.asked ? { asked: typing.asked } : {}),
             ...(reading.strikesUnknownVerbs ? { unknownVerbs: typing.unknownVerbs ?? [] } : {}),
+            ...(reading.strikesIdle ? { struckIdle: typing.idle?.struck ?? [] } : {}),
             ...(reading.retriesAsked && typing.deferred?.done && typing.deferred.room === room
               ? { deferred: typing.deferred.command }
               : {}),

@@ -130,6 +130,8 @@ export const DO_ASKED_PATCH = 'none-does-what-is-asked-first';
 export const RETRY_ASKED_PATCH = 'none-retries-what-was-refused-until-done';
 /** Under `none`, a word the parser said is not a verb ("That's not a verb I recognise.") starts no command again in the episode. */
 export const STRIKE_UNKNOWN_VERBS_PATCH = 'none-strikes-words-that-are-not-verbs';
+/** Under `none`, a command naming nothing that was answered alike twice ("inventory", "laugh") is not typed again in the episode (see idleTyped.ts). */
+export const STRIKE_IDLE_PATCH = 'none-strikes-idle-commands-answered-alike';
 /** Under `valid`, idle commands ("wait") and shuffles into a carried thing are spent wherever they were made (see spentAnywhere.ts). */
 export const SPENT_ANYWHERE_PATCH = 'valid-spends-idle-and-shuffles-anywhere';
 /** Under `none`, advice is typed only when it is a command: not a placeholder ("unknown") or punctuation (","; see namesCommand). */
@@ -171,6 +173,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const doesAsked = patched(DO_ASKED_PATCH);
   const retriesAsked = patched(RETRY_ASKED_PATCH);
   const strikesUnknownVerbs = patched(STRIKE_UNKNOWN_VERBS_PATCH);
+  const strikesIdle = patched(STRIKE_IDLE_PATCH);
   const spendsAnywhere = patched(SPENT_ANYWHERE_PATCH);
   const typesOnlyCommands = patched(TYPES_ONLY_COMMANDS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
@@ -243,6 +246,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     doesAsked,
     retriesAsked,
     strikesUnknownVerbs,
+    strikesIdle,
     spendsAnywhere,
     typesOnlyCommands,
   };

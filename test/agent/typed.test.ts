@@ -269,6 +269,22 @@ describe('typed commands under none', () => {
     expect(elsewhere({ madeHere: 0 })).toEqual(expect.arrayContaining(['north', 'jump']));
   });
 
+  it('types no more a command naming nothing that was answered alike twice, but one whose answer changed', () => {
+    let typing = startTyping(LEXICON, worthOfShapes(PRIOR, LEXICON), 1, 'A hall.', []);
+    const make = (command: string, room: number, reply: string) =>
+      (typing = learnTyping(typing, { from: room, to: room, command, reply, nouns: [], known: [] }, { shape: command, gained: false }));
+    const typedIn = (room: number, reading: Parameters<typeof typedContext>[4]) =>
+      typedCommands(typedContext(typing, [], room, [], reading)).map((c) => c.command);
+    make('jump', 1, 'You jump on the spot, fruitlessly.');
+    make('take all', 1, 'There is nothing to take.');
+    make('jump', 2, 'You jump on the spot,  fruitlessly.');
+    make('take all', 2, 'You take the lamp.');
+    expect(typedIn(3, { madeHere: 0, strikesIdle: true })).not.toContain('jump');
+    expect(typedIn(3, { madeHere: 0, strikesIdle: true })).toContain('take all');
+    // A state carried from before the explorer struck them types them as before.
+    expect(typedIn(3, { madeHere: 0 })).toContain('jump');
+  });
+
   it('never types the verbs that read a walkthrough or its clues', () => {
     const inWorld = inWorldCommands(9);
     expect(['walkthru', 'walkthrough', 'solution', 'clues', 'hint'].filter(inWorld)).toEqual([]);

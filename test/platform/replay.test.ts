@@ -78,7 +78,9 @@ describe('replay of recorded histories', () => {
     // under none on the Lighthouse recorded before TYPES_ONLY_COMMANDS_PATCH: its first command was
     // the thought's "," where the code after it types no punctuation, placeholder or sentence.
     // And 9:05 under none recorded before RETRY_ASKED_PATCH: at turn 7, out of bed, it went east
-    // where the code after it goes south, the move it was refused until it got up.
+    // where the code after it goes south, the move it was refused until it got up. And plundered
+    // under none recorded before STRIKE_IDLE_PATCH: at turn 58 it laughed a third time where the
+    // code after it, "laugh" answered alike twice, walks north.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -87,7 +89,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(35);
+    expect(histories).toHaveLength(37);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
