@@ -187,6 +187,19 @@ async function main() {
         assist: 'none',
         continueAsNewEvery: 30,
       });
+    // The explorer under `none` where the parser asks which thing a word meant: in enchanter
+    // (Jericho's story file) at seed 0, "wave book at spell" is answered "Which spell do you mean,
+    // the gnusto spell, …?" at turn 15, and at turn 16 the explorer types no more "spell" there
+    // (the code before drove it and got the same question).
+    if (want('none-suite'))
+      await recordEpisode('history-none-which-episode', {
+        game: suiteStory('enchanter.z3'),
+        seed: 0,
+        maxTurns: 20,
+        policy: 'oracle-free',
+        assist: 'none',
+        continueAsNewEvery: 10,
+      });
     // The explorer under `none` (typed commands from the story's lexicon, ordered by the learned
     // shape prior): the decision replay then covers the prior's order and the parser's refusals.
     if (want('none'))

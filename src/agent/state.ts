@@ -131,6 +131,8 @@ export const AgentStateSchema = z.object({
   strikesUnknownVerbs: z.boolean().default(false),
   /** Under `none`, a command naming nothing that was answered alike twice is not typed again (see idleTyped.ts); set from its patch. */
   strikesIdle: z.boolean().default(false),
+  /** Under `none`, a word the parser asked which of several things was meant by is not typed alone again in that room (see typed.ts); set from its patch. */
+  strikesAmbiguous: z.boolean().default(false),
   /** Under `valid`, idle commands and shuffles into a carried thing are spent for the episode wherever made (see spentAnywhere.ts); set from its patch. */
   spendsAnywhere: z.boolean().default(false),
   /** Under `none`, advice is typed only when it is a command ("unknown" and "," are not; see namesCommand); set from its patch. */
@@ -245,6 +247,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     retriesAsked: true,
     strikesUnknownVerbs: true,
     strikesIdle: true,
+    strikesAmbiguous: true,
     spendsAnywhere: true,
     typesOnlyCommands: true,
     oracleTurns: 0,
@@ -281,7 +284,17 @@ export function doneIn(state: AgentState, room: number): Set<string> {
  */
 export function readingOf(state: AgentState, room: number, done: ReadonlySet<string> = doneIn(state, room)): Required<Reading> | undefined {
   if (!state.readsExits) return undefined;
-  const { fleesDark, takesListed, strikesShapes, answersMenus, doesAsked, retriesAsked, strikesUnknownVerbs, strikesIdle } = state;
+  const {
+    fleesDark,
+    takesListed,
+    strikesShapes,
+    answersMenus,
+    doesAsked,
+    retriesAsked,
+    strikesUnknownVerbs,
+    strikesIdle,
+    strikesAmbiguous,
+  } = state;
   return {
     madeHere: done.size,
     fleesDark,
@@ -292,6 +305,7 @@ export function readingOf(state: AgentState, room: number, done: ReadonlySet<str
     retriesAsked,
     strikesUnknownVerbs,
     strikesIdle,
+    strikesAmbiguous,
   };
 }
 

@@ -341,6 +341,8 @@ export const TypingSchema = z.object({
   asked: z.string().nullable().optional(),
   /** First words of commands the parser said are not verbs (see UNKNOWN_VERB), wherever typed; absent in states from before they were kept. */
   unknownVerbs: z.array(z.string()).optional(),
+  /** `room|word` for a word of a command the parser asked which of several things was meant by (see ambiguousWords); absent in states from before they were kept. */
+  ambiguous: z.array(z.string()).optional(),
   /** Commands naming nothing, not moves: their last replies and those answered alike twice (see idleTyped.ts); absent in states from before they were kept. */
   idle: IdleTriesSchema.optional(),
   /** The command a reply refused until `asked` was done, where it was made, and whether `asked` has been done since. */
@@ -350,10 +352,10 @@ export type Typing = z.infer<typeof TypingSchema>;
 
 const LIMITS = { rooms: 24, nounsPerRoom: 24, refused: 200, struck: 200, shapeReplies: 64 } as const;
 
-/** The words refused in `room`. */
-export function refusedIn(typing: Typing, room: number): Set<string> {
+/** The words refused in `room` (`ambiguous`: and the words the parser asked which of several was meant; see ambiguousWords). */
+export function refusedIn(typing: Typing, room: number, ambiguous = false): Set<string> {
   const out = new Set<string>();
-  for (const entry of typing.refused) {
+  for (const entry of [...typing.refused, ...(ambiguous ? (typing.ambiguous ?? []) : [])]) {
     const bar = entry.indexOf('|');
     const where = entry.slice(0, bar);
     if (where === '*' || where === String(room)) out.add(entry.slice(bar + 1));
@@ -392,8 +394,33 @@ export function learnTyping(
     asked: askedFirst(step.reply),
     deferred: deferredAfter(typing.deferred ?? null, step),
     unknownVerbs: unknownVerbsAfter(typing.unknownVerbs ?? [], step.command, lower),
+    ambiguous: withEntries(
+      typing.ambiguous ?? [],
+      ambiguousWords(step.command, lower, step.known).map((word) => `${step.from}|${word}`),
+    ),
     ...(tried ? { idle: idleAfter(typing.idle, { ...tried, command: step.command, reply: step.reply }, typing.lexicon.directions) } : {}),
   };
+}
+
+/** A parser asking which thing a word meant: "Which do you mean, the front door or the bedroom door?", "Which spell do you mean, the gnusto spell, …?". */
+const WHICH = /\bwhich\b[^.?!]*\bdo you mean\b/;
+
+/**
+ * The words of `command` the parser could not tell apart in `reply` (lower-case): those of its
+ * `nouns` the question names two or more times ("door" in "the front door or the bedroom door").
+ * Typed alone they get the same question; the question's other words name each thing apart.
+ */
+export function ambiguousWords(command: string, reply: string, nouns: readonly string[]): string[] {
+  if (!WHICH.test(reply)) return [];
+  const words = reply.match(/[a-z][a-z-]*/g) ?? [];
+  const typed = new Set(command.toLowerCase().split(/\s+/));
+  return nouns.filter((noun) => typed.has(noun) && words.filter((word) => word === noun).length >= 2);
+}
+
+/** `entries` with `added` appended once each, the newest kept. */
+function withEntries(entries: readonly string[], added: readonly string[]): string[] {
+  const fresh = added.filter((entry) => !entries.includes(entry));
+  return fresh.length ? [...entries, ...fresh].slice(-LIMITS.refused) : [...entries];
 }
 
 /** `known` with the first word of `command` when `reply` says it is not a verb, the newest kept. */
@@ -502,6 +529,7 @@ export interface Reading {
   retriesAsked?: boolean;
   strikesUnknownVerbs?: boolean;
   strikesIdle?: boolean;
+  strikesAmbiguous?: boolean;
 }
 
 /**
@@ -539,7 +567,7 @@ export function typedContext(
     replyNouns,
     roomNouns: typing.roomNouns[String(room)] ?? [],
     carried,
-    refused: refusedIn(typing, room),
+    refused: refusedIn(typing, room, reading?.strikesAmbiguous),
     worth: typing.worth,
     unknownWorth: typing.unknownWorth,
   };

@@ -132,6 +132,8 @@ export const RETRY_ASKED_PATCH = 'none-retries-what-was-refused-until-done';
 export const STRIKE_UNKNOWN_VERBS_PATCH = 'none-strikes-words-that-are-not-verbs';
 /** Under `none`, a command naming nothing that was answered alike twice ("inventory", "laugh") is not typed again in the episode (see idleTyped.ts). */
 export const STRIKE_IDLE_PATCH = 'none-strikes-idle-commands-answered-alike';
+/** Under `none`, a word the parser asked which of several things was meant by ("Which do you mean, the front door or …?") is not typed alone again in that room. */
+export const STRIKE_AMBIGUOUS_PATCH = 'none-strikes-ambiguous-words';
 /** Under `valid`, idle commands ("wait") and shuffles into a carried thing are spent wherever they were made (see spentAnywhere.ts). */
 export const SPENT_ANYWHERE_PATCH = 'valid-spends-idle-and-shuffles-anywhere';
 /** Under `none`, advice is typed only when it is a command: not a placeholder ("unknown") or punctuation (","; see namesCommand). */
@@ -174,6 +176,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const retriesAsked = patched(RETRY_ASKED_PATCH);
   const strikesUnknownVerbs = patched(STRIKE_UNKNOWN_VERBS_PATCH);
   const strikesIdle = patched(STRIKE_IDLE_PATCH);
+  const strikesAmbiguous = patched(STRIKE_AMBIGUOUS_PATCH);
   const spendsAnywhere = patched(SPENT_ANYWHERE_PATCH);
   const typesOnlyCommands = patched(TYPES_ONLY_COMMANDS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
@@ -247,6 +250,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     retriesAsked,
     strikesUnknownVerbs,
     strikesIdle,
+    strikesAmbiguous,
     spendsAnywhere,
     typesOnlyCommands,
   };

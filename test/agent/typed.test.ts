@@ -9,6 +9,7 @@ import { createRng } from '../../src/agent/rng';
 import { initialState } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
 import {
+  ambiguousWords,
   askedFirst,
   learnTyping,
   listedNouns,
@@ -283,6 +284,22 @@ describe('typed commands under none', () => {
     expect(typedIn(3, { madeHere: 0, strikesIdle: true })).toContain('take all');
     // A state carried from before the explorer struck them types them as before.
     expect(typedIn(3, { madeHere: 0 })).toContain('jump');
+  });
+
+  it('types no more alone, in that room, a word the parser asked which of several things it meant', () => {
+    const question = 'Which do you mean, the front door or the bedroom door?';
+    expect(ambiguousWords('open door', question.toLowerCase(), ['door', 'front', 'bedroom'])).toEqual(['door']);
+    expect(ambiguousWords('open door', 'you open the door. the door creaks.', ['door'])).toEqual([]);
+    const nouns = ['door', 'front', 'bedroom'];
+    let typing = startTyping(LEXICON, worthOfShapes(PRIOR, LEXICON), 1, 'A hall with two doors.', nouns);
+    typing = learnTyping(typing, { from: 1, to: 1, command: 'open door', reply: question, nouns, known: nouns });
+    const typedIn = (room: number, reading: Parameters<typeof typedContext>[4]) =>
+      typedCommands(typedContext(typing, nouns, room, [], reading)).map((c) => c.command);
+    expect(typedIn(1, { madeHere: 1, strikesAmbiguous: true })).not.toContain('take door');
+    expect(typedIn(1, { madeHere: 1, strikesAmbiguous: true })).toContain('take front');
+    // Elsewhere the word may name one thing; a state carried from before types it as before.
+    expect(typedIn(2, { madeHere: 0, strikesAmbiguous: true })).toContain('take door');
+    expect(typedIn(1, { madeHere: 1 })).toContain('take door');
   });
 
   it('never types the verbs that read a walkthrough or its clues', () => {

@@ -80,7 +80,9 @@ describe('replay of recorded histories', () => {
     // And 9:05 under none recorded before RETRY_ASKED_PATCH: at turn 7, out of bed, it went east
     // where the code after it goes south, the move it was refused until it got up. And plundered
     // under none recorded before STRIKE_IDLE_PATCH: at turn 58 it laughed a third time where the
-    // code after it, "laugh" answered alike twice, walks north.
+    // code after it, "laugh" answered alike twice, walks north. And enchanter under none recorded
+    // before STRIKE_AMBIGUOUS_PATCH: at turn 16 it drove the spell it had just been asked which of
+    // four it meant, where the code after it waves the book at something else.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -89,7 +91,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(37);
+    expect(histories).toHaveLength(39);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
