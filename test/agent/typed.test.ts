@@ -8,18 +8,8 @@ import { freshLearned } from '../../src/agent/learned';
 import { createRng } from '../../src/agent/rng';
 import { initialState } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
-import {
-  ambiguousWords,
-  askedFirst,
-  learnTyping,
-  listedNouns,
-  menuChoices,
-  namedDirections,
-  refusedWords,
-  startTyping,
-  typedCommands,
-  typedContext,
-} from '../../src/agent/typed';
+import { ambiguousWords, askedFirst, listedNouns, menuChoices, namedDirections, refusedWords } from '../../src/agent/replyReading';
+import { learnTyping, startTyping, typedCommands, typedContext } from '../../src/agent/typed';
 import { inWorldCommands } from '../../src/engine/outOfWorld';
 import { DEFAULT_VERB_PRIOR, FIRST_VERB_PRIOR, VerbPrior, worthOfShapes } from '../../src/agent/verbPrior';
 import { replyNouns, storyLexicon } from '../../src/engine/lexicon';
