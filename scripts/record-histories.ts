@@ -200,6 +200,19 @@ async function main() {
         assist: 'none',
         continueAsNewEvery: 10,
       });
+    // The explorer under `none` where a reply gives a room's only way out: in snacktime (Jericho's
+    // story file) at seed 0, "west" in the food room is answered "From here, you can only go east
+    // to the sitting room.", and at turn 14, back there, the explorer takes all where the code
+    // before tried south, north and every other direction in turn.
+    if (want('none-suite'))
+      await recordEpisode('history-none-exits-episode', {
+        game: suiteStory('snacktime.z8'),
+        seed: 0,
+        maxTurns: 16,
+        policy: 'oracle-free',
+        assist: 'none',
+        continueAsNewEvery: 8,
+      });
     // The explorer under `none` (typed commands from the story's lexicon, ordered by the learned
     // shape prior): the decision replay then covers the prior's order and the parser's refusals.
     if (want('none'))

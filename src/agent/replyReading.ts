@@ -129,3 +129,22 @@ export function saysUnknownWord(reply: string): boolean {
 export function saysNotAVerb(reply: string): boolean {
   return UNKNOWN_VERB.test(reply);
 }
+
+/** Moves a list of a room's exits leaves out though they may work ("in" a thing, "out" of one). */
+const AROUND = new Set(['in', 'out']);
+/** A sentence giving every way out of a room: "Obvious exits: North, East.", "You can only go east.", "The only way out is south." */
+const WHOLE_EXITS = /\b(?:obvious exits|you can (?:only )?go|the only (?:ways?|exits?)|the exits? (?:is|are)|there are exits)\b/;
+
+/**
+ * The directions `text` gives as every way out of the room (see WHOLE_EXITS), "in" and "out"
+ * aside; empty when it gives none (a sentence of that form naming no direction: "so you can go home").
+ */
+export function wholeExits(text: string, directions: readonly string[]): string[] {
+  const sentences = text
+    .toLowerCase()
+    .replace(/\b(north|south)[- ](east|west)\b/g, '$1$2')
+    .split(/(?<=[.!?])\s+|\n+/);
+  // In such a sentence "up" and "down" are ways to go however they are put ("Obvious exits: North, Up.").
+  const words = new Set(sentences.filter((sentence) => WHOLE_EXITS.test(sentence)).flatMap((sentence) => sentence.match(/[a-z]+/g) ?? []));
+  return directions.filter((direction) => words.has(direction) && !AROUND.has(direction));
+}

@@ -133,6 +133,8 @@ export const AgentStateSchema = z.object({
   strikesIdle: z.boolean().default(false),
   /** Under `none`, a word the parser asked which of several things was meant by is not typed alone again in that room (see typed.ts); set from its patch. */
   strikesAmbiguous: z.boolean().default(false),
+  /** Under `none`, where a reply said which ways out a room has, the directions it left out are tried last there (see typed.ts); set from its patch. */
+  readsWholeExits: z.boolean().default(false),
   /** Under `valid`, idle commands and shuffles into a carried thing are spent for the episode wherever made (see spentAnywhere.ts); set from its patch. */
   spendsAnywhere: z.boolean().default(false),
   /** Under `none`, advice is typed only when it is a command ("unknown" and "," are not; see namesCommand); set from its patch. */
@@ -248,6 +250,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     strikesUnknownVerbs: true,
     strikesIdle: true,
     strikesAmbiguous: true,
+    readsWholeExits: true,
     spendsAnywhere: true,
     typesOnlyCommands: true,
     oracleTurns: 0,
@@ -294,6 +297,7 @@ export function readingOf(state: AgentState, room: number, done: ReadonlySet<str
     strikesUnknownVerbs,
     strikesIdle,
     strikesAmbiguous,
+    readsWholeExits,
   } = state;
   return {
     madeHere: done.size,
@@ -306,6 +310,7 @@ export function readingOf(state: AgentState, room: number, done: ReadonlySet<str
     strikesUnknownVerbs,
     strikesIdle,
     strikesAmbiguous,
+    readsWholeExits,
   };
 }
 

@@ -20,6 +20,7 @@ import {
   refusedWords,
   saysNotAVerb,
   saysUnknownWord,
+  wholeExits,
 } from './replyReading';
 
 /** A command with the shape it was built from and how promising that shape is. */
@@ -70,6 +71,8 @@ export interface TypedContext {
     unknownVerbs?: readonly string[];
     /** Commands naming nothing that were answered alike twice (see idleTyped.ts): not typed again. */
     struckIdle?: readonly string[];
+    /** Every way out of the room, where a reply said which they all are (see wholeExits). */
+    whole?: readonly string[];
   };
 }
 
@@ -77,6 +80,8 @@ export interface TypedContext {
 const STALE_NOUN = 0.7;
 /** A direction the reply names ("a path leads north") is more likely an exit. */
 const NAMED_DIRECTION = 2;
+/** Where a reply said which ways out a room has, the directions it did not name come after everything else there. */
+const UNLISTED_DIRECTION = 0.02;
 /** An exit the room's replies named is tried before anything else there: it leads somewhere. */
 const NAMED_EXIT = 1;
 /**
@@ -154,10 +159,12 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
     if (exits.asked) pin(exits.asked, exits.asked, ASKED, { again: true });
     for (const listed of listedCommands(ctx, exits.listed ?? [])) pin(listed.command, listed.shape, listed.worth, { listed: true });
     const unknownVerbs = new Set(exits.unknownVerbs ?? []);
+    const whole = exits.whole ?? [];
+    const unlisted = (direction: string) => whole.length > 0 && !whole.includes(direction) && direction !== 'in' && direction !== 'out';
     for (const direction of ctx.lexicon.directions)
       if (unknownVerbs.has(direction)) continue;
       else if (exits.named.includes(direction)) pin(direction, direction, NAMED_EXIT + worthOf(direction));
-      else add(direction, direction, tired);
+      else add(direction, direction, unlisted(direction) ? tired * UNLISTED_DIRECTION : tired);
     const struck = new Set(exits.struck ?? []);
     const struckIdle = new Set(exits.struckIdle ?? []);
     const typable = (shape: string) => !struck.has(shape) && !struckIdle.has(shape) && !unknownVerbs.has(shape.split(' ')[0]);
@@ -231,6 +238,8 @@ export const TypingSchema = z.object({
   roomNouns: z.record(z.string(), z.array(z.string())),
   /** `room|word` for a noun not in reach in that room, `*|word` for a word the parser does not know. */
   refused: z.array(z.string()),
+  /** Room id -> every way out a reply said the room has (see wholeExits), the latest such reply's; absent in states from before they were kept. */
+  roomWholeExits: z.record(z.string(), z.array(z.string())).optional(),
   /** Room id -> directions replies named there (see namedDirections); absent in states carried from before they were kept. */
   roomExits: z.record(z.string(), z.array(z.string())).optional(),
   /** The last move that went nowhere here, the things its reply named (the door in the way), and whether one was opened since. */
@@ -294,6 +303,7 @@ export function learnTyping(
     roomNouns,
     refused: fresh.length ? [...typing.refused, ...fresh].slice(-LIMITS.refused) : typing.refused,
     roomExits: withRoomWords(typing.roomExits ?? {}, key, namedDirections(step.reply, typing.lexicon.directions)),
+    roomWholeExits: withWholeExits(typing.roomWholeExits ?? {}, key, wholeExits(step.reply, typing.lexicon.directions)),
     roomListed: withRoomWords(typing.roomListed ?? {}, key, listedNouns(step.reply, step.nouns)),
     blocked: blockedAfter(typing, step, lower),
     retreat: intoDark ? wayBack(typing.lexicon.directions, step.command) : null,
@@ -390,6 +400,14 @@ function blockedAfter(
   return blocked && opening ? { ...blocked, opened: true } : blocked;
 }
 
+/** `byRoom` with `room`'s ways out replaced by `exits` when a reply gave them, the newest rooms kept. */
+function withWholeExits(byRoom: Record<string, string[]>, room: string, exits: readonly string[]): Record<string, string[]> {
+  if (exits.length === 0) return byRoom;
+  const { [room]: _, ...others } = byRoom;
+  const kept = Object.keys(others).slice(-(LIMITS.rooms - 1));
+  return { ...Object.fromEntries(kept.map((id) => [id, others[id]])), [room]: [...exits] };
+}
+
 /** `byRoom` with `words` added to `room`'s, the newest rooms kept. */
 function withRoomWords(byRoom: Record<string, string[]>, room: string, words: readonly string[]): Record<string, string[]> {
   const before = byRoom[room] ?? [];
@@ -408,6 +426,7 @@ export function startTyping(lexicon: Lexicon, worth: ShapeWorth, room: number, o
     roomNouns: { [room]: [...nouns] },
     refused: [],
     roomExits: { [room]: namedDirections(observation, lexicon.directions) },
+    roomWholeExits: { [room]: wholeExits(observation, lexicon.directions) },
     roomListed: { [room]: listedNouns(observation, nouns) },
   };
 }
@@ -425,6 +444,7 @@ export interface Reading {
   strikesUnknownVerbs?: boolean;
   strikesIdle?: boolean;
   strikesAmbiguous?: boolean;
+  readsWholeExits?: boolean;
 }
 
 /**
@@ -452,6 +472,7 @@ export function typedContext(
             ...(reading.doesAsked && typing.asked ? { asked: typing.asked } : {}),
             ...(reading.strikesUnknownVerbs ? { unknownVerbs: typing.unknownVerbs ?? [] } : {}),
             ...(reading.strikesIdle ? { struckIdle: typing.idle?.struck ?? [] } : {}),
+            ...(reading.readsWholeExits ? { whole: typing.roomWholeExits?.[String(room)] ?? [] } : {}),
             ...(reading.retriesAsked && typing.deferred?.done && typing.deferred.room === room
               ? { deferred: typing.deferred.command }
               : {}),

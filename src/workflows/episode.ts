@@ -134,6 +134,8 @@ export const STRIKE_UNKNOWN_VERBS_PATCH = 'none-strikes-words-that-are-not-verbs
 export const STRIKE_IDLE_PATCH = 'none-strikes-idle-commands-answered-alike';
 /** Under `none`, a word the parser asked which of several things was meant by ("Which do you mean, the front door or …?") is not typed alone again in that room. */
 export const STRIKE_AMBIGUOUS_PATCH = 'none-strikes-ambiguous-words';
+/** Under `none`, where a reply said which ways out a room has ("You can only go east."), the directions it left out are tried last there. */
+export const WHOLE_EXITS_PATCH = 'none-reads-whole-exits';
 /** Under `valid`, idle commands ("wait") and shuffles into a carried thing are spent wherever they were made (see spentAnywhere.ts). */
 export const SPENT_ANYWHERE_PATCH = 'valid-spends-idle-and-shuffles-anywhere';
 /** Under `none`, advice is typed only when it is a command: not a placeholder ("unknown") or punctuation (","; see namesCommand). */
@@ -177,6 +179,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   const strikesUnknownVerbs = patched(STRIKE_UNKNOWN_VERBS_PATCH);
   const strikesIdle = patched(STRIKE_IDLE_PATCH);
   const strikesAmbiguous = patched(STRIKE_AMBIGUOUS_PATCH);
+  const readsWholeExits = patched(WHOLE_EXITS_PATCH);
   const spendsAnywhere = patched(SPENT_ANYWHERE_PATCH);
   const typesOnlyCommands = patched(TYPES_ONLY_COMMANDS_PATCH);
   const game = gameActivities(config.turnTimeoutSeconds);
@@ -251,6 +254,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     strikesUnknownVerbs,
     strikesIdle,
     strikesAmbiguous,
+    readsWholeExits,
     spendsAnywhere,
     typesOnlyCommands,
   };

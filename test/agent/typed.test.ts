@@ -8,7 +8,15 @@ import { freshLearned } from '../../src/agent/learned';
 import { createRng } from '../../src/agent/rng';
 import { initialState } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
-import { ambiguousWords, askedFirst, listedNouns, menuChoices, namedDirections, refusedWords } from '../../src/agent/replyReading';
+import {
+  ambiguousWords,
+  askedFirst,
+  listedNouns,
+  menuChoices,
+  namedDirections,
+  refusedWords,
+  wholeExits,
+} from '../../src/agent/replyReading';
 import { learnTyping, startTyping, typedCommands, typedContext } from '../../src/agent/typed';
 import { inWorldCommands } from '../../src/engine/outOfWorld';
 import { DEFAULT_VERB_PRIOR, FIRST_VERB_PRIOR, VerbPrior, worthOfShapes } from '../../src/agent/verbPrior';
@@ -290,6 +298,33 @@ describe('typed commands under none', () => {
     // Elsewhere the word may name one thing; a state carried from before types it as before.
     expect(typedIn(2, { madeHere: 0, strikesAmbiguous: true })).toContain('take door');
     expect(typedIn(1, { madeHere: 1 })).toContain('take door');
+  });
+
+  it('tries last, in a room a reply said has only some ways out, the directions it left out', () => {
+    const directions = ['north', 'south', 'east', 'west', 'up', 'down', 'in', 'out'];
+    expect(wholeExits('From here, you can only go east to the sitting room.', directions)).toEqual(['east']);
+    expect(wholeExits('Obvious exits: North, South, Up.', directions)).toEqual(['north', 'south', 'up']);
+    expect(wholeExits('The only way out of here is to the south.', directions)).toEqual(['south']);
+    expect(wholeExits('Finish your inspection so you can go home.', directions)).toEqual([]);
+    expect(wholeExits('A path leads north.', directions)).toEqual([]);
+    let typing = startTyping(LEXICON, worthOfShapes(PRIOR, LEXICON), 1, 'A hall.', ['chest']);
+    typing = learnTyping(typing, {
+      from: 1,
+      to: 1,
+      command: 'south',
+      reply: 'From here, you can only go north to the yard.',
+      nouns: [],
+      known: [],
+    });
+    const typedIn = (reading: Parameters<typeof typedContext>[4]) =>
+      typedCommands(typedContext(typing, ['chest'], 1, [], reading)).map((c) => c.command);
+    // "open chest" (the prior's 0.05) now comes before "south" (0.3), which the reply left out.
+    const order = typedIn({ madeHere: 1, readsWholeExits: true });
+    expect(order[0]).toBe('north');
+    expect(order.indexOf('open chest')).toBeLessThan(order.indexOf('south'));
+    // A state carried from before the explorer read them keeps the prior's order.
+    const before = typedIn({ madeHere: 1 });
+    expect(before.indexOf('south')).toBeLessThan(before.indexOf('open chest'));
   });
 
   it('never types the verbs that read a walkthrough or its clues', () => {

@@ -82,7 +82,9 @@ describe('replay of recorded histories', () => {
     // under none recorded before STRIKE_IDLE_PATCH: at turn 58 it laughed a third time where the
     // code after it, "laugh" answered alike twice, walks north. And enchanter under none recorded
     // before STRIKE_AMBIGUOUS_PATCH: at turn 16 it drove the spell it had just been asked which of
-    // four it meant, where the code after it waves the book at something else.
+    // four it meant, where the code after it waves the book at something else. And snacktime under
+    // none recorded before WHOLE_EXITS_PATCH: at turn 14, back in the food room whose only way out
+    // it had been told, it tried south where the code after it takes all.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -91,7 +93,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(39);
+    expect(histories).toHaveLength(41);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
