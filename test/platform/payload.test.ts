@@ -4,7 +4,9 @@
  * whole agent state, dynamics model and visited states included — stays within 64 KB. Played
  * under the `none` assist: a turn is one engine step instead of a valid-action search (108 s for
  * the test instead of 18 minutes), and the dynamics model still fills to its cap, so the bound is
- * what is measured.
+ * what is measured. By then the whole state is over its byte budget, so fitCarry trims a tenth of
+ * the model (with the other keyed records) at some continue-as-new: the model ends full or within
+ * a tenth of full, by where the last trim fell.
  */
 import { temporal } from '@temporalio/proto';
 import { MAX_DYNAMICS_ENTRIES } from '../../src/agent/dynamics';
@@ -49,7 +51,9 @@ function continueAsNewBytes(events: temporal.api.history.v1.IHistoryEvent[]): nu
     console.log(`continue-as-new payloads over ${TURNS} turns (bytes): ${sizes.join(' ')}`);
     expect(sizes.length).toBeGreaterThanOrEqual(TURNS / 100 - 1);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(LIMIT);
-    expect(Object.keys(result.learned.dynamics.entries)).toHaveLength(MAX_DYNAMICS_ENTRIES);
+    const entries = Object.keys(result.learned.dynamics.entries).length;
+    expect(entries).toBeLessThanOrEqual(MAX_DYNAMICS_ENTRIES);
+    expect(entries).toBeGreaterThanOrEqual(Math.floor(MAX_DYNAMICS_ENTRIES * 0.9));
   },
   30 * 60_000,
 );
