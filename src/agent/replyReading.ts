@@ -65,9 +65,14 @@ export function menuChoices(text: string): string[] {
   return MENU_EXIT.test(text) ? [...choices, '0'] : choices;
 }
 
+/** `text` lower-cased, "north-east" and "south west" written as the one word a story knows. */
+function lowerJoiningDiagonals(text: string): string {
+  return text.toLowerCase().replace(/\b(north|south)[- ](east|west)\b/g, '$1$2');
+}
+
 /** The story's directions that `text` names as ways to go: the compass words ("north-east" too), and up or down after a word of going. */
 export function namedDirections(text: string, directions: readonly string[]): string[] {
-  const lower = text.toLowerCase().replace(/\b(north|south)[- ](east|west)\b/g, '$1$2');
+  const lower = lowerJoiningDiagonals(text);
   const named = new Set<string>();
   for (const match of lower.matchAll(/[a-z]+/g)) if (COMPASS.includes(match[0])) named.add(match[0]);
   for (const match of lower.matchAll(VERTICAL)) named.add(match[1] ?? match[2]);
@@ -131,7 +136,7 @@ export function saysNotAVerb(reply: string): boolean {
 }
 
 /** Moves a list of a room's exits leaves out though they may work ("in" a thing, "out" of one). */
-const AROUND = new Set(['in', 'out']);
+export const AROUND_EXITS: ReadonlySet<string> = new Set(['in', 'out']);
 /** A sentence giving every way out of a room: "Obvious exits: North, East.", "You can only go east.", "The only way out is south." */
 const WHOLE_EXITS = /\b(?:obvious exits|you can (?:only )?go|the only (?:ways?|exits?)|the exits? (?:is|are)|there are exits)\b/;
 
@@ -140,11 +145,8 @@ const WHOLE_EXITS = /\b(?:obvious exits|you can (?:only )?go|the only (?:ways?|e
  * aside; empty when it gives none (a sentence of that form naming no direction: "so you can go home").
  */
 export function wholeExits(text: string, directions: readonly string[]): string[] {
-  const sentences = text
-    .toLowerCase()
-    .replace(/\b(north|south)[- ](east|west)\b/g, '$1$2')
-    .split(/(?<=[.!?])\s+|\n+/);
+  const sentences = lowerJoiningDiagonals(text).split(/(?<=[.!?])\s+|\n+/);
   // In such a sentence "up" and "down" are ways to go however they are put ("Obvious exits: North, Up.").
   const words = new Set(sentences.filter((sentence) => WHOLE_EXITS.test(sentence)).flatMap((sentence) => sentence.match(/[a-z]+/g) ?? []));
-  return directions.filter((direction) => words.has(direction) && !AROUND.has(direction));
+  return directions.filter((direction) => words.has(direction) && !AROUND_EXITS.has(direction));
 }

@@ -13,6 +13,7 @@ import { Lexicon, LexiconSchema, ShapeWorth, ShapeWorthSchema } from '../schemas
 import { idleAfter, IdleTriesSchema } from './idleTyped';
 import {
   ambiguousWords,
+  AROUND_EXITS,
   askedFirst,
   listedNouns,
   menuChoices,
@@ -160,15 +161,15 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
     for (const listed of listedCommands(ctx, exits.listed ?? [])) pin(listed.command, listed.shape, listed.worth, { listed: true });
     const unknownVerbs = new Set(exits.unknownVerbs ?? []);
     const whole = exits.whole ?? [];
-    const unlisted = (direction: string) => whole.length > 0 && !whole.includes(direction) && direction !== 'in' && direction !== 'out';
+    const unlisted = (direction: string) => whole.length > 0 && !whole.includes(direction) && !AROUND_EXITS.has(direction);
     for (const direction of ctx.lexicon.directions)
       if (unknownVerbs.has(direction)) continue;
       else if (exits.named.includes(direction)) pin(direction, direction, NAMED_EXIT + worthOf(direction));
       else add(direction, direction, unlisted(direction) ? tired * UNLISTED_DIRECTION : tired);
-    const struck = new Set(exits.struck ?? []);
-    const struckIdle = new Set(exits.struckIdle ?? []);
-    const typable = (shape: string) => !struck.has(shape) && !struckIdle.has(shape) && !unknownVerbs.has(shape.split(' ')[0]);
-    addShapes(ctx, (command, shape, factor) => typable(shape) && add(command, shape, factor), tired);
+    // Decided once per shape, not for each of the commands filled from it.
+    const struck = new Set([...(exits.struck ?? []), ...(exits.struckIdle ?? [])]);
+    const untypable = new Set(ctx.lexicon.templates.filter((shape) => struck.has(shape) || unknownVerbs.has(shape.split(' ')[0])));
+    addShapes(ctx, (command, shape, factor) => untypable.has(shape) || add(command, shape, factor), tired);
     // Walked into the dark: back the way it came before anything else (a grue waits in Zork I's dark).
     if (exits.retreat) pin(exits.retreat, exits.retreat, 3 * NAMED_EXIT, { flee: true });
     // "You can't, since the door is in the way": what stopped a move is opened next, as a player
@@ -289,11 +290,11 @@ export function learnTyping(
   tried?: { shape: string; gained: boolean },
 ): Typing {
   const key = String(step.to);
-  const { [key]: before = [], ...others } = typing.roomNouns;
+  const before = typing.roomNouns[key] ?? [];
   const merged = [...step.nouns, ...before.filter((noun) => !step.nouns.includes(noun))].slice(0, LIMITS.nounsPerRoom);
-  const kept = Object.keys(others).slice(-(LIMITS.rooms - 1));
-  const roomNouns = { ...Object.fromEntries(kept.map((room) => [room, others[room]])), [key]: merged };
+  const roomNouns = withRoomEntry(typing.roomNouns, key, merged);
   const lower = step.reply.toLowerCase();
+  const asked = askedFirst(step.reply);
   const unknown = saysUnknownWord(lower);
   const intoDark = step.from !== step.to && DARK.test(lower);
   const refused = refusedWords(step.command, step.reply, step.known).map((word) => `${unknown ? '*' : step.from}|${word}`);
@@ -311,9 +312,9 @@ export function learnTyping(
     // A reply refusing the thing ("You can't see any such thing.") says nothing of the verb.
     ...(tried && refused.length === 0 ? refusalsAfter(typing, tried, step.command, lower) : {}),
     menu: menuChoices(step.reply),
-    asked: askedFirst(step.reply),
-    deferred: deferredAfter(typing.deferred ?? null, step),
-    unknownVerbs: unknownVerbsAfter(typing.unknownVerbs ?? [], step.command, lower),
+    asked,
+    deferred: deferredAfter(typing.deferred ?? null, step, asked),
+    unknownVerbs: withEntries(typing.unknownVerbs ?? [], saysNotAVerb(lower) ? firstWord(step.command) : []),
     ambiguous: withEntries(
       typing.ambiguous ?? [],
       ambiguousWords(step.command, lower, step.known).map((word) => `${step.from}|${word}`),
@@ -328,20 +329,18 @@ function withEntries(entries: readonly string[], added: readonly string[]): stri
   return fresh.length ? [...entries, ...fresh].slice(-LIMITS.refused) : [...entries];
 }
 
-/** `known` with the first word of `command` when `reply` says it is not a verb, the newest kept. */
-function unknownVerbsAfter(known: readonly string[], command: string, reply: string): string[] {
+/** The first word of `command`, lower-case, as a list of one (none for an empty command). */
+function firstWord(command: string): string[] {
   const verb = command.trim().toLowerCase().split(/\s+/)[0];
-  if (!verb || !saysNotAVerb(reply) || known.includes(verb)) return [...known];
-  return [...known, verb].slice(-LIMITS.refused);
+  return verb ? [verb] : [];
 }
 
 /**
  * "South" answered "You'll have to get out of bed first.": once "get out of bed" is made, "south"
  * is worth making again in that room, as a player would; it is kept until it is made again or
- * another reply asks for something first.
+ * another reply asks for something first. `asked`: what the step's reply asked (see askedFirst).
  */
-function deferredAfter(deferred: Deferred | null, step: { from: number; command: string; reply: string }): Deferred | null {
-  const asked = askedFirst(step.reply);
+function deferredAfter(deferred: Deferred | null, step: { from: number; command: string }, asked: string | null): Deferred | null {
   if (asked && asked !== step.command) return { command: step.command, room: step.from, asked, done: false };
   if (!deferred) return null;
   if (step.command === deferred.asked) return { ...deferred, done: true };
@@ -400,22 +399,24 @@ function blockedAfter(
   return blocked && opening ? { ...blocked, opened: true } : blocked;
 }
 
-/** `byRoom` with `room`'s ways out replaced by `exits` when a reply gave them, the newest rooms kept. */
-function withWholeExits(byRoom: Record<string, string[]>, room: string, exits: readonly string[]): Record<string, string[]> {
-  if (exits.length === 0) return byRoom;
+/** `byRoom` with `room`'s entry set to `value` and made the newest; the newest LIMITS.rooms rooms kept. */
+function withRoomEntry<T>(byRoom: Record<string, T>, room: string, value: T): Record<string, T> {
   const { [room]: _, ...others } = byRoom;
   const kept = Object.keys(others).slice(-(LIMITS.rooms - 1));
-  return { ...Object.fromEntries(kept.map((id) => [id, others[id]])), [room]: [...exits] };
+  return { ...Object.fromEntries(kept.map((id) => [id, others[id]])), [room]: value };
 }
 
-/** `byRoom` with `words` added to `room`'s, the newest rooms kept. */
+/** `byRoom` with `room`'s ways out replaced by `exits` when a reply gave them. */
+function withWholeExits(byRoom: Record<string, string[]>, room: string, exits: readonly string[]): Record<string, string[]> {
+  return exits.length === 0 ? byRoom : withRoomEntry(byRoom, room, [...exits]);
+}
+
+/** `byRoom` with `words` added to `room`'s. */
 function withRoomWords(byRoom: Record<string, string[]>, room: string, words: readonly string[]): Record<string, string[]> {
   const before = byRoom[room] ?? [];
   const added = words.filter((word) => !before.includes(word));
   if (added.length === 0) return byRoom;
-  const { [room]: _, ...others } = byRoom;
-  const kept = Object.keys(others).slice(-(LIMITS.rooms - 1));
-  return { ...Object.fromEntries(kept.map((id) => [id, others[id]])), [room]: [...before, ...added].slice(-LIMITS.nounsPerRoom) };
+  return withRoomEntry(byRoom, room, [...before, ...added].slice(-LIMITS.nounsPerRoom));
 }
 
 /** The typing a game starts with: the nouns and the exits its first reply names. */
