@@ -13,7 +13,7 @@ import type { TurnView } from '../memory/module';
 import { type CellMemory, isUndoing, type SpentCommands } from './cells';
 import { knownStates, shortState } from './dynamics';
 import { StepOutcomeSchema } from './updater';
-import { Reading, startTyping, TypingSchema } from './typed';
+import { Reading, READING_FLAGS, startTyping, TypingSchema } from './typed';
 import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
 import { pairKindOf, thingWordsOf, verbOf, verbUses } from './verbSpread';
 import { FIGHT_ROUNDS, isArmedFight } from './fights';
@@ -287,31 +287,9 @@ export function doneIn(state: AgentState, room: number): Set<string> {
  */
 export function readingOf(state: AgentState, room: number, done: ReadonlySet<string> = doneIn(state, room)): Required<Reading> | undefined {
   if (!state.readsExits) return undefined;
-  const {
-    fleesDark,
-    takesListed,
-    strikesShapes,
-    answersMenus,
-    doesAsked,
-    retriesAsked,
-    strikesUnknownVerbs,
-    strikesIdle,
-    strikesAmbiguous,
-    readsWholeExits,
-  } = state;
-  return {
-    madeHere: done.size,
-    fleesDark,
-    takesListed,
-    strikesShapes,
-    answersMenus,
-    doesAsked,
-    retriesAsked,
-    strikesUnknownVerbs,
-    strikesIdle,
-    strikesAmbiguous,
-    readsWholeExits,
-  };
+  const reading: Required<Reading> = { madeHere: done.size } as Required<Reading>;
+  for (const flag of READING_FLAGS) reading[flag] = state[flag];
+  return reading;
 }
 
 /**

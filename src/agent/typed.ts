@@ -432,21 +432,22 @@ export function startTyping(lexicon: Lexicon, worth: ShapeWorth, room: number, o
   };
 }
 
-/** What the `none` explorer reads of a room, by the patches a run plays with (see typedContext). */
-export interface Reading {
-  /** How many commands were made in the room so far. */
-  madeHere: number;
-  fleesDark?: boolean;
-  takesListed?: boolean;
-  strikesShapes?: boolean;
-  answersMenus?: boolean;
-  doesAsked?: boolean;
-  retriesAsked?: boolean;
-  strikesUnknownVerbs?: boolean;
-  strikesIdle?: boolean;
-  strikesAmbiguous?: boolean;
-  readsWholeExits?: boolean;
-}
+/** The patches a run plays with that change what the `none` explorer reads of a room (see typedContext). */
+export const READING_FLAGS = [
+  'fleesDark',
+  'takesListed',
+  'strikesShapes',
+  'answersMenus',
+  'doesAsked',
+  'retriesAsked',
+  'strikesUnknownVerbs',
+  'strikesIdle',
+  'strikesAmbiguous',
+  'readsWholeExits',
+] as const;
+
+/** What the `none` explorer reads of a room: how many commands were made in it so far, and the patches a run plays with. */
+export type Reading = { madeHere: number } & Partial<Record<(typeof READING_FLAGS)[number], boolean>>;
 
 /**
  * The typed commands' context where the player stands. `reading` is given when the explorer reads

@@ -141,6 +141,54 @@ export const SPENT_ANYWHERE_PATCH = 'valid-spends-idle-and-shuffles-anywhere';
 /** Under `none`, advice is typed only when it is a command: not a placeholder ("unknown") or punctuation (","; see namesCommand). */
 export const TYPES_ONLY_COMMANDS_PATCH = 'none-types-only-commands';
 
+/** The agent state's yes/no fields. */
+type BooleanField = { [K in keyof AgentState]: AgentState[K] extends boolean ? K : never }[keyof AgentState];
+
+/**
+ * The patches behind the agent state's decision flags, in the order the workflow asks for them:
+ * each is asked once, before any activity, and its marker takes that place in a history.
+ */
+const DECISION_PATCHES = [
+  ['avoidsLosses', AVOID_LOSSES_PATCH],
+  ['asksOnlyWhenHeeded', ASK_WHEN_HEEDED_PATCH],
+  ['spendsEffects', SPEND_EFFECTS_PATCH],
+  ['spreadsVerbs', SPREAD_VERBS_PATCH],
+  ['looksAhead', LOOK_AHEAD_PATCH],
+  ['dropsStaleExits', STALE_EXITS_PATCH],
+  ['dropsUnshownExits', UNSHOWN_EXITS_PATCH],
+  ['avoidsDoom', DOOM_PATCH],
+  ['readsExits', READ_EXITS_PATCH],
+  ['leavesStill', STILL_MOVES_PATCH],
+  ['fleesDark', FLEE_DARK_PATCH],
+  ['followsUp', FOLLOW_UP_PATCH],
+  ['spendsMoves', SPENT_MOVES_PATCH],
+  ['spendsPairs', SPENT_PAIRS_PATCH],
+  ['tiresRooms', TIRED_ROOMS_PATCH],
+  ['triesNewPairings', NEW_PAIRINGS_PATCH],
+  ['fightsBack', FIGHTS_BACK_PATCH],
+  ['undoingNamesNothing', UNDOING_NAMES_NOTHING_PATCH],
+  ['takesListed', TAKE_LISTED_PATCH],
+  ['strikesShapes', STRIKE_SHAPES_PATCH],
+  ['answersMenus', ANSWER_MENUS_PATCH],
+  ['doesAsked', DO_ASKED_PATCH],
+  ['retriesAsked', RETRY_ASKED_PATCH],
+  ['strikesUnknownVerbs', STRIKE_UNKNOWN_VERBS_PATCH],
+  ['strikesIdle', STRIKE_IDLE_PATCH],
+  ['strikesAmbiguous', STRIKE_AMBIGUOUS_PATCH],
+  ['readsWholeExits', WHOLE_EXITS_PATCH],
+  ['spendsAnywhere', SPENT_ANYWHERE_PATCH],
+  ['typesOnlyCommands', TYPES_ONLY_COMMANDS_PATCH],
+] as const satisfies ReadonlyArray<readonly [BooleanField, string]>;
+
+type DecisionFlag = (typeof DECISION_PATCHES)[number][0];
+
+/** Whether this run plays with each decision patch (see DECISION_PATCHES). */
+function decisionFlags(): Record<DecisionFlag, boolean> {
+  const flags = {} as Record<DecisionFlag, boolean>;
+  for (const [flag, patch] of DECISION_PATCHES) flags[flag] = patched(patch);
+  return flags;
+}
+
 // ── the workflow ────────────────────────────────────────────────────────────────────────────
 
 export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState): Promise<EpisodeResult> {
@@ -153,35 +201,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
   // replays as it was played; each later run (after continue-as-new) takes them up. Asked once,
   // before any activity, so the answer holds for the whole run.
   const spendsRepeats = patched(SPENT_COMMANDS_PATCH);
-  const avoidsLosses = patched(AVOID_LOSSES_PATCH);
-  const asksOnlyWhenHeeded = patched(ASK_WHEN_HEEDED_PATCH);
-  const spendsEffects = patched(SPEND_EFFECTS_PATCH);
-  const spreadsVerbs = patched(SPREAD_VERBS_PATCH);
-  const looksAhead = patched(LOOK_AHEAD_PATCH);
-  const dropsStaleExits = patched(STALE_EXITS_PATCH);
-  const dropsUnshownExits = patched(UNSHOWN_EXITS_PATCH);
-  const avoidsDoom = patched(DOOM_PATCH);
-  const readsExits = patched(READ_EXITS_PATCH);
-  const leavesStill = patched(STILL_MOVES_PATCH);
-  const fleesDark = patched(FLEE_DARK_PATCH);
-  const followsUp = patched(FOLLOW_UP_PATCH);
-  const spendsMoves = patched(SPENT_MOVES_PATCH);
-  const spendsPairs = patched(SPENT_PAIRS_PATCH);
-  const tiresRooms = patched(TIRED_ROOMS_PATCH);
-  const triesNewPairings = patched(NEW_PAIRINGS_PATCH);
-  const fightsBack = patched(FIGHTS_BACK_PATCH);
-  const undoingNamesNothing = patched(UNDOING_NAMES_NOTHING_PATCH);
-  const takesListed = patched(TAKE_LISTED_PATCH);
-  const strikesShapes = patched(STRIKE_SHAPES_PATCH);
-  const answersMenus = patched(ANSWER_MENUS_PATCH);
-  const doesAsked = patched(DO_ASKED_PATCH);
-  const retriesAsked = patched(RETRY_ASKED_PATCH);
-  const strikesUnknownVerbs = patched(STRIKE_UNKNOWN_VERBS_PATCH);
-  const strikesIdle = patched(STRIKE_IDLE_PATCH);
-  const strikesAmbiguous = patched(STRIKE_AMBIGUOUS_PATCH);
-  const readsWholeExits = patched(WHOLE_EXITS_PATCH);
-  const spendsAnywhere = patched(SPENT_ANYWHERE_PATCH);
-  const typesOnlyCommands = patched(TYPES_ONLY_COMMANDS_PATCH);
+  const decisions = decisionFlags();
   const game = gameActivities(config.turnTimeoutSeconds);
   /** An LLM activity's input, with the episode's model when it names one (the worker's otherwise; see LLM_MODEL_KEY). */
   const withModel = <T extends object>(request: T): T => (config.model ? { ...request, llmModel: config.model } : request);
@@ -226,38 +246,7 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     upsertSearchAttributes([{ key: GAME_KEY, value: config.game }]);
     publishProgress(state);
   }
-  state = {
-    ...state,
-    avoidsLosses,
-    asksOnlyWhenHeeded,
-    spendsEffects,
-    spreadsVerbs,
-    looksAhead,
-    dropsStaleExits,
-    dropsUnshownExits,
-    avoidsDoom,
-    readsExits,
-    leavesStill,
-    fleesDark,
-    followsUp,
-    spendsMoves,
-    spendsPairs,
-    tiresRooms,
-    triesNewPairings,
-    fightsBack,
-    undoingNamesNothing,
-    takesListed,
-    strikesShapes,
-    answersMenus,
-    doesAsked,
-    retriesAsked,
-    strikesUnknownVerbs,
-    strikesIdle,
-    strikesAmbiguous,
-    readsWholeExits,
-    spendsAnywhere,
-    typesOnlyCommands,
-  };
+  state = { ...state, ...decisions };
   // Answered and failed LLM calls, carried through continue-as-new in the state's usage.
   const tally = new LlmTally(state.llm);
 
