@@ -213,6 +213,19 @@ async function main() {
         assist: 'none',
         continueAsNewEvery: 8,
       });
+    // The explorer under `none` where a later reply names a move that went nowhere: in lostpig
+    // (Jericho's story file) at seed 0, the forest to the northeast "look dark" at turn 4; at turn
+    // 32 a noise "come from northeast" (a point scored), and at turn 33 the explorer goes northeast
+    // into the forest where the code before tried the other directions of the farm again.
+    if (want('none-suite'))
+      await recordEpisode('history-none-named-episode', {
+        game: suiteStory('lostpig.z8'),
+        seed: 0,
+        maxTurns: 40,
+        policy: 'oracle-free',
+        assist: 'none',
+        continueAsNewEvery: 20,
+      });
     // The explorer under `none` (typed commands from the story's lexicon, ordered by the learned
     // shape prior): the decision replay then covers the prior's order and the parser's refusals.
     if (want('none'))

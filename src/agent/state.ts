@@ -135,6 +135,8 @@ export const AgentStateSchema = z.object({
   strikesAmbiguous: z.boolean().default(false),
   /** Under `none`, where a reply said which ways out a room has, the directions it left out are tried last there (see typed.ts); set from its patch. */
   readsWholeExits: z.boolean().default(false),
+  /** Under `none`, a move that went nowhere in a room is made again there, once, when a later reply names its direction (see typed.ts); set from its patch. */
+  retriesNamed: z.boolean().default(false),
   /** Under `valid`, idle commands and shuffles into a carried thing are spent for the episode wherever made (see spentAnywhere.ts); set from its patch. */
   spendsAnywhere: z.boolean().default(false),
   /** Under `none`, advice is typed only when it is a command ("unknown" and "," are not; see namesCommand); set from its patch. */
@@ -251,6 +253,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     strikesIdle: true,
     strikesAmbiguous: true,
     readsWholeExits: true,
+    retriesNamed: true,
     spendsAnywhere: true,
     typesOnlyCommands: true,
     oracleTurns: 0,

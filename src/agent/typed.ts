@@ -74,6 +74,8 @@ export interface TypedContext {
     struckIdle?: readonly string[];
     /** Every way out of the room, where a reply said which they all are (see wholeExits). */
     whole?: readonly string[];
+    /** Moves that went nowhere here which the last reply named since (see renamedAfter): made again. */
+    renamed?: readonly string[];
   };
 }
 
@@ -121,6 +123,8 @@ const MENU = 4 * NAMED_EXIT;
 const ASKED = 3.5 * NAMED_EXIT;
 /** Then the command that reply refused: what stood in its way is done. */
 const DEFERRED = 3.25 * NAMED_EXIT;
+/** A move that went nowhere here, named by a later reply ("It come from northeast"): the story points that way now. */
+const RENAMED = 2.75 * NAMED_EXIT;
 /** The shapes a thing is picked up with, the first the story's grammar has. */
 const TAKING = ['take $', 'get $', 'pick up $'];
 /** What is tried, in this order, on a listed thing that was not taken ("It is securely anchored."): the mailbox opened, the tree looked at. */
@@ -180,6 +184,7 @@ export function typedCommands(ctx: TypedContext): TypedCommand[] {
       for (const shape of OPENING)
         if (ctx.lexicon.templates.includes(shape) && !ctx.refused.has(noun))
           pin(shape.replace('$', noun), shape, NAMED_EXIT + worthOf(shape));
+    for (const direction of exits.renamed ?? []) if (!unknownVerbs.has(direction)) pin(direction, direction, RENAMED, { again: true });
     // Last, so that no other ranking of the same command (a named exit's) takes its mark away.
     if (exits.deferred) pin(exits.deferred, exits.deferred, DEFERRED, { again: true });
     return [...out.values()].sort((a, b) => b.worth - a.worth);
@@ -267,6 +272,12 @@ export const TypingSchema = z.object({
   idle: IdleTriesSchema.optional(),
   /** The command a reply refused until `asked` was done, where it was made, and whether `asked` has been done since. */
   deferred: DeferredSchema.nullable().optional(),
+  /** `room|direction` for each move that went nowhere there (see renamedAfter); absent in states from before they were kept. */
+  nowhere: z.array(z.string()).optional(),
+  /** Moves that went nowhere where the player stands and that the last reply named (see renamedAfter). */
+  renamed: z.array(z.string()).optional(),
+  /** `room|direction` for each such move made again there: once each (see renamedAfter). */
+  retriedNamed: z.array(z.string()).optional(),
 });
 export type Typing = z.infer<typeof TypingSchema>;
 
@@ -320,7 +331,32 @@ export function learnTyping(
       ambiguousWords(step.command, lower, step.known).map((word) => `${step.from}|${word}`),
     ),
     ...(tried ? { idle: idleAfter(typing.idle, { ...tried, command: step.command, reply: step.reply }, typing.lexicon.directions) } : {}),
+    ...renamedAfter(typing, step),
   };
+}
+
+/**
+ * Lost Pig's forest "look dark" to the northeast until, some turns on, a noise "come from
+ * northeast": a move that went nowhere in a room is made again there, once, when a later reply
+ * names its direction as the player stands there (not the move's own reply, and not on entering
+ * the room, whose description names its exits every time).
+ */
+function renamedAfter(
+  typing: Typing,
+  step: { from: number; to: number; command: string; reply: string },
+): Pick<Typing, 'nowhere' | 'renamed' | 'retriedNamed'> {
+  const command = step.command.trim().toLowerCase();
+  const move = typing.lexicon.directions.includes(command);
+  const nowhere = withEntries(typing.nowhere ?? [], move && step.from === step.to ? [`${step.from}|${command}`] : []);
+  const retriedNamed = withEntries(typing.retriedNamed ?? [], typing.renamed?.includes(command) ? [`${step.from}|${command}`] : []);
+  const renamed =
+    step.from === step.to
+      ? namedDirections(step.reply, typing.lexicon.directions).filter(
+          (direction) =>
+            direction !== command && nowhere.includes(`${step.to}|${direction}`) && !retriedNamed.includes(`${step.to}|${direction}`),
+        )
+      : [];
+  return { nowhere, renamed, retriedNamed };
 }
 
 /** `entries` with `added` appended once each, the newest kept. */
@@ -444,6 +480,7 @@ export const READING_FLAGS = [
   'strikesIdle',
   'strikesAmbiguous',
   'readsWholeExits',
+  'retriesNamed',
 ] as const;
 
 /** What the `none` explorer reads of a room: how many commands were made in it so far, and the patches a run plays with. */
@@ -475,6 +512,7 @@ export function typedContext(
             ...(reading.strikesUnknownVerbs ? { unknownVerbs: typing.unknownVerbs ?? [] } : {}),
             ...(reading.strikesIdle ? { struckIdle: typing.idle?.struck ?? [] } : {}),
             ...(reading.readsWholeExits ? { whole: typing.roomWholeExits?.[String(room)] ?? [] } : {}),
+            ...(reading.retriesNamed ? { renamed: typing.renamed ?? [] } : {}),
             ...(reading.retriesAsked && typing.deferred?.done && typing.deferred.room === room
               ? { deferred: typing.deferred.command }
               : {}),

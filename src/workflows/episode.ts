@@ -140,6 +140,8 @@ export const WHOLE_EXITS_PATCH = 'none-reads-whole-exits';
 export const SPENT_ANYWHERE_PATCH = 'valid-spends-idle-and-shuffles-anywhere';
 /** Under `none`, advice is typed only when it is a command: not a placeholder ("unknown") or punctuation (","; see namesCommand). */
 export const TYPES_ONLY_COMMANDS_PATCH = 'none-types-only-commands';
+/** Under `none`, a move that went nowhere in a room is made again there, once, when a later reply names its direction (see renamedAfter). */
+export const RETRY_NAMED_PATCH = 'none-retries-moves-named-later';
 
 /** The agent state's yes/no fields. */
 type BooleanField = { [K in keyof AgentState]: AgentState[K] extends boolean ? K : never }[keyof AgentState];
@@ -178,6 +180,7 @@ const DECISION_PATCHES = [
   ['readsWholeExits', WHOLE_EXITS_PATCH],
   ['spendsAnywhere', SPENT_ANYWHERE_PATCH],
   ['typesOnlyCommands', TYPES_ONLY_COMMANDS_PATCH],
+  ['retriesNamed', RETRY_NAMED_PATCH],
 ] as const satisfies ReadonlyArray<readonly [BooleanField, string]>;
 
 type DecisionFlag = (typeof DECISION_PATCHES)[number][0];

@@ -246,6 +246,46 @@ describe('typed commands under none', () => {
     expect(state.typing?.deferred ?? null).toBeNull();
   });
 
+  it('makes a move that went nowhere again, once, when a later reply names its direction', () => {
+    let state = initialState(started('A clearing.', ['torch']), freshLearned(), 7, {});
+    let next = turn(state);
+    state = learn(state, config, { ...next.decision, command: 'north' }, stepIn('north', 'The forest looks dark.'), next.rng, []);
+    next = turn(state);
+    expect(next.decision.command).not.toBe('north');
+    state = learn(
+      state,
+      config,
+      { ...next.decision, command: 'eat torch' },
+      stepIn('eat torch', 'Ow! You hear a noise to the north.', [], 'w1'),
+      next.rng,
+      [],
+    );
+    expect(turn(state).decision.command).toBe('north');
+    // A state carried from before the explorer made such moves again types on as before.
+    expect(turn({ ...state, retriesNamed: false }).decision.command).not.toBe('north');
+    // Made again and still going nowhere, it is not made again when a reply names it once more.
+    next = turn(state);
+    state = learn(state, config, next.decision, stepIn('north', 'The forest looks dark.', [], 'w2'), next.rng, []);
+    next = turn(state);
+    state = learn(
+      state,
+      config,
+      { ...next.decision, command: 'take torch' },
+      stepIn('take torch', 'A noise comes from the north.', [], 'w3'),
+      next.rng,
+      [],
+    );
+    expect(state.typing?.renamed).toEqual([]);
+    // The move's own reply, or a room's description on entering it, names no move to make again.
+    expect(
+      learnTyping(state.typing!, { from: 1, to: 1, command: 'north', reply: 'You cannot go north.', nouns: [], known: [] }).renamed,
+    ).toEqual([]);
+    expect(
+      learnTyping(state.typing!, { from: 2, to: 1, command: 'south', reply: 'A clearing. The forest is north.', nouns: [], known: [] })
+        .renamed,
+    ).toEqual([]);
+  });
+
   it('types nowhere again a word the parser said is not a verb, as a move or as a shape', () => {
     let typing = startTyping(LEXICON, worthOfShapes(PRIOR, LEXICON), 1, 'A hall.', []);
     const refuse = (command: string) =>

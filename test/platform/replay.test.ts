@@ -84,7 +84,9 @@ describe('replay of recorded histories', () => {
     // before STRIKE_AMBIGUOUS_PATCH: at turn 16 it drove the spell it had just been asked which of
     // four it meant, where the code after it waves the book at something else. And snacktime under
     // none recorded before WHOLE_EXITS_PATCH: at turn 14, back in the food room whose only way out
-    // it had been told, it tried south where the code after it takes all.
+    // it had been told, it tried south where the code after it takes all. And lostpig under none
+    // recorded before RETRY_NAMED_PATCH: at turn 33, a noise having come from the northeast, whose
+    // forest had looked too dark at turn 4, it ate something where the code after it goes northeast.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -93,7 +95,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(41);
+    expect(histories).toHaveLength(43);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
