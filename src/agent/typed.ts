@@ -310,11 +310,12 @@ export function learnTyping(
   const intoDark = step.from !== step.to && DARK.test(lower);
   const refused = refusedWords(step.command, step.reply, step.known).map((word) => `${unknown ? '*' : step.from}|${word}`);
   const fresh = refused.filter((entry) => !typing.refused.includes(entry));
+  const named = namedDirections(step.reply, typing.lexicon.directions);
   return {
     ...typing,
     roomNouns,
     refused: fresh.length ? [...typing.refused, ...fresh].slice(-LIMITS.refused) : typing.refused,
-    roomExits: withRoomWords(typing.roomExits ?? {}, key, namedDirections(step.reply, typing.lexicon.directions)),
+    roomExits: withRoomWords(typing.roomExits ?? {}, key, named),
     roomWholeExits: withWholeExits(typing.roomWholeExits ?? {}, key, wholeExits(step.reply, typing.lexicon.directions)),
     roomListed: withRoomWords(typing.roomListed ?? {}, key, listedNouns(step.reply, step.nouns)),
     blocked: blockedAfter(typing, step, lower),
@@ -331,7 +332,7 @@ export function learnTyping(
       ambiguousWords(step.command, lower, step.known).map((word) => `${step.from}|${word}`),
     ),
     ...(tried ? { idle: idleAfter(typing.idle, { ...tried, command: step.command, reply: step.reply }, typing.lexicon.directions) } : {}),
-    ...renamedAfter(typing, step),
+    ...renamedAfter(typing, step, named),
   };
 }
 
@@ -343,7 +344,8 @@ export function learnTyping(
  */
 function renamedAfter(
   typing: Typing,
-  step: { from: number; to: number; command: string; reply: string },
+  step: { from: number; to: number; command: string },
+  named: readonly string[],
 ): Pick<Typing, 'nowhere' | 'renamed' | 'retriedNamed'> {
   const command = step.command.trim().toLowerCase();
   const move = typing.lexicon.directions.includes(command);
@@ -351,7 +353,7 @@ function renamedAfter(
   const retriedNamed = withEntries(typing.retriedNamed ?? [], typing.renamed?.includes(command) ? [`${step.from}|${command}`] : []);
   const renamed =
     step.from === step.to
-      ? namedDirections(step.reply, typing.lexicon.directions).filter(
+      ? named.filter(
           (direction) =>
             direction !== command && nowhere.includes(`${step.to}|${direction}`) && !retriedNamed.includes(`${step.to}|${direction}`),
         )

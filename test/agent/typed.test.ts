@@ -248,33 +248,20 @@ describe('typed commands under none', () => {
 
   it('makes a move that went nowhere again, once, when a later reply names its direction', () => {
     let state = initialState(started('A clearing.', ['torch']), freshLearned(), 7, {});
-    let next = turn(state);
-    state = learn(state, config, { ...next.decision, command: 'north' }, stepIn('north', 'The forest looks dark.'), next.rng, []);
-    next = turn(state);
-    expect(next.decision.command).not.toBe('north');
-    state = learn(
-      state,
-      config,
-      { ...next.decision, command: 'eat torch' },
-      stepIn('eat torch', 'Ow! You hear a noise to the north.', [], 'w1'),
-      next.rng,
-      [],
-    );
+    /** `command` made from the explorer's next turn, answered `reply` in a world of hash `hash`. */
+    const make = (command: string, reply: string, hash = 'w0') => {
+      const next = turn(state);
+      state = learn(state, config, { ...next.decision, command }, stepIn(command, reply, [], hash), next.rng, []);
+    };
+    make('north', 'The forest looks dark.');
+    expect(turn(state).decision.command).not.toBe('north');
+    make('eat torch', 'Ow! You hear a noise to the north.', 'w1');
     expect(turn(state).decision.command).toBe('north');
     // A state carried from before the explorer made such moves again types on as before.
     expect(turn({ ...state, retriesNamed: false }).decision.command).not.toBe('north');
     // Made again and still going nowhere, it is not made again when a reply names it once more.
-    next = turn(state);
-    state = learn(state, config, next.decision, stepIn('north', 'The forest looks dark.', [], 'w2'), next.rng, []);
-    next = turn(state);
-    state = learn(
-      state,
-      config,
-      { ...next.decision, command: 'take torch' },
-      stepIn('take torch', 'A noise comes from the north.', [], 'w3'),
-      next.rng,
-      [],
-    );
+    make('north', 'The forest looks dark.', 'w2');
+    make('take torch', 'A noise comes from the north.', 'w3');
     expect(state.typing?.renamed).toEqual([]);
     // The move's own reply, or a room's description on entering it, names no move to make again.
     expect(
