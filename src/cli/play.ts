@@ -124,7 +124,7 @@ export function addRunOptions(cmd: Command): Command {
     .option(
       '--memory-work <when>',
       'when memory modules (compaction, knowledge) call the LLM: every-turn (as soon as due) | when-read ' +
-        '(only before a turn that asks the oracle, which alone reads them, and at the end; default: every-turn)',
+        `(only before a turn that asks the oracle, which alone reads them, and at the end; default: ${D.memoryWork})`,
     )
     .option(
       '--oracle-budget <n>',

@@ -119,6 +119,9 @@ export const EPISODE_DEFAULTS: Omit<EpisodeConfig, 'game'> = {
   knowledgeEvery: 10,
   knowledgeKb: 8,
   knowledgeVerifyAfter: 20,
+  // The modules' products are read only in the oracle's context: work nobody reads is not paid for
+  // (on the embedded model a compaction is 35-40 s of a first run's 2 cores).
+  memoryWork: 'when-read',
   assist: 'probe',
   model: null,
 };

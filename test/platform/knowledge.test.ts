@@ -30,6 +30,8 @@ const CAMPAIGN = () =>
     maxTurns: 12,
     policy: 'full',
     knowledgeEvery: 5,
+    // Each window at its cadence (5, 10, the end), whether or not the next turn asks the oracle.
+    memoryWork: 'every-turn',
     compactEvery: 0,
     thoughtbox: 'off',
     stopOnDeath: false,
