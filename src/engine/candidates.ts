@@ -119,6 +119,28 @@ function preferredVerb(line: GrammarLine, resolution: number): string {
 
 const slots = (tokens: Token[]) => tokens.filter((t) => t.kind === 'object' || t.kind === 'topic');
 
+/**
+ * A line whose first object must be inside its second, once for each word the story accepts
+ * between them (see the key in templates); any other line as it is.
+ */
+function insideVariants(line: GrammarLine): GrammarLine[] {
+  const first = slots(line.tokens)[0];
+  const at = line.tokens.findIndex((t) => t.kind === 'word' && t.alternatives?.length);
+  if (first?.kind !== 'object' || !first.inside || at < 0) return [line];
+  const word = line.tokens[at] as Extract<Token, { kind: 'word' }>;
+  return [word.text, ...word.alternatives!].map((text) => ({
+    ...line,
+    tokens: line.tokens.map((t, i) => (i === at ? { kind: 'word' as const, text } : t)),
+  }));
+}
+
+/** A line's own words, in order ("from", "off"): what tells apart lines of one action and the same slots. */
+const wordsAfterVerb = (line: GrammarLine) =>
+  line.tokens
+    .filter((t): t is Extract<Token, { kind: 'word' }> => t.kind === 'word')
+    .map((t) => t.text)
+    .join(' ');
+
 /** Debugging verbs ("#random", "$verify") are not words a player types, and some change the RNG or open files. */
 const isWord = (verb: string) => /^[a-z]/.test(verb);
 
@@ -135,7 +157,7 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
   const bestMultiSecond = new Map<string, { line: GrammarLine; verb: string; score: number }>();
   const order: string[] = [];
   const actionOf = new Map<string, string>();
-  for (const line of grammar.lines) {
+  for (const line of grammar.lines.flatMap(insideVariants)) {
     if (line.meta || line.tokens.some((t) => t.kind === 'unfillable') || !isWord(line.verb)) continue;
     const objectSlots = slots(line.tokens);
     if (objectSlots.length > 2) continue;
@@ -145,8 +167,12 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
     // down the skeleton" drops what is carried, "put all in it" tries everything in the room).
     const search = objectSlots.map((t) => (t.kind === 'object' ? t.search : 't')).join(',');
     const actionKey = `${line.action}/${objectSlots.length}`;
+    // A multiinside slot is read by looking ahead to the object after the line's word, so the word
+    // decides which of several alike things is meant: Balances' "take gold off left pan" takes a
+    // coin from that pan where "take gold from left pan" picks one on the other pan and fails.
+    const words = objectSlots[0]?.kind === 'object' && objectSlots[0].inside ? `/${wordsAfterVerb(line)}` : '';
     // Without bySearch, one per action and object count: the shapes a player types (lexicon.ts).
-    const key = bySearch ? `${actionKey}/${search}` : actionKey;
+    const key = bySearch ? `${actionKey}/${search}${words}` : actionKey;
     const verb = preferredVerb(line, resolution);
     // Prefer familiar verbs; then "give X to Y" over "give Y X", and "open X" over "open up X".
     const hasWord = line.tokens.some((t) => t.kind === 'word');

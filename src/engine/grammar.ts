@@ -11,7 +11,8 @@ export type GrammarFormat = 'infocom-fixed' | 'infocom-variable' | 'inform-gv1' 
 
 /** One slot of a grammar line. */
 export type Token =
-  | { kind: 'word'; text: string }
+  /** A word of the line; `alternatives`: the other words the story accepts in its place ('from'/'off'). */
+  | { kind: 'word'; text: string; alternatives?: string[] }
   /**
    * An object slot. `held`: the parser wants something the player carries. `multi`: the slot
    * takes several objects or "all" (Inform's multi tokens, ZIL's MANY). `inside`: the object must
@@ -307,8 +308,14 @@ export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary
           }
           const data = word(mem, at + 1);
           at += 3;
-          // A token flagged 0x10 is an alternative to the one before it ('in'/'into'): keep the first.
-          if (type & 0x10) continue;
+          // A token flagged 0x10 is an alternative to the one before it ('in'/'into'): the first
+          // stands for the line, the others are kept beside it.
+          if (type & 0x10) {
+            const previous = tokens[tokens.length - 1];
+            const w = (type & 0x0f) === 2 ? dict.at(data) : undefined;
+            if (previous?.kind === 'word' && w) previous.alternatives = [...(previous.alternatives ?? []), w.text];
+            continue;
+          }
           switch (type & 0x0f) {
             case 1:
               if (data <= 6) tokens.push(informObject(data));

@@ -189,7 +189,9 @@ describeWithSuite(['anchor'], 'names: a word of the printed name that the name p
     const session = sessionAt(anchor, 76);
     const keys = ['key to the house', 'key to the cellar'].map((name) => objectNamed(session, name));
     const takes = findValidActions(session).filter((a) => a.diff.moved.some((m) => keys.includes(m.object) && m.to === session.player));
-    const moves = (command: string) => takes.find((a) => a.command === command)?.diff.moved.map((m) => m.object);
+    // The group's wording may be the line's other word ("take house key off keyring").
+    const moves = (command: string) =>
+      takes.find((a) => a.command === command || a.equivalents.includes(command))?.diff.moved.map((m) => m.object);
     expect(moves('take house key from keyring')).toEqual([keys[0]]);
     expect(moves('take cellar key from keyring')).toEqual([keys[1]]);
   });
@@ -292,6 +294,25 @@ describeWithSuite(['trinity'], 'lines of one action that want different objects 
     const before = session.objects.parent(session.mem, prams);
     expect(parentAfter('put perambulators under wristwatch')).toBe(before);
     expect(parentAfter('push perambulators under wristwatch')).not.toBe(before);
+  });
+});
+
+describeWithSuite(['balances'], "a line's alternative words before a thing that must be inside another", ({ balances }) => {
+  it('takes a gold coin off the left pan by "off", where "from" picks one on the right pan and fails', () => {
+    // After step 35 of the walkthrough the player stands in the cave by the scales: three gold
+    // coins on the right pan, two with a bronze coin and a scroll on the left (the grammar:
+    // 'from'/'off' in one line).
+    const session = sessionAt(balances, 35, balances.seed);
+    expect(balances.walkthrough[34]).toBe('write cave on cube');
+    const leftPan = (command: string) =>
+      afterTrying(session, command, () => session.tryCommand('look')).match(/On the left pan are ([^.]*)\./)?.[1];
+    expect(leftPan('look')).toBe('a bronze coin, two gold coins and a crumpled scroll');
+    expect(leftPan('take gold from left pan')).toBe('a bronze coin, two gold coins and a crumpled scroll');
+    expect(leftPan('take gold off left pan')).toMatch(/^a bronze coin, a gold coin and a crumpled scroll$/);
+    const actions = findValidActions(session)
+      .map((a) => [a.command, ...a.equivalents])
+      .flat();
+    expect(actions).toEqual(expect.arrayContaining(['take gold off left pan', 'take two off right pan']));
   });
 });
 
