@@ -119,14 +119,19 @@ function preferredVerb(line: GrammarLine, resolution: number): string {
 
 const slots = (tokens: Token[]) => tokens.filter((t) => t.kind === 'object' || t.kind === 'topic');
 
+/** Whether a line's first object must be inside its second (Inform's multiinside). */
+const firstInside = (tokens: Token[]) => {
+  const first = slots(tokens)[0];
+  return first?.kind === 'object' && first.inside;
+};
+
 /**
  * A line whose first object must be inside its second, once for each word the story accepts
  * between them (see the key in templates); any other line as it is.
  */
 function insideVariants(line: GrammarLine): GrammarLine[] {
-  const first = slots(line.tokens)[0];
   const at = line.tokens.findIndex((t) => t.kind === 'word' && t.alternatives?.length);
-  if (first?.kind !== 'object' || !first.inside || at < 0) return [line];
+  if (!firstInside(line.tokens) || at < 0) return [line];
   const word = line.tokens[at] as Extract<Token, { kind: 'word' }>;
   return [word.text, ...word.alternatives!].map((text) => ({
     ...line,
@@ -170,7 +175,7 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
     // A multiinside slot is read by looking ahead to the object after the line's word, so the word
     // decides which of several alike things is meant: Balances' "take gold off left pan" takes a
     // coin from that pan where "take gold from left pan" picks one on the other pan and fails.
-    const words = objectSlots[0]?.kind === 'object' && objectSlots[0].inside ? `/${wordsAfterVerb(line)}` : '';
+    const words = firstInside(line.tokens) ? `/${wordsAfterVerb(line)}` : '';
     // Without bySearch, one per action and object count: the shapes a player types (lexicon.ts).
     const key = bySearch ? `${actionKey}/${search}${words}` : actionKey;
     const verb = preferredVerb(line, resolution);

@@ -308,7 +308,7 @@ describeWithSuite(['balances'], "a line's alternative words before a thing that 
       afterTrying(session, command, () => session.tryCommand('look')).match(/On the left pan are ([^.]*)\./)?.[1];
     expect(leftPan('look')).toBe('a bronze coin, two gold coins and a crumpled scroll');
     expect(leftPan('take gold from left pan')).toBe('a bronze coin, two gold coins and a crumpled scroll');
-    expect(leftPan('take gold off left pan')).toMatch(/^a bronze coin, a gold coin and a crumpled scroll$/);
+    expect(leftPan('take gold off left pan')).toBe('a bronze coin, a gold coin and a crumpled scroll');
     const actions = findValidActions(session)
       .map((a) => [a.command, ...a.equivalents])
       .flat();
