@@ -303,7 +303,7 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
     held: new Set(scope.held),
     parentOf: (id) => parents.get(id) ?? 0,
     hasAttribute: (id, attribute) => session.objects.hasAttribute(start, id, attribute),
-    countWords: countWords(session, scope.all, phrase, parents),
+    ...countWords(session, scope.all, phrase, parents, scope.held),
     fill: (words, chosen, allWord = 'all') => {
       let k = 0;
       return words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, allWord) : phrase.get(chosen[k++])!)).join(' ');
@@ -320,12 +320,20 @@ const NUMBER_WORDS = [
 ];
 
 /**
- * The counts an Inform parser reads where "all" may go, as the story's number words: two, and
- * the size of each group of alike things (same phrase, same parent) in scope, which the game
- * lists as one ("three balsa wood beams"). Infocom's parsers read no such count.
+ * The counts an Inform parser reads where "all" may go, as the story's number words. Its parser
+ * takes the first N of what "all" would, so each count drops or takes a different set.
+ * `countWords`: two, and the size of each group of alike things (same phrase, same parent) in
+ * scope, which the game lists as one ("three balsa wood beams"). `heldCounts`: the other counts up
+ * to the number of things held directly ("drop six"). Infocom's parsers read no such count.
  */
-function countWords(session: GameSession, objects: number[], phrase: Map<number, string>, parents: Map<number, number>): string[] {
-  if (!session.grammar.format.startsWith('inform')) return [];
+function countWords(
+  session: GameSession,
+  objects: number[],
+  phrase: Map<number, string>,
+  parents: Map<number, number>,
+  held: readonly number[],
+): { countWords: string[]; heldCounts: string[] } {
+  if (!session.grammar.format.startsWith('inform')) return { countWords: [], heldCounts: [] };
   const groups = new Map<string, number>();
   for (const id of objects) {
     const name = phrase.get(id);
@@ -334,11 +342,18 @@ function countWords(session: GameSession, objects: number[], phrase: Map<number,
     groups.set(group, (groups.get(group) ?? 0) + 1);
   }
   // Two, the smallest count, always: the parser takes the first two of whatever "all" would ("take two").
-  const sizes = new Set([2, ...[...groups.values()].filter((n) => n >= 2 && n < NUMBER_WORDS.length)]);
-  return [...sizes]
-    .sort((a, b) => a - b)
-    .map((n) => NUMBER_WORDS[n])
-    .filter((word) => session.dictionary.has(word));
+  const listed = new Set([2, ...[...groups.values()].filter((n) => n >= 2)]);
+  const heldSet = new Set(held);
+  const heldDirectly = held.filter((id) => !heldSet.has(parents.get(id) ?? 0)).length;
+  const others: number[] = [];
+  for (let n = 3; n <= heldDirectly; n++) if (!listed.has(n)) others.push(n);
+  const words = (counts: Iterable<number>) =>
+    [...counts]
+      .filter((n) => n < NUMBER_WORDS.length)
+      .sort((a, b) => a - b)
+      .map((n) => NUMBER_WORDS[n])
+      .filter((word) => session.dictionary.has(word));
+  return { countWords: words(listed), heldCounts: words(others) };
 }
 
 /**
@@ -384,7 +399,7 @@ export function singleCandidates(session: GameSession, scope: CandidateScope = c
     // "all" in every one-object line, as Jericho tries it: where the line takes one object, games
     // still answer "examine all", "kiss all" or "open all", each its own effect.
     out.push(scope.fill(t.allWords ?? t.words, [ALL]));
-    if (t.allWords) for (const count of scope.countWords) out.push(scope.fill(t.allWords, [ALL], count));
+    if (t.allWords) for (const count of [...scope.countWords, ...scope.heldCounts]) out.push(scope.fill(t.allWords, [ALL], count));
   }
   out.push(...directionCandidates(scope, session.grammar.directions));
   return unique(out);

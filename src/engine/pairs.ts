@@ -38,6 +38,8 @@ interface Screen {
 
 export class PairPlan {
   private readonly screens = new Map<string, Screen[]>();
+  /** "put all in X" commands, for the counts tried where "all" did something ("put six in X"). */
+  private readonly allPairs = new Map<string, Array<{ template: number; second: number }>>();
   private readonly tried: Set<string>;
   /** Portable things not in the inventory: the screens' partners and the expansions' candidates. */
   private readonly loose: number[];
@@ -101,7 +103,11 @@ export class PairPlan {
         (held.has(b) && sought(a, find0));
       for (const a of firsts) for (const b of seconds) if (a !== b && pairs(a, b)) this.add(out, t.words, a, b);
       if (t.allWords)
-        for (const b of seconds) for (const allWord of ['all', ...this.scope.countWords]) this.add(out, t.allWords, ALL, b, allWord);
+        for (const b of seconds) {
+          for (const allWord of ['all', ...this.scope.countWords]) this.add(out, t.allWords, ALL, b, allWord);
+          const all = this.scope.fill(t.allWords, [ALL, b]);
+          this.allPairs.set(all, [...(this.allPairs.get(all) ?? []), { template: index, second: b }]);
+        }
       if (t.allSecondWords) for (const a of firsts) this.add(out, t.allSecondWords, a, ALL);
       const screen = (object: number, slot: 0 | 1, others: number[]) => {
         // Not the object's own container or content: the ball pushed back into the bucket it is in changes nothing, and says nothing of the ball.
@@ -124,6 +130,9 @@ export class PairPlan {
   second(outcomes: PairOutcome[]): string[] {
     const out: string[] = [];
     for (const hit of outcomes) {
+      for (const { template, second } of this.allPairs.get(hit.command) ?? []) {
+        for (const count of this.scope.heldCounts) this.add(out, this.scope.templates[template].allWords!, ALL, second, count);
+      }
       for (const s of this.screens.get(hit.command) ?? []) {
         if (!didMoreThanTake(hit, s.partner, s.object)) continue;
         const t = this.scope.templates[s.template];

@@ -50,6 +50,11 @@ export interface CandidateScope {
    * (three beams, ten coins).
    */
   countWords: string[];
+  /**
+   * The other counts up to the number of things held directly ("drop six" of eight things held):
+   * tried in one-object lines, and in a two-object line only where its "all" did something.
+   */
+  heldCounts: string[];
   /** A template's words with objects in its slots (0 for "all", written `allWord`, "all" by default). */
   fill: (words: Array<string | Token>, chosen: number[], allWord?: string) => string;
 }

@@ -1,10 +1,13 @@
 import { PairPlan } from '../../src/engine/pairs';
-import type { CandidateScope, Template } from '../../src/engine/templates';
+import { ALL, type CandidateScope, type Template } from '../../src/engine/templates';
 
 const OBJECT = { kind: 'object', held: false, creature: false, multi: false, inside: false, search: 0 } as const;
 
 /** A room with a woman (1) holding a hologram (2), a table (3) and, on it, a cup (4); the player holds a coin (5). */
-function scopeWith(templates: Template[]): CandidateScope {
+function scopeWith(
+  templates: Template[],
+  counts: Pick<CandidateScope, 'countWords' | 'heldCounts'> = { countWords: [], heldCounts: [] },
+): CandidateScope {
   const phrase = new Map([
     [1, 'cheryl'],
     [2, 'hologram'],
@@ -23,10 +26,11 @@ function scopeWith(templates: Template[]): CandidateScope {
     held: new Set([5]),
     parentOf: (id) => parents.get(id) ?? 0,
     hasAttribute: () => false,
-    countWords: [],
-    fill: (words, chosen) => {
+    ...counts,
+    fill: (words, chosen, allWord = 'all') => {
       let slot = 0;
-      return words.map((w) => (typeof w === 'string' ? w : w.kind === 'word' ? w.text : phrase.get(chosen[slot++])!)).join(' ');
+      const object = (id: number) => (id === ALL ? allWord : phrase.get(id)!);
+      return words.map((w) => (typeof w === 'string' ? w : w.kind === 'word' ? w.text : object(chosen[slot++]))).join(' ');
     },
   };
 }
@@ -138,5 +142,27 @@ describe('PairPlan: held things that nothing moves', () => {
     const first = new PairPlan(scope, new Set([5]), [], new Set([5])).first();
     expect(first).toEqual(expect.arrayContaining(['give arm to cheryl', 'give coin to cheryl', 'give coin to table']));
     expect(first).not.toContain('give arm to table');
+  });
+});
+
+describe('PairPlan: counts where "all" goes', () => {
+  const put: Template = { words: ['put', OBJECT, 'in', OBJECT], allWords: ['put', OBJECT, 'in', OBJECT], held: [false, false] };
+  const counts = { countWords: ['two'], heldCounts: ['three', 'four'] };
+
+  it('tries the counts of things held in a second object only where its "all" did something', () => {
+    const plan = new PairPlan(scopeWith([put], counts), new Set(), []);
+    const first = plan.first();
+    expect(first).toEqual(expect.arrayContaining(['put all in table', 'put two in table', 'put all in cup']));
+    expect(first).not.toContain('put three in table');
+    const second = plan.second([
+      {
+        command: 'put all in table',
+        diff: { moved: [{ object: 5, from: 0, to: 3 }], attributesSet: [], attributesCleared: [] },
+        scoreDelta: 0,
+        endsGame: false,
+      },
+    ]);
+    expect(second).toEqual(expect.arrayContaining(['put three in table', 'put four in table']));
+    expect(second).not.toContain('put three in cup');
   });
 });

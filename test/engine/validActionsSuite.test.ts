@@ -359,6 +359,21 @@ describeWithSuite(['spirit'], 'a number where "all" goes', ({ spirit }) => {
   });
 });
 
+describeWithSuite(['deephome'], 'every count up to the things held', ({ deephome }) => {
+  it('tries "drop five" with nine things held, none alike: Inform\'s parser drops the first five', () => {
+    // The walkthrough's step 186, at the forge: nine things held directly (two worn), each its own.
+    const session = sessionAt(deephome, 186, deephome.seed);
+    const candidates = candidateCommands(session);
+    expect(candidates).toEqual(expect.arrayContaining(['drop five', 'drop six', 'drop seven']));
+    expect(candidates).not.toContain('drop ten');
+    const before = session.worldState();
+    const moved = (command: string) =>
+      afterTrying(session, command, () => GameSession.worldDiff(before, session.worldState()).moved.length);
+    expect(moved('drop five')).toBe(5);
+    expect(moved('drop six')).toBe(6);
+  });
+});
+
 describeWithSuite(['zenon'], "the binding's hash-only objects: in a command's effects, not in the world's hash", ({ zenon }) => {
   it("offers a passing turn while the janitor walks (Jericho's diff counts him), and the agent's world state stays the same", () => {
     // With Jericho's seed the janitor is on his rounds from the first turn.
