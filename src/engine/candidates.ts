@@ -13,6 +13,7 @@ import { inWorldCommands } from './outOfWorld';
 import type { GameSession } from './session';
 import { INFORM_ANIMATE_ATTRIBUTE } from './bindings';
 import { PairPlan } from './pairs';
+import { heldNames } from './heldNames';
 import { outOfReach } from './outOfReach';
 import { scopeObjects } from './scope';
 import { ALL, type CandidateScope, type Template } from './templates';
@@ -293,6 +294,8 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
   const unreachable = new Set(outOfReach(session, found.all, found.namedByReply, examine));
   const scope = { ...found, all: found.all.filter((id) => !unreachable.has(id)) };
   const phrase = nounPhrases(session, scope.all);
+  const heldPhrases = new Map(scope.held.filter((id) => phrase.has(id) && scope.all.includes(id)).map((id) => [id, phrase.get(id)!]));
+  for (const [id, name] of heldNames(session, heldPhrases)) phrase.set(id, name);
   const parents = new Map(scope.all.map((id) => [id, session.objects.parent(session.mem, id)]));
   // The pairs are made after the first pass has run other states: attributes are read from a copy of this one.
   const start = session.mem.slice();

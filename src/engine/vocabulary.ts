@@ -24,7 +24,7 @@ const FILLER = new Set<string>(ARTICLES);
  * A game may list one among an object's names ("my" for the player's owner), but "examine my"
  * asks "What do you want to examine?": such a word never heads a phrase while the object has another.
  */
-const DETERMINERS = new Set<string>([...ARTICLES, ...POSSESSIVES, ...DEMONSTRATIVES, ...OBJECT_PRONOUNS, ...LIGHT_DESCRIPTORS]);
+export const DETERMINERS = new Set<string>([...ARTICLES, ...POSSESSIVES, ...DEMONSTRATIVES, ...OBJECT_PRONOUNS, ...LIGHT_DESCRIPTORS]);
 
 /** Inform 6 compiles `name` as common property 1 in every game. */
 const INFORM_NAME_PROPERTY = 1;

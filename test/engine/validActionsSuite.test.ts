@@ -374,6 +374,19 @@ describeWithSuite(['deephome'], 'every count up to the things held', ({ deephome
   });
 });
 
+describeWithSuite(['theatre'], 'things held that their listed words do not name', ({ theatre }) => {
+  it('names a pearl by the word of the inventory that drops it ("violet"), not by the "three" its name property lists', () => {
+    // The walkthrough's step 126: four pearls list "eye" and a number; their parse_name reads the colour.
+    const session = sessionAt(theatre, 126, theatre.seed);
+    const candidates = candidateCommands(session);
+    expect(candidates).toEqual(expect.arrayContaining(['drop violet', 'drop blue', 'put violet in shaped telescope']));
+    const before = session.worldState();
+    const moved = afterTrying(session, 'drop violet', () => GameSession.worldDiff(before, session.worldState()).moved);
+    expect(moved).toHaveLength(1);
+    expect(session.objects.name(session.mem, moved[0].object)).toBe('eye three');
+  });
+});
+
 describeWithSuite(['zenon'], "the binding's hash-only objects: in a command's effects, not in the world's hash", ({ zenon }) => {
   it("offers a passing turn while the janitor walks (Jericho's diff counts him), and the agent's world state stays the same", () => {
     // With Jericho's seed the janitor is on his rounds from the first turn.
