@@ -294,7 +294,8 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
   const unreachable = new Set(outOfReach(session, found.all, found.namedByReply, examine));
   const scope = { ...found, all: found.all.filter((id) => !unreachable.has(id)) };
   const phrase = nounPhrases(session, scope.all);
-  const heldPhrases = new Map(scope.held.filter((id) => phrase.has(id) && scope.all.includes(id)).map((id) => [id, phrase.get(id)!]));
+  // The phrases are of what is in reach: a thing held and out of reach has none.
+  const heldPhrases = new Map(scope.held.filter((id) => phrase.has(id)).map((id) => [id, phrase.get(id)!]));
   for (const [id, name] of heldNames(session, heldPhrases)) phrase.set(id, name);
   const parents = new Map(scope.all.map((id) => [id, session.objects.parent(session.mem, id)]));
   // The pairs are made after the first pass has run other states: attributes are read from a copy of this one.

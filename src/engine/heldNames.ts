@@ -35,7 +35,7 @@ export function heldNames(session: GameSession, held: ReadonlyMap<number, string
 
 /** The words "inventory" prints that the dictionary holds, once each, less articles and pronouns. */
 function inventoryWords(session: GameSession): string[] {
-  const text = tryAndPutBack(session, 'inventory');
+  const text = tryAndPutBack(session, 'inventory', (reply) => reply);
   const words = (text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? []).filter((word) => !DETERMINERS.has(word) && session.dictionary.has(word));
   return [...new Set(words)];
 }
@@ -43,19 +43,14 @@ function inventoryWords(session: GameSession): string[] {
 /** Which of `watched` a command moves, from the current state (put back after). */
 function movedBy(session: GameSession, command: string, watched: number[]): number[] {
   const parents = watched.map((id) => session.objects.parent(session.mem, id));
-  const start = session.captureState();
-  try {
-    session.tryCommand(command);
-    return watched.filter((id, i) => session.objects.parent(session.mem, id) !== parents[i]);
-  } finally {
-    session.restoreState(start);
-  }
+  return tryAndPutBack(session, command, () => watched.filter((id, i) => session.objects.parent(session.mem, id) !== parents[i]));
 }
 
-function tryAndPutBack(session: GameSession, command: string): string {
+/** What `read` sees after the command (given its reply), the session put back where it was. */
+function tryAndPutBack<T>(session: GameSession, command: string, read: (reply: string) => T): T {
   const start = session.captureState();
   try {
-    return session.tryCommand(command);
+    return read(session.tryCommand(command));
   } finally {
     session.restoreState(start);
   }

@@ -65,6 +65,12 @@ function afterTrying<T>(session: GameSession, command: string, read: () => T): T
   }
 }
 
+/** What the command moves, the session put back where it was. */
+function movedBy(session: GameSession, command: string): Array<{ object: number; from: number; to: number }> {
+  const before = session.worldState();
+  return afterTrying(session, command, () => GameSession.worldDiff(before, session.worldState()).moved);
+}
+
 const shown = (words: Array<string | Token>) => words.map((w) => (typeof w === 'string' ? w : 'OBJ')).join(' ');
 
 /** The object whose printed name is `name`. */
@@ -322,13 +328,10 @@ describeWithSuite(['infidel'], 'lines of one action that look for their objects 
     const session = sessionAt(infidel, 71);
     const candidates = candidateCommands(session);
     expect(candidates).toEqual(expect.arrayContaining(['put all in skeleton', 'drop all on skeleton']));
-    const before = session.worldState();
     const moved = (command: string) =>
-      afterTrying(session, command, () =>
-        GameSession.worldDiff(before, session.worldState())
-          .moved.map((m) => m.object)
-          .sort((a, b) => a - b),
-      );
+      movedBy(session, command)
+        .map((m) => m.object)
+        .sort((a, b) => a - b);
     expect(moved('drop all on skeleton')).not.toEqual(moved('put all in skeleton'));
   });
 });
@@ -351,9 +354,7 @@ describeWithSuite(['spirit'], 'a number where "all" goes', ({ spirit }) => {
     const session = sessionAt(spirit, 1263, spirit.seed);
     const candidates = candidateCommands(session);
     expect(candidates).toEqual(expect.arrayContaining(['drop two', 'drop three', 'drop four', 'drop ten']));
-    const before = session.worldState();
-    const moved = (command: string) =>
-      afterTrying(session, command, () => GameSession.worldDiff(before, session.worldState()).moved.length);
+    const moved = (command: string) => movedBy(session, command).length;
     expect(moved('drop three')).toBe(3);
     expect(moved('drop four')).toBe(4);
   });
@@ -366,9 +367,7 @@ describeWithSuite(['deephome'], 'every count up to the things held', ({ deephome
     const candidates = candidateCommands(session);
     expect(candidates).toEqual(expect.arrayContaining(['drop five', 'drop six', 'drop seven']));
     expect(candidates).not.toContain('drop ten');
-    const before = session.worldState();
-    const moved = (command: string) =>
-      afterTrying(session, command, () => GameSession.worldDiff(before, session.worldState()).moved.length);
+    const moved = (command: string) => movedBy(session, command).length;
     expect(moved('drop five')).toBe(5);
     expect(moved('drop six')).toBe(6);
   });
@@ -380,8 +379,7 @@ describeWithSuite(['theatre'], 'things held that their listed words do not name'
     const session = sessionAt(theatre, 126, theatre.seed);
     const candidates = candidateCommands(session);
     expect(candidates).toEqual(expect.arrayContaining(['drop violet', 'drop blue', 'put violet in shaped telescope']));
-    const before = session.worldState();
-    const moved = afterTrying(session, 'drop violet', () => GameSession.worldDiff(before, session.worldState()).moved);
+    const moved = movedBy(session, 'drop violet');
     expect(moved).toHaveLength(1);
     expect(session.objects.name(session.mem, moved[0].object)).toBe('eye three');
   });
