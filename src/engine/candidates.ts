@@ -140,6 +140,9 @@ function insideVariants(line: GrammarLine): GrammarLine[] {
   }));
 }
 
+/** Whether a word follows a line's last object ("pick multi up"). */
+const wordAfterObjects = (tokens: Token[]) => tokens.at(-1)?.kind === 'word';
+
 /** A line's own words, in order ("from", "off"): what tells apart lines of one action and the same slots. */
 const wordsAfterVerb = (line: GrammarLine) =>
   line.tokens
@@ -160,6 +163,7 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
   const bySearch = options.bySearch ?? true;
   const best = new Map<string, { line: GrammarLine; verb: string; score: number }>();
   const bestMulti = new Map<string, { line: GrammarLine; verb: string; score: number }>();
+  const bestMultiByShape = new Map<string, { line: GrammarLine; verb: string; score: number }>();
   const bestMultiSecond = new Map<string, { line: GrammarLine; verb: string; score: number }>();
   const order: string[] = [];
   const actionOf = new Map<string, string>();
@@ -195,6 +199,9 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
         const currentMulti = bestMulti.get(multiKey);
         if (!currentMulti || score < currentMulti.score) bestMulti.set(multiKey, { line, verb, score });
       }
+      const shapeKey = `${actionKey}/${wordAfterObjects(line.tokens)}`;
+      const currentShape = bestMultiByShape.get(shapeKey);
+      if (objectSlots.length === 1 && (!currentShape || score < currentShape.score)) bestMultiByShape.set(shapeKey, { line, verb, score });
     }
     const second = objectSlots[1];
     const currentSecond = bestMultiSecond.get(actionKey);
@@ -210,11 +217,13 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
     const actionKey = actionOf.get(key)!;
     const multiLine = bestMulti.get(key) ?? bestMulti.get(actionKey);
     const multiSecondLine = bestMultiSecond.get(actionKey);
+    const otherShape = multiLine && bestMultiByShape.get(`${actionKey}/${!wordAfterObjects(multiLine.line.tokens)}`);
     return {
       words: wordsOf(line, verb),
       held: slots(line.tokens).map((t) => t.kind === 'object' && t.held),
       ...findOf(line.tokens, grammar.format.startsWith('inform')),
       ...(multiLine ? { allWords: wordsOf(multiLine.line, multiLine.verb) } : {}),
+      ...(otherShape ? { allWordsOtherShape: wordsOf(otherShape.line, otherShape.verb) } : {}),
       ...(multiSecondLine ? { allSecondWords: wordsOf(multiSecondLine.line, multiSecondLine.verb) } : {}),
       ...(grammar.format.startsWith('inform') && twoPlainObjects(line.tokens) ? { directionSecond: true as const } : {}),
     };
@@ -402,8 +411,9 @@ export function singleCandidates(session: GameSession, scope: CandidateScope = c
     for (const a of scope.objects) out.push(scope.fill(t.words, [a]));
     // "all" in every one-object line, as Jericho tries it: where the line takes one object, games
     // still answer "examine all", "kiss all" or "open all", each its own effect.
-    out.push(scope.fill(t.allWords ?? t.words, [ALL]));
-    if (t.allWords) for (const count of [...scope.countWords, ...scope.heldCounts]) out.push(scope.fill(t.allWords, [ALL], count));
+    if (!t.allWords) out.push(scope.fill(t.words, [ALL]));
+    for (const allWords of [t.allWords, t.allWordsOtherShape])
+      if (allWords) for (const word of ['all', ...scope.countWords, ...scope.heldCounts]) out.push(scope.fill(allWords, [ALL], word));
   }
   out.push(...directionCandidates(scope, session.grammar.directions));
   return unique(out);

@@ -19,6 +19,14 @@ export interface Template {
    */
   allWords?: Array<string | Token>;
   /**
+   * A second phrasing for "all" in a one-object line: from a line with a word after its objects
+   * ("pick all up", "put all down") where `allWords` has none, or the other way round. Inform's
+   * parser reads such "all" by looking ahead to the word and marks the objects in scope as it goes
+   * (Gold: "pick all up" sets a scratch attribute on sixteen objects, "take all" on none), so the
+   * turn's record, by which Jericho groups commands, differs though the same things are taken.
+   */
+  allWordsOtherShape?: Array<string | Token>;
+  /**
    * The phrasing for "all" in the second slot, when a line of this action takes several objects
    * there (ZIL's `throw OBJECT MANY`: "throw the boot all"; a few games answer it).
    */

@@ -373,6 +373,19 @@ describeWithSuite(['deephome'], 'every count up to the things held', ({ deephome
   });
 });
 
+describeWithSuite(['gold'], '"all" in a line with a word after its objects', ({ gold }) => {
+  it('tries "pick all up" beside "take all": the same things taken, a different record of the turn, its own group', () => {
+    // The walkthrough's step 49, in the pantry: the matchbox, the mousetrap and what is in it.
+    const session = sessionAt(gold, 49, gold.seed);
+    expect(candidateCommands(session)).toEqual(expect.arrayContaining(['pick all up', 'put all down', 'pick three up']));
+    expect(movedBy(session, 'pick all up')).toEqual(movedBy(session, 'take all'));
+    const actions = findValidActions(session, ['take all', 'pick all up']);
+    const groupOf = (command: string) => actions.find((a) => a.command === command || a.equivalents.includes(command));
+    expect(groupOf('pick all up')).toBeDefined();
+    expect(groupOf('pick all up')).not.toBe(groupOf('take all'));
+  });
+});
+
 describeWithSuite(['theatre'], 'things held that their listed words do not name', ({ theatre }) => {
   it('names a pearl by the word of the inventory that drops it ("violet"), not by the "three" its name property lists', () => {
     // The walkthrough's step 126: four pearls list "eye" and a number; their parse_name reads the colour.
