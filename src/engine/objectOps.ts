@@ -7,11 +7,13 @@
  * the same world as another command but a different record; grouping by the record as well as by
  * the net change tells such commands apart as Jericho does.
  *
- * ZVM compiles those opcodes into calls of the VM's own methods (`e.set_attr(...)`), so the
- * record is taken by wrapping the three methods on ZVM's prototype once. Only a VM whose memory is
- * the traced session's records, so other sessions in the same thread are unaffected.
+ * ZVM compiles those opcodes into calls of the VM's own methods, which ./zvmObjects replaces with
+ * frotz's; they tell `objectOpWatch` of each operation, object 0 included, as frotz records it.
+ * Only a VM whose memory is the traced session's records, so other sessions in the same thread are
+ * unaffected.
  */
 import { ignoresAttributeChange, ignoresMove, type WorldMask } from './objects';
+import { type ObjectOpKind, objectOpWatch } from './zvmObjects';
 
 /** Jericho keeps the first 16 operations of each kind per turn. */
 const OPS_PER_KIND = 16;
@@ -30,33 +32,9 @@ interface ActiveTrace extends ObjectOps {
 
 let active: ActiveTrace | null = null;
 
-interface TracedMethods {
-  set_attr(object: number, attribute: number): unknown;
-  clear_attr(object: number, attribute: number): unknown;
-  insert_obj(object: number, destination: number): unknown;
-}
-
-type Kind = keyof ObjectOps;
-
-function wrap(prototype: TracedMethods, method: keyof TracedMethods, kind: Kind): void {
-  const original = prototype[method];
-  prototype[method] = function (this: { m: DataView }, a: number, b: number) {
-    const trace = active;
-    if (trace && this.m.buffer === trace.memory && trace[kind].length < OPS_PER_KIND * 2) trace[kind].push(a, b);
-    return original.call(this, a, b);
-  };
-}
-
-let installed = false;
-
-function install(): void {
-  if (installed) return;
-  installed = true;
-
-  const { ZVM } = require('ifvms') as { ZVM: { prototype: TracedMethods } };
-  wrap(ZVM.prototype, 'insert_obj', 'moves');
-  wrap(ZVM.prototype, 'set_attr', 'sets');
-  wrap(ZVM.prototype, 'clear_attr', 'clears');
+function observe(memory: ArrayBufferLike, kind: ObjectOpKind, a: number, b: number): void {
+  const trace = active;
+  if (trace && memory === trace.memory && trace[kind].length < OPS_PER_KIND * 2) trace[kind].push(a, b);
 }
 
 /**
@@ -64,7 +42,7 @@ function install(): void {
  * Not reentrant: one trace at a time per thread, which is how candidates are tried.
  */
 export function traceObjectOps<T>(memory: Uint8Array, body: () => T): { result: T; ops: ObjectOps } {
-  install();
+  objectOpWatch.observe = observe;
   const trace: ActiveTrace = { memory: memory.buffer, moves: [], sets: [], clears: [] };
   const outer = active;
   active = trace;

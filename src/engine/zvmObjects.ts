@@ -30,20 +30,34 @@ interface ObjectZvm extends Zvm {
   set_family(obj: number, newParent: number, parent: number, child: number, olderSibling?: number, youngerSibling?: number): void;
 }
 
+/** What an object operation records, in ./objectOps' terms. */
+export type ObjectOpKind = 'moves' | 'sets' | 'clears';
+
+/**
+ * Told of every @insert_obj, @set_attr and @clear_attr before it runs, object 0 included: Jericho's
+ * frotz records the operation before it checks the object (object.c), so a game that moves object
+ * 0 (Zork: The Undiscovered Underground's "throw") has that in its record. ./objectOps listens.
+ */
+export const objectOpWatch: { observe: ((memory: ArrayBufferLike, kind: ObjectOpKind, a: number, b: number) => void) | null } = {
+  observe: null,
+};
+
 /** More siblings than any story has objects (v3: 255, later: 65,535). */
 const MAX_SIBLINGS = 65_536;
 
 export function frotzObjectTree(zvm: Zvm): void {
   const vm = zvm as ObjectZvm;
-  // ZVM's own methods, looked up when called: ./objectOps wraps the prototype's later, on first use.
   const zvmMethods = Object.getPrototypeOf(vm) as ObjectZvm;
   vm.insert_obj = function (this: ObjectZvm, obj: number, dest: number) {
+    objectOpWatch.observe?.(this.m.buffer, 'moves', obj, dest);
     if (obj !== 0 && dest !== 0) zvmMethods.insert_obj.call(this, obj, dest);
   };
   vm.set_attr = function (this: ObjectZvm, obj: number, attribute: number) {
+    objectOpWatch.observe?.(this.m.buffer, 'sets', obj, attribute);
     if (obj !== 0) zvmMethods.set_attr.call(this, obj, attribute);
   };
   vm.clear_attr = function (this: ObjectZvm, obj: number, attribute: number) {
+    objectOpWatch.observe?.(this.m.buffer, 'clears', obj, attribute);
     if (obj !== 0) zvmMethods.clear_attr.call(this, obj, attribute);
   };
   vm.test_attr = function (this: ObjectZvm, obj: number, attribute: number) {

@@ -386,6 +386,20 @@ describeWithSuite(['gold'], '"all" in a line with a word after its objects', ({ 
   });
 });
 
+describeWithSuite(['ztuu'], 'a move of object 0 in the record of a turn', ({ ztuu }) => {
+  it('tells "throw postcards" from "take postcards": the throw also moves object 0, which frotz records and then refuses', () => {
+    // The walkthrough's step 12, at the souvenir stand: the postcards are on the counter.
+    const session = sessionAt(ztuu, 12, ztuu.seed);
+    expect(movedBy(session, 'throw postcards')).toEqual(movedBy(session, 'take postcards'));
+    const actions = findValidActions(session, ['take postcards', 'throw postcards', 'throw suit']);
+    const groupOf = (command: string) => actions.find((a) => a.command === command || a.equivalents.includes(command));
+    expect(groupOf('throw postcards')).toBeDefined();
+    expect(groupOf('throw postcards')).not.toBe(groupOf('take postcards'));
+    // Throwing what is worn moves only object 0: nothing changes, but Jericho's test calls it valid.
+    expect(groupOf('throw suit')).toMatchObject({ noNetChange: true });
+  });
+});
+
 describeWithSuite(['theatre'], 'things held that their listed words do not name', ({ theatre }) => {
   it('names a pearl by the word of the inventory that drops it ("violet"), not by the "three" its name property lists', () => {
     // The walkthrough's step 126: four pearls list "eye" and a number; their parse_name reads the colour.
