@@ -19,7 +19,7 @@ import { scopeObjects } from './scope';
 import { ALL, type CandidateScope, type Template } from './templates';
 
 export type { CandidateScope, Template } from './templates';
-import { nounPhrases } from './vocabulary';
+import { nounPhrases, objectNouns } from './vocabulary';
 
 /**
  * A display preference only: when several dictionary words name the same verb, show the most
@@ -317,11 +317,39 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
     parentOf: (id) => parents.get(id) ?? 0,
     hasAttribute: (id, attribute) => session.objects.hasAttribute(start, id, attribute),
     ...countWords(session, scope.all, phrase, parents, scope.held),
+    pluralWords: pluralWords(
+      session,
+      scope.all.filter((id) => phrase.has(id)),
+    ),
     fill: (words, chosen, allWord = 'all') => {
       let k = 0;
       return words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, allWord) : phrase.get(chosen[k++])!)).join(' ');
     },
   };
+}
+
+/** The flag Inform's compiler sets on a dictionary word given as plural (its library's DICT_PLUR, Parser.h). */
+const INFORM_PLURAL_FLAG = 0x04;
+
+/**
+ * Plural words for the objects, in Inform stories: their names' words the dictionary marks plural,
+ * and the dictionary's English plurals of their nouns ("page" → "pages", "box" → "boxes", "berry" →
+ * "berries"), which older stories read in a parse_name routine and leave unmarked (Theatre's pages).
+ */
+function pluralWords(session: GameSession, objects: number[]): string[] {
+  if (!session.grammar.format.startsWith('inform')) return [];
+  const { dictionary } = session;
+  const marked = (word: string) => ((dictionary.lookup(word)?.data[0] ?? 0) & INFORM_PLURAL_FLAG) !== 0;
+  const plurals = (noun: string) => [`${noun}s`, `${noun}es`, ...(noun.endsWith('y') ? [`${noun.slice(0, -1)}ies`] : [])];
+  const words = objects.flatMap((id) => objectNouns(session, id));
+  const found = [
+    ...words.filter(marked),
+    ...words
+      .filter((w) => w.length >= 3 && w.length < dictionary.resolution)
+      .flatMap(plurals)
+      .filter((w) => dictionary.has(w) && !words.includes(w)),
+  ];
+  return [...new Set(found)];
 }
 
 /** Inform's number words (its library's LanguageNumbers), by value. */
@@ -413,7 +441,9 @@ export function singleCandidates(session: GameSession, scope: CandidateScope = c
     // still answer "examine all", "kiss all" or "open all", each its own effect.
     if (!t.allWords) out.push(scope.fill(t.words, [ALL]));
     for (const allWords of [t.allWords, t.allWordsOtherShape])
-      if (allWords) for (const word of ['all', ...scope.countWords, ...scope.heldCounts]) out.push(scope.fill(allWords, [ALL], word));
+      if (allWords)
+        for (const word of ['all', ...scope.countWords, ...scope.heldCounts, ...scope.pluralWords])
+          out.push(scope.fill(allWords, [ALL], word));
   }
   out.push(...directionCandidates(scope, session.grammar.directions));
   return unique(out);

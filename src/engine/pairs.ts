@@ -131,7 +131,8 @@ export class PairPlan {
     const out: string[] = [];
     for (const hit of outcomes) {
       for (const { template, second } of this.allPairs.get(hit.command) ?? []) {
-        for (const count of this.scope.heldCounts) this.add(out, this.scope.templates[template].allWords!, ALL, second, count);
+        for (const word of [...this.scope.heldCounts, ...this.scope.pluralWords])
+          this.add(out, this.scope.templates[template].allWords!, ALL, second, word);
       }
       for (const s of this.screens.get(hit.command) ?? []) {
         if (!didMoreThanTake(hit, s.partner, s.object)) continue;

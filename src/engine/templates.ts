@@ -63,6 +63,11 @@ export interface CandidateScope {
    * tried in one-object lines, and in a two-object line only where its "all" did something.
    */
   heldCounts: string[];
+  /**
+   * The plural words of things in scope (Inform's `//p` names: "pages"), where "all" may go: the
+   * parser takes every thing the word names ("drop pages" drops the three). Tried as `heldCounts` are.
+   */
+  pluralWords: string[];
   /** A template's words with objects in its slots (0 for "all", written `allWord`, "all" by default). */
   fill: (words: Array<string | Token>, chosen: number[], allWord?: string) => string;
 }

@@ -6,7 +6,7 @@ const OBJECT = { kind: 'object', held: false, creature: false, multi: false, ins
 /** A room with a woman (1) holding a hologram (2), a table (3) and, on it, a cup (4); the player holds a coin (5). */
 function scopeWith(
   templates: Template[],
-  counts: Pick<CandidateScope, 'countWords' | 'heldCounts'> = { countWords: [], heldCounts: [] },
+  counts: Pick<CandidateScope, 'countWords' | 'heldCounts' | 'pluralWords'> = { countWords: [], heldCounts: [], pluralWords: [] },
 ): CandidateScope {
   const phrase = new Map([
     [1, 'cheryl'],
@@ -147,7 +147,7 @@ describe('PairPlan: held things that nothing moves', () => {
 
 describe('PairPlan: counts where "all" goes', () => {
   const put: Template = { words: ['put', OBJECT, 'in', OBJECT], allWords: ['put', OBJECT, 'in', OBJECT], held: [false, false] };
-  const counts = { countWords: ['two'], heldCounts: ['three', 'four'] };
+  const counts = { countWords: ['two'], heldCounts: ['three', 'four'], pluralWords: [] };
 
   it('tries the counts of things held in a second object only where its "all" did something', () => {
     const plan = new PairPlan(scopeWith([put], counts), new Set(), []);

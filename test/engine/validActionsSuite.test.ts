@@ -412,6 +412,18 @@ describeWithSuite(['theatre'], 'things held that their listed words do not name'
   });
 });
 
+describeWithSuite(['theatre'], 'a plural where "all" goes', ({ theatre }) => {
+  it('tries "drop pages" where three loose pages are held: the dictionary holds the plural, which the parse_name reads', () => {
+    // The walkthrough's step 126: the three pages list "loose" and "page"; "pages" is in the dictionary, not marked plural.
+    const session = sessionAt(theatre, 126, theatre.seed);
+    expect(candidateCommands(session)).toEqual(expect.arrayContaining(['drop pages', 'take pages']));
+    expect(movedBy(session, 'drop pages')).toHaveLength(3);
+    // In a two-object line too, where its "all" did something.
+    const commands = searchValidActions(session).actions.flatMap((a) => [a.command, ...a.equivalents]);
+    expect(commands).toContain('put pages in shaped telescope');
+  });
+});
+
 describeWithSuite(['zenon'], "the binding's hash-only objects: in a command's effects, not in the world's hash", ({ zenon }) => {
   it("offers a passing turn while the janitor walks (Jericho's diff counts him), and the agent's world state stays the same", () => {
     // With Jericho's seed the janitor is on his rounds from the first turn.
