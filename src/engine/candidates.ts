@@ -13,7 +13,7 @@ import { inWorldCommands } from './outOfWorld';
 import type { GameSession } from './session';
 import { INFORM_ANIMATE_ATTRIBUTE } from './bindings';
 import { PairPlan } from './pairs';
-import { heldNames } from './heldNames';
+import { thingNames } from './thingNames';
 import { outOfReach } from './outOfReach';
 import { scopeObjects } from './scope';
 import { ALL, type CandidateScope, type Template } from './templates';
@@ -305,7 +305,9 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
   const phrase = nounPhrases(session, scope.all);
   // The phrases are of what is in reach: a thing held and out of reach has none.
   const heldPhrases = new Map(scope.held.filter((id) => phrase.has(id)).map((id) => [id, phrase.get(id)!]));
-  for (const [id, name] of heldNames(session, heldPhrases)) phrase.set(id, name);
+  const held = new Set(scope.held);
+  const loosePhrases = new Map(scope.all.filter((id) => phrase.has(id) && !held.has(id)).map((id) => [id, phrase.get(id)!]));
+  for (const [id, name] of thingNames(session, heldPhrases, loosePhrases)) phrase.set(id, name);
   const parents = new Map(scope.all.map((id) => [id, session.objects.parent(session.mem, id)]));
   // The pairs are made after the first pass has run other states: attributes are read from a copy of this one.
   const start = session.mem.slice();

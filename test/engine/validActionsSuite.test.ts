@@ -400,13 +400,22 @@ describeWithSuite(['ztuu'], 'a move of object 0 in the record of a turn', ({ ztu
   });
 });
 
-describeWithSuite(['theatre'], 'things held that their listed words do not name', ({ theatre }) => {
+describeWithSuite(['theatre'], 'things that their listed words do not name', ({ theatre }) => {
   it('names a pearl by the word of the inventory that drops it ("violet"), not by the "three" its name property lists', () => {
     // The walkthrough's step 126: four pearls list "eye" and a number; their parse_name reads the colour.
     const session = sessionAt(theatre, 126, theatre.seed);
     const candidates = candidateCommands(session);
     expect(candidates).toEqual(expect.arrayContaining(['drop violet', 'drop blue', 'put violet in shaped telescope']));
     const moved = movedBy(session, 'drop violet');
+    expect(moved).toHaveLength(1);
+    expect(session.objects.name(session.mem, moved[0].object)).toBe('eye three');
+  });
+
+  it('names a pearl in the room by a word of the reply to "take all" that takes it alone ("take violet")', () => {
+    // The walkthrough's step 211, in the lobby: three pearls lie there among the pages.
+    const session = sessionAt(theatre, 211, theatre.seed);
+    expect(candidateCommands(session)).toEqual(expect.arrayContaining(['take violet', 'take red', 'take blue']));
+    const moved = movedBy(session, 'take violet');
     expect(moved).toHaveLength(1);
     expect(session.objects.name(session.mem, moved[0].object)).toBe('eye three');
   });
