@@ -23,14 +23,7 @@ function replyWithout(reply: string, phrase: string): string {
  */
 export function outOfReach(session: GameSession, inScope: number[], namedByReply: number[], examine: Template | undefined): number[] {
   if (namedByReply.length === 0 || !examine) return [];
-  const start = session.captureState();
-  const answer = (name: string) => {
-    try {
-      return replyWithout(session.tryCommand(`${examine.words[0]} ${name}`), name);
-    } finally {
-      session.restoreState(start);
-    }
-  };
+  const answer = (name: string) => session.afterTrying(`${examine.words[0]} ${name}`, (reply) => replyWithout(reply, name));
   const refusal = mostGiven(controlPhrases(session, inScope).map(answer));
   if (refusal === null) return [];
   const phrase = nounPhrases(session, namedByReply);

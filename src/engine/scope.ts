@@ -167,13 +167,10 @@ function namedInReply(session: GameSession, reply: string, inScope: Set<number>)
 
 /** The room's description as "look" prints it; the session is left where it was. */
 function lookText(session: GameSession): string {
-  const state = session.captureState();
   try {
-    return session.tryCommand('look');
+    return session.afterTrying('look', (reply) => reply);
   } catch {
     return '';
-  } finally {
-    session.restoreState(state);
   }
 }
 

@@ -433,4 +433,14 @@ export class GameSession {
   tryCommand(command: string): string {
     return this.send(command);
   }
+
+  /** What `read` sees after the command (given its reply), the session put back where it was. */
+  afterTrying<T>(command: string, read: (reply: string) => T): T {
+    const start = this.captureState();
+    try {
+      return read(this.tryCommand(command));
+    } finally {
+      this.restoreState(start);
+    }
+  }
 }

@@ -34,14 +34,14 @@ export function thingNames(
       () =>
         printedWords(
           session,
-          tryAndPutBack(session, 'inventory', (reply) => reply),
+          session.afterTrying('inventory', (reply) => reply),
         ),
       found,
     );
   if (loose.size > 0 && session.dictionary.has('take') && session.dictionary.has('all')) {
     const ids = [...loose.keys()];
     const parents = ids.map((id) => session.objects.parent(session.mem, id));
-    const { reply, taken } = tryAndPutBack(session, 'take all', (text) => ({
+    const { reply, taken } = session.afterTrying('take all', (text) => ({
       reply: text,
       taken: new Set(ids.filter((id, i) => session.objects.parent(session.mem, id) !== parents[i])),
     }));
@@ -91,15 +91,5 @@ function printedWords(session: GameSession, text: string): string[] {
 /** Which of `watched` a command moves, from the current state (put back after). */
 function movedBy(session: GameSession, command: string, watched: number[]): number[] {
   const parents = watched.map((id) => session.objects.parent(session.mem, id));
-  return tryAndPutBack(session, command, () => watched.filter((id, i) => session.objects.parent(session.mem, id) !== parents[i]));
-}
-
-/** What `read` sees after the command (given its reply), the session put back where it was. */
-function tryAndPutBack<T>(session: GameSession, command: string, read: (reply: string) => T): T {
-  const start = session.captureState();
-  try {
-    return read(session.tryCommand(command));
-  } finally {
-    session.restoreState(start);
-  }
+  return session.afterTrying(command, () => watched.filter((id, i) => session.objects.parent(session.mem, id) !== parents[i]));
 }

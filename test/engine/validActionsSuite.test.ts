@@ -54,21 +54,10 @@ function describeWithSuite(games: string[], name: string, fn: (entries: Record<s
   else describe.skip(`${name} (needs ${SUITE})`, () => it('skipped', () => undefined));
 }
 
-/** What `read` sees after the command, the session put back where it was. */
-function afterTrying<T>(session: GameSession, command: string, read: () => T): T {
-  const start = session.captureState();
-  try {
-    session.tryCommand(command);
-    return read();
-  } finally {
-    session.restoreState(start);
-  }
-}
-
 /** What the command moves, the session put back where it was. */
 function movedBy(session: GameSession, command: string): Array<{ object: number; from: number; to: number }> {
   const before = session.worldState();
-  return afterTrying(session, command, () => GameSession.worldDiff(before, session.worldState()).moved);
+  return session.afterTrying(command, () => GameSession.worldDiff(before, session.worldState()).moved);
 }
 
 const shown = (words: Array<string | Token>) => words.map((w) => (typeof w === 'string' ? w : 'OBJ')).join(' ');
@@ -296,7 +285,7 @@ describeWithSuite(['trinity'], 'lines of one action that want different objects 
     expect(candidates).toContain('push perambulators under wristwatch');
     // The two answer differently: the put was never worth trying with what cannot be carried.
     const prams = objectNamed(session, 'perambulators');
-    const parentAfter = (command: string) => afterTrying(session, command, () => session.objects.parent(session.mem, prams));
+    const parentAfter = (command: string) => session.afterTrying(command, () => session.objects.parent(session.mem, prams));
     const before = session.objects.parent(session.mem, prams);
     expect(parentAfter('put perambulators under wristwatch')).toBe(before);
     expect(parentAfter('push perambulators under wristwatch')).not.toBe(before);
@@ -311,7 +300,7 @@ describeWithSuite(['balances'], "a line's alternative words before a thing that 
     const session = sessionAt(balances, 35, balances.seed);
     expect(balances.walkthrough[34]).toBe('write cave on cube');
     const leftPan = (command: string) =>
-      afterTrying(session, command, () => session.tryCommand('look')).match(/On the left pan are ([^.]*)\./)?.[1];
+      session.afterTrying(command, () => session.tryCommand('look')).match(/On the left pan are ([^.]*)\./)?.[1];
     expect(leftPan('look')).toBe('a bronze coin, two gold coins and a crumpled scroll');
     expect(leftPan('take gold from left pan')).toBe('a bronze coin, two gold coins and a crumpled scroll');
     expect(leftPan('take gold off left pan')).toBe('a bronze coin, a gold coin and a crumpled scroll');
@@ -344,7 +333,7 @@ describeWithSuite(['trinity'], '"all" as the second object', ({ trinity }) => {
     // It is answered: the parser takes off the worn wristwatch to throw it.
     const watch = objectNamed(session, 'wristwatch');
     const attributes = () => session.objectTree().find((o) => o.id === watch)!.attributes;
-    expect(afterTrying(session, 'throw coin all', attributes)).not.toEqual(attributes());
+    expect(session.afterTrying('throw coin all', attributes)).not.toEqual(attributes());
   });
 });
 
@@ -442,7 +431,7 @@ describeWithSuite(['zenon'], "the binding's hash-only objects: in a command's ef
     const walks = findValidActions(session).filter((a) => a.diff.moved.some((m) => m.object === janitor));
     expect(walks.length).toBeGreaterThan(0);
     const before = session.worldHash();
-    expect(afterTrying(session, 'wait', () => session.worldHash())).toBe(before);
+    expect(session.afterTrying('wait', () => session.worldHash())).toBe(before);
     // The move that does nothing but let him walk leads, for the agent, to the state it left.
     const passing = walks.find((a) => a.diff.moved.length === 1 && !a.diff.attributesSet.length && !a.diff.attributesCleared.length);
     expect(passing?.resultHash).toBe(before);
@@ -525,7 +514,7 @@ describeWithSuite(['hhgg'], 'a dark Infocom room', ({ hhgg }) => {
     const session = sessionAt(hhgg, 1, hhgg.seed);
     const offered = findValidActions(session);
     const lights = offered.filter((a) =>
-      afterTrying(session, a.command, () => session.tryCommand('look')).includes('The bedroom is a mess'),
+      session.afterTrying(a.command, () => session.tryCommand('look')).includes('The bedroom is a mess'),
     );
     expect(lights).toHaveLength(1);
     // ZIL's IT names no object of its own: no command of the widened search says "it".
@@ -541,7 +530,7 @@ describeWithSuite(['trinity'], "an Infocom verb alone where its line finds the o
     expect(candidateCommands(session)).toContain('enter');
     const offered = searchValidActions(session).actions.map((a) => a.command);
     expect(offered).toContain('enter');
-    expect(afterTrying(session, 'enter', () => session.location.name)).not.toBe('Waterfall');
+    expect(session.afterTrying('enter', () => session.location.name)).not.toBe('Waterfall');
   });
 });
 
@@ -555,7 +544,7 @@ describeWithSuite(['enter'], 'pairs: two things held, neither moved by a one-obj
     const offered = searchValidActions(session).actions;
     // Not "put all in envelope", which moves the other things held too: a command of the two.
     const naming = offered.filter((a) => [a.command, ...a.equivalents].some((c) => /\bpocket\b.*\benvelope\b/.test(c)));
-    expect(naming.map((a) => afterTrying(session, a.command, () => session.objects.parent(session.mem, pocket)))).toContain(envelope);
+    expect(naming.map((a) => session.afterTrying(a.command, () => session.objects.parent(session.mem, pocket)))).toContain(envelope);
   });
 });
 
@@ -579,7 +568,7 @@ describeWithSuite(['enter'], "pairs: a held thing nothing moves, and Inform's cr
     const list = objectNamed(session, 'list');
     const queenie = objectNamed(session, 'Queenie');
     const offered = searchValidActions(session).actions;
-    const toQueenie = offered.filter((a) => afterTrying(session, a.command, () => session.objects.parent(session.mem, list)) === queenie);
+    const toQueenie = offered.filter((a) => session.afterTrying(a.command, () => session.objects.parent(session.mem, list)) === queenie);
     expect(toQueenie.map((a) => a.command)).toEqual([expect.stringMatching(/queenie/)]);
   });
 });
