@@ -311,18 +311,16 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
   const parents = new Map(scope.all.map((id) => [id, session.objects.parent(session.mem, id)]));
   // The pairs are made after the first pass has run other states: attributes are read from a copy of this one.
   const start = session.mem.slice();
+  const named = scope.all.filter((id) => phrase.has(id));
   return {
     templates: lines,
-    objects: scope.all.filter((id) => phrase.has(id)),
+    objects: named,
     phrase,
     held: new Set(scope.held),
     parentOf: (id) => parents.get(id) ?? 0,
     hasAttribute: (id, attribute) => session.objects.hasAttribute(start, id, attribute),
     ...countWords(session, scope.all, phrase, parents, scope.held),
-    pluralWords: pluralWords(
-      session,
-      scope.all.filter((id) => phrase.has(id)),
-    ),
+    pluralWords: pluralWords(session, named),
     fill: (words, chosen, allWord = 'all') => {
       let k = 0;
       return words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, allWord) : phrase.get(chosen[k++])!)).join(' ');

@@ -37,12 +37,13 @@ function observe(memory: ArrayBufferLike, kind: ObjectOpKind, a: number, b: numb
   if (trace && memory === trace.memory && trace[kind].length < OPS_PER_KIND * 2) trace[kind].push(a, b);
 }
 
+objectOpWatch.observe = observe;
+
 /**
  * Run `body` with the object operations of the VM behind `memory` (a session's `mem`) recorded.
  * Not reentrant: one trace at a time per thread, which is how candidates are tried.
  */
 export function traceObjectOps<T>(memory: Uint8Array, body: () => T): { result: T; ops: ObjectOps } {
-  objectOpWatch.observe = observe;
   const trace: ActiveTrace = { memory: memory.buffer, moves: [], sets: [], clears: [] };
   const outer = active;
   active = trace;

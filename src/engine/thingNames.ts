@@ -23,7 +23,7 @@ const MAX_WORDS_TRIED = 24;
 export function thingNames(
   session: GameSession,
   held: ReadonlyMap<number, string>,
-  loose: ReadonlyMap<number, string> = new Map(),
+  loose: ReadonlyMap<number, string>,
 ): Map<number, string> {
   const found = new Map<number, string>();
   if (held.size > 0 && session.dictionary.has('drop') && session.dictionary.has('inventory'))
