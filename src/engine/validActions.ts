@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { candidateScope, familiarity, sceneCandidates, singleCandidates, storyVerbsAlone } from './candidates';
 import { PairPlan } from './pairs';
+import { Rephrasings } from './rephrasings';
 import { diffKey, isEmptyDiff, withoutOneWayIgnores, worldDiff, type WorldState } from './objects';
 import type { GameSession, VmState } from './session';
 import { isEmptyOps, maskedOps, type ObjectOps, opsKey, traceObjectOps } from './objectOps';
@@ -47,8 +48,12 @@ export function searchValidActions(session: GameSession, context: SearchContext 
   return runSerial(session, twoPasses(session, context));
 }
 
-/** The next candidate list to try, given the hits so far; null when the search is done. */
-type Passes = (hits: ProbeHit[]) => string[] | null;
+/**
+ * The next candidate list to try, given the hits so far; null when the search is done. `reworded`:
+ * the commands of the last pass that name an object by a word it shares (see rephrasings.ts), so
+ * that none leads a group another command phrased as the candidates phrase things also leads.
+ */
+type Passes = ((hits: ProbeHit[]) => string[] | null) & { reworded?: ReadonlySet<string> };
 
 function onePass(candidates: string[]): Passes {
   let done = false;
@@ -58,24 +63,27 @@ function onePass(candidates: string[]): Passes {
 /**
  * The candidate lists of the search: the first pass, then (given its hits) the held pairs and the
  * screens, then the screened objects' expansions (see pairs.ts), where all that found few
- * effects the widened pass (see FEW_EFFECTS), and last the verbs alone (see storyVerbsAlone). The start state is read before any candidate runs,
+ * effects the widened pass (see FEW_EFFECTS), then the verbs alone (see storyVerbsAlone), and last
+ * the one-word wordings of what did something (see rephrasings.ts). The start state is read before any candidate runs,
  * and again from a restored copy for the widened pass.
  */
 function twoPasses(session: GameSession, context: SearchContext): Passes {
   // A game waiting for one key takes each command's first letter: only the menu keys (the scene tier) mean anything.
   if (session.waitsForKey) return onePass([]);
   const start = session.captureState();
-  const scope = candidateScope(session, context.reply);
+  const rephrasings = new Rephrasings(session, candidateScope(session, context.reply));
+  const scope = rephrasings.recording();
   const singles = singleCandidates(session, scope);
   const tried = new Set(singles);
   let pass = 0;
   let plan: PairPlan;
   let screened = 0;
+  const reworded = new Set<string>();
   const list = (commands: string[]) => {
     for (const command of commands) tried.add(command);
     return commands;
   };
-  return (hits) => {
+  const next = (hits: ProbeHit[]) => {
     pass++;
     if (pass === 1) return singles;
     if (pass === 2) {
@@ -93,8 +101,25 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
       pass++;
     }
     if (pass === 5) return list(storyVerbsAlone(session).filter((c) => !tried.has(c)));
+    if (pass === 6) {
+      const variants = rephrasings.variants(commandsByEffect(hits), tried);
+      for (const command of variants) reworded.add(command);
+      return list(variants);
+    }
     return null;
   };
+  return Object.assign(next, { reworded });
+}
+
+/** The hits' commands by effect, each group's in the order they were listed. */
+function commandsByEffect(hits: ProbeHit[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const hit of [...hits].sort((a, b) => a.index - b.index)) {
+    const commands = groups.get(hit.key);
+    if (commands) commands.push(hit.action.command);
+    else groups.set(hit.key, [hit.action.command]);
+  }
+  return groups;
 }
 
 /**
@@ -148,7 +173,7 @@ export async function searchValidActionsYielding(session: GameSession, options: 
       else appendAll(hits, await probeHere(session, start, list, tried.length, every));
       appendAll(tried, list);
     }
-    return { actions: finishSearch(session, start, groupHits(hits)), candidates: tried };
+    return { actions: finishSearch(session, start, groupHits(hits), passes.reworded), candidates: tried };
   } finally {
     clearInterval(timer);
     session.restoreState(start);
@@ -288,7 +313,12 @@ function passingTurnOps(session: GameSession, opsOf: (command: string) => Object
  * the groups that change something first, the passing turn ("wait") among the last. Leaves the
  * session in `start`.
  */
-export function finishSearch(session: GameSession, start: VmState, groups: Map<string, ValidAction>): ValidAction[] {
+export function finishSearch(
+  session: GameSession,
+  start: VmState,
+  groups: Map<string, ValidAction>,
+  reworded: ReadonlySet<string> = new Set(),
+): ValidAction[] {
   try {
     if ([...groups.values()].every((g) => g.noNetChange)) {
       session.restoreState(start);
@@ -301,11 +331,13 @@ export function finishSearch(session: GameSession, start: VmState, groups: Map<s
   // "wake") would read as moves that do something.
   const kept = [...groups.values()].filter((g) => !g.passesTime || g.command === 'wait' || g.equivalents.includes('wait'));
   const ordered = kept.filter((g) => !g.noNetChange).concat(kept.filter((g) => g.noNetChange));
-  // A verb alone ("open") names a group only when nothing in it names the thing ("open kitchen window").
+  // A verb alone ("open") names a group only when nothing in it names the thing ("open kitchen
+  // window"); a word shared with other objects ("open small") only when nothing names it better.
   const alone = new Set(storyVerbsAlone(session));
   return ordered.map((g) => {
     const all = [g.command, ...g.equivalents];
-    const named = all.filter((c) => !alone.has(c));
+    const phrased = all.filter((c) => !alone.has(c) && !reworded.has(c));
+    const named = phrased.length ? phrased : all.filter((c) => !alone.has(c));
     const best = g.passesTime ? 'wait' : (named.length ? named : all).reduce((a, b) => (familiarity(b) < familiarity(a) ? b : a));
     return { ...g, command: best, equivalents: all.filter((c) => c !== best) };
   });
@@ -331,7 +363,7 @@ function* serialSearch(session: GameSession, passes: Passes): Generator<void, Va
     session.restoreState(start);
     throw err;
   }
-  return { actions: finishSearch(session, start, groupHits(hits)), candidates: tried };
+  return { actions: finishSearch(session, start, groupHits(hits), passes.reworded), candidates: tried };
 }
 
 function watchedUnchanged(session: GameSession, before: WorldState): boolean {

@@ -572,3 +572,18 @@ describeWithSuite(['enter'], "pairs: a held thing nothing moves, and Inform's cr
     expect(toQueenie.map((a) => a.command)).toEqual([expect.stringMatching(/queenie/)]);
   });
 });
+
+describeWithSuite(['enchanter'], 'a one-word name that fits two objects', ({ enchanter }) => {
+  it('tries "throw book with beautiful" beside "... with ornamented egg": the parser marks one object more, Jericho groups it apart', () => {
+    // The walkthrough's step 38, in the Jewel Room: "beautiful" fits the egg and the collection of cabinets.
+    const session = sessionAt(enchanter, 38, enchanter.seed);
+    expect(movedBy(session, 'throw book with beautiful')).toEqual(movedBy(session, 'throw book with ornamented egg'));
+    const search = searchValidActions(session);
+    // One wording per template and naming: 467 with "beautiful" (every member of every group reworded: thousands).
+    expect(search.candidates.filter((c) => c.split(' ').includes('beautiful')).length).toBeLessThan(600);
+    const groupOf = (command: string) => search.actions.find((a) => a.command === command || a.equivalents.includes(command));
+    expect(groupOf('throw book with beautiful')).toBeDefined();
+    expect(groupOf('throw book with ornamented egg')).toBeDefined();
+    expect(groupOf('throw book with beautiful')).not.toBe(groupOf('throw book with ornamented egg'));
+  });
+});

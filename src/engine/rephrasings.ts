@@ -1,0 +1,113 @@
+/**
+ * Other wordings of the commands that did something, each object named by one word of its own
+ * vocabulary, as Jericho names it ("throw book at beautiful", where the candidates said "ornamented
+ * egg"). An Infocom parser sets and clears a scratch attribute for each object a word could mean
+ * while it reads a command, so a one-word name that fits two objects ("book": a dusty book and a
+ * spell book) or an adjective read alone toggles it more times; Jericho groups commands by that
+ * record, so such a wording is another group with the same outcome. Only the commands that did
+ * something are reworded, and only with words that fit more than one object in scope: a word that
+ * fits one reads as its phrase does.
+ */
+import { DETERMINERS, objectVocabulary } from './vocabulary';
+import type { GameSession } from './session';
+import { ALL, type CandidateScope, type Template } from './templates';
+
+interface Filled {
+  words: Template['words'];
+  chosen: number[];
+}
+
+/** A name for an object in a command, and how many objects in scope it fits. */
+interface Name {
+  text: string;
+  fits: number;
+}
+
+export class Rephrasings {
+  private readonly filled = new Map<string, Filled>();
+  private ambiguous: Map<number, Name[]> | undefined;
+
+  constructor(
+    private readonly session: GameSession,
+    private readonly scope: CandidateScope,
+  ) {}
+
+  /** The scope, with a `fill` that remembers which template and objects made each command. */
+  recording(): CandidateScope {
+    return {
+      ...this.scope,
+      fill: (words, chosen, allWord) => {
+        const command = this.scope.fill(words, chosen, allWord);
+        if (chosen.length > 0 && !chosen.includes(ALL) && !this.filled.has(command)) this.filled.set(command, { words, chosen });
+        return command;
+      },
+    };
+  }
+
+  /**
+   * The wordings of each group's commands (`groups`: commands in the order found, by effect key)
+   * with an object named by one word that fits others in scope too, those in `tried` left out.
+   */
+  variants(groups: Map<string, string[]>, tried: ReadonlySet<string>): string[] {
+    const out = new Set<string>();
+    for (const commands of groups.values()) {
+      // The toggles follow from how many objects each name fits: one wording per template and
+      // such count is enough (a group's members mostly differ in the object of one slot).
+      const namingsTried = new Set<string>();
+      for (const command of commands) {
+        const made = this.filled.get(command);
+        if (!made) continue;
+        const template = made.words.map((w) => (typeof w === 'string' ? w : '_')).join(' ');
+        for (const names of this.namings(made.chosen)) {
+          const naming = `${template}#${names.map((name) => name.fits).join(',')}`;
+          if (namingsTried.has(naming)) continue;
+          let k = 0;
+          const variant = made.words.map((w) => (typeof w === 'string' ? w : names[k++].text)).join(' ');
+          if (tried.has(variant) || out.has(variant)) continue;
+          namingsTried.add(naming);
+          out.add(variant);
+        }
+      }
+    }
+    return [...out];
+  }
+
+  /** Every way to name the chosen objects, each by its phrase or a word it shares, but the phrases alone. */
+  private namings(chosen: number[]): Name[][] {
+    const ambiguous = this.ambiguousWords();
+    let out: Name[][] = [[]];
+    for (const id of chosen) {
+      const options = [{ text: this.scope.phrase.get(id)!, fits: 1 }, ...(ambiguous.get(id) ?? [])];
+      out = out.flatMap((prefix) => options.map((name) => [...prefix, name]));
+    }
+    return out.filter((names) => names.some((name) => name.fits > 1));
+  }
+
+  /**
+   * Each object's nouns and adjectives that other objects in scope share, with how many they fit,
+   * spelled as its printed name spells them where it does.
+   */
+  private ambiguousWords(): Map<number, Name[]> {
+    if (this.ambiguous) return this.ambiguous;
+    const resolution = this.session.dictionary.resolution;
+    const wordsOf = new Map<number, string[]>();
+    const fits = new Map<string, number>();
+    for (const id of this.scope.objects) {
+      const { nouns, adjectives } = objectVocabulary(this.session, id);
+      const words = [...new Set([...nouns, ...adjectives])].filter((w) => !DETERMINERS.has(w) && /^[a-z]/.test(w));
+      wordsOf.set(id, words);
+      for (const word of words) fits.set(word, (fits.get(word) ?? 0) + 1);
+    }
+    this.ambiguous = new Map();
+    for (const [id, words] of wordsOf) {
+      const printed = this.session.objects
+        .name(this.session.mem, id)
+        .toLowerCase()
+        .split(/[^a-z0-9'-]+/);
+      const spell = (stored: string) => printed.find((p) => p.slice(0, resolution) === stored) ?? stored;
+      const shared = words.filter((w) => fits.get(w)! > 1).map((w) => ({ text: spell(w), fits: fits.get(w)! }));
+      if (shared.length) this.ambiguous.set(id, shared);
+    }
+    return this.ambiguous;
+  }
+}
