@@ -88,8 +88,18 @@ function printedWords(session: GameSession, text: string): string[] {
   return [...new Set(words)];
 }
 
-/** Which of `watched` a command moves, from the current state (put back after). */
+/**
+ * Which of `watched` a command moves, from the current state (put back after), leaving out those
+ * it moved into another of them: the parser's shuffles to free a hand (Anchorhead's "drop slip"
+ * first takes the slip of paper out of the trenchcoat's pocket and slips the newspaper in).
+ */
 function movedBy(session: GameSession, command: string, watched: number[]): number[] {
   const parents = watched.map((id) => session.objects.parent(session.mem, id));
-  return session.afterTrying(command, () => watched.filter((id, i) => session.objects.parent(session.mem, id) !== parents[i]));
+  const carriers = new Set(watched);
+  return session.afterTrying(command, () =>
+    watched.filter((id, i) => {
+      const parent = session.objects.parent(session.mem, id);
+      return parent !== parents[i] && !carriers.has(parent);
+    }),
+  );
 }

@@ -587,3 +587,17 @@ describeWithSuite(['enchanter'], 'a one-word name that fits two objects', ({ enc
     expect(groupOf('throw book with beautiful')).not.toBe(groupOf('throw book with ornamented egg'));
   });
 });
+
+describeWithSuite(['anchor'], 'names: a word the parser reads as another thing', ({ anchor }) => {
+  it('calls the slip of paper "slip": "paper" is the newspaper to the parser, and dropping the slip pockets the newspaper', () => {
+    // The walkthrough's step 227, in the attic: the slip is in the trenchcoat's pocket beside the newspaper.
+    const session = sessionAt(anchor, 227, anchor.seed);
+    const candidates = candidateCommands(session);
+    expect(candidates).toContain('examine slip');
+    expect(candidates).not.toContain('examine paper');
+    const named = (command: string) => movedBy(session, command).map((m) => session.objects.name(session.mem, m.object));
+    expect(named('drop paper')).toEqual(['newspaper']);
+    // First taken out of the pocket, the newspaper put in to free a hand: two things move, one is dropped.
+    expect(named('drop slip')).toEqual(expect.arrayContaining(['slip of paper', 'newspaper']));
+  });
+});
