@@ -8,7 +8,7 @@
  * something are reworded, and only with words that fit more than one object in scope: a word that
  * fits one reads as its phrase does.
  */
-import { DETERMINERS, objectVocabulary } from './vocabulary';
+import { DETERMINERS, objectVocabulary, printedWords } from './vocabulary';
 import type { GameSession } from './session';
 import { ALL, type CandidateScope, type Template } from './templates';
 
@@ -45,12 +45,12 @@ export class Rephrasings {
   }
 
   /**
-   * The wordings of each group's commands (`groups`: commands in the order found, by effect key)
+   * The wordings of each group's commands (`groups`: each group's commands in the order found)
    * with an object named by one word that fits others in scope too, those in `tried` left out.
    */
-  variants(groups: Map<string, string[]>, tried: ReadonlySet<string>): string[] {
+  variants(groups: string[][], tried: ReadonlySet<string>): string[] {
     const out = new Set<string>();
-    for (const commands of groups.values()) {
+    for (const commands of groups) {
       // The toggles follow from how many objects each name fits: one wording per template and
       // such count is enough (a group's members mostly differ in the object of one slot).
       const namingsTried = new Set<string>();
@@ -89,7 +89,6 @@ export class Rephrasings {
    */
   private ambiguousWords(): Map<number, Name[]> {
     if (this.ambiguous) return this.ambiguous;
-    const resolution = this.session.dictionary.resolution;
     const wordsOf = new Map<number, string[]>();
     const fits = new Map<string, number>();
     for (const id of this.scope.objects) {
@@ -100,11 +99,8 @@ export class Rephrasings {
     }
     this.ambiguous = new Map();
     for (const [id, words] of wordsOf) {
-      const printed = this.session.objects
-        .name(this.session.mem, id)
-        .toLowerCase()
-        .split(/[^a-z0-9'-]+/);
-      const spell = (stored: string) => printed.find((p) => p.slice(0, resolution) === stored) ?? stored;
+      const printed = printedWords(this.session, id);
+      const spell = (stored: string) => printed.find((p) => p.stored === stored)?.word ?? stored;
       const shared = words.filter((w) => fits.get(w)! > 1).map((w) => ({ text: spell(w), fits: fits.get(w)! }));
       if (shared.length) this.ambiguous.set(id, shared);
     }

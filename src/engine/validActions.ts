@@ -102,24 +102,14 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
     }
     if (pass === 5) return list(storyVerbsAlone(session).filter((c) => !tried.has(c)));
     if (pass === 6) {
-      const variants = rephrasings.variants(commandsByEffect(hits), tried);
+      const groups = [...groupHits(hits).values()].map((g) => [g.command, ...g.equivalents]);
+      const variants = rephrasings.variants(groups, tried);
       for (const command of variants) reworded.add(command);
       return list(variants);
     }
     return null;
   };
   return Object.assign(next, { reworded });
-}
-
-/** The hits' commands by effect, each group's in the order they were listed. */
-function commandsByEffect(hits: ProbeHit[]): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const hit of [...hits].sort((a, b) => a.index - b.index)) {
-    const commands = groups.get(hit.key);
-    if (commands) commands.push(hit.action.command);
-    else groups.set(hit.key, [hit.action.command]);
-  }
-  return groups;
 }
 
 /**

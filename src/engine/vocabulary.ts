@@ -148,7 +148,7 @@ export function objectNouns(session: SessionView, id: number): string[] {
 }
 
 /** The printed name's words, each with the dictionary form the parser would match. */
-function printedWords(session: SessionView, id: number): Array<{ word: string; stored: string }> {
+export function printedWords(session: SessionView, id: number): Array<{ word: string; stored: string }> {
   const resolution = session.dictionary.resolution;
   return session.objects
     .name(session.mem, id)
