@@ -85,23 +85,25 @@ export class Rephrasings {
 
   /**
    * Each object's nouns and adjectives that other objects in scope share, with how many they fit,
-   * spelled as its printed name spells them where it does.
+   * spelled as a printed name in scope spells them where one does: the same word for every object
+   * it fits ("beautiful" for Enchanter's cabinet too, whose own name does not print it, not the
+   * dictionary's "beauti").
    */
   private ambiguousWords(): Map<number, Name[]> {
     if (this.ambiguous) return this.ambiguous;
     const wordsOf = new Map<number, string[]>();
     const fits = new Map<string, number>();
+    const spelled = new Map<string, string>();
     for (const id of this.scope.objects) {
       const { nouns, adjectives } = objectVocabulary(this.session, id);
       const words = [...new Set([...nouns, ...adjectives])].filter((w) => !DETERMINERS.has(w) && /^[a-z]/.test(w));
       wordsOf.set(id, words);
       for (const word of words) fits.set(word, (fits.get(word) ?? 0) + 1);
+      for (const { word, stored } of printedWords(this.session, id)) if (!spelled.has(stored)) spelled.set(stored, word);
     }
     this.ambiguous = new Map();
     for (const [id, words] of wordsOf) {
-      const printed = printedWords(this.session, id);
-      const spell = (stored: string) => printed.find((p) => p.stored === stored)?.word ?? stored;
-      const shared = words.filter((w) => fits.get(w)! > 1).map((w) => ({ text: spell(w), fits: fits.get(w)! }));
+      const shared = words.filter((w) => fits.get(w)! > 1).map((w) => ({ text: spelled.get(w) ?? w, fits: fits.get(w)! }));
       if (shared.length) this.ambiguous.set(id, shared);
     }
     return this.ambiguous;
