@@ -19,3 +19,22 @@ export const POSSESSIVES = ['my', 'your', 'his', 'her', 'hers', 'its', 'their'] 
 export const LIGHT_DESCRIPTORS = ['lit', 'lighted', 'unlit'] as const;
 /** Words for many things or any one of them. */
 export const QUANTIFIERS = ['all', 'everything', 'both', 'one'] as const;
+/**
+ * Prepositions and place adverbs a grammar line may hold, longer than six letters (the cut of a
+ * version-3 dictionary): "throug" is "through", not "throughout".
+ */
+export const PREPOSITIONS = [
+  'against',
+  'between',
+  'through',
+  'together',
+  'outside',
+  'overboard',
+  'upstairs',
+  'downstairs',
+  'underneath',
+  'beneath',
+  'towards',
+  'without',
+  'starboard',
+] as const;

@@ -19,6 +19,7 @@ import { isEmptyOps, maskedOps, type ObjectOps, opsKey, traceObjectOps } from '.
 import type { ProbePool } from './probePool';
 import { groupHits, type ProbeHit, type Prober, type ValidAction } from './effectGroups';
 import type { YieldOptions } from './stepsRunner';
+import { spellOut } from './wholeWords';
 
 export type { ValidAction } from './effectGroups';
 
@@ -324,12 +325,16 @@ export function finishSearch(
   // A verb alone ("open") names a group only when nothing in it names the thing ("open kitchen
   // window"); a word shared with other objects ("open small") only when nothing names it better.
   const alone = new Set(storyVerbsAlone(session));
+  const resolution = session.dictionary.resolution;
   return ordered.map((g) => {
     const all = [g.command, ...g.equivalents];
     const phrased = all.filter((c) => !alone.has(c) && !reworded.has(c));
     const named = phrased.length ? phrased : all.filter((c) => !alone.has(c));
     const best = g.passesTime ? 'wait' : (named.length ? named : all).reduce((a, b) => (familiarity(b) < familiarity(a) ? b : a));
-    return { ...g, command: best, equivalents: all.filter((c) => c !== best) };
+    // Shown with the dictionary's cut words spelled out ("inflate", not "inflat"): read the same.
+    const command = spellOut(best, resolution);
+    const equivalents = [...new Set(all.filter((c) => c !== best).map((c) => spellOut(c, resolution)))].filter((c) => c !== command);
+    return { ...g, command, equivalents };
   });
 }
 

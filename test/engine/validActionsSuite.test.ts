@@ -603,3 +603,17 @@ describeWithSuite(['anchor'], 'names: a word the parser reads as another thing',
     expect(named('drop slip')).toEqual(expect.arrayContaining(['slip of paper', 'newspaper']));
   });
 });
+
+describeWithSuite(['cutthroat'], "a version-3 dictionary's six-letter words", ({ cutthroat }) => {
+  it('shows "northeast", "withdraw" and "disembark" spelled out, each doing what the cut word does', () => {
+    // The walkthrough's step 20: the compass words and the bank's verbs are cut to six letters in the dictionary.
+    const session = sessionAt(cutthroat, 20, cutthroat.seed);
+    const commands = findValidActions(session).flatMap((a) => [a.command, ...a.equivalents]);
+    const words = new Set(commands.flatMap((c) => c.split(' ')));
+    for (const cut of ['northe', 'withdr', 'disemb', 'starbo']) expect(words).not.toContain(cut);
+    expect(commands).toContain('northeast');
+    const spelled = commands.find((c) => c.startsWith('withdraw '))!;
+    expect(spelled).toBeDefined();
+    expect(movedBy(session, spelled)).toEqual(movedBy(session, spelled.replace('withdraw', 'withdr')));
+  });
+});
