@@ -390,3 +390,48 @@ describe('under attack', () => {
       expect([reply, threatened(reply)]).toEqual([reply, false]);
   });
 });
+
+describe('before leaving under valid', () => {
+  const livingRoom = (
+    takesBeforeLeaving: boolean,
+    observation = 'Living Room. A battery-powered brass lantern is on the trophy case.',
+  ): AgentState => ({
+    ...behindHouse(),
+    observation,
+    truth: truth(6, 'Living Room'),
+    commands: ['east', 'west', 'open trap door', 'take brass lantern', 'get sword'],
+    takesBeforeLeaving,
+  });
+
+  it('with the flag: while something here can be taken, anything of the forward kind but a move', () => {
+    expect(new Set(choices(livingRoom(true)))).toEqual(new Set(['open trap door', 'take brass lantern', 'get sword']));
+  });
+
+  it('with the flag: the takes, when only moves were chosen (what the last command made possible)', () => {
+    // Getting into a thing and taking a thing off are no takes.
+    const state = {
+      ...livingRoom(true),
+      commands: ['east', 'west', 'take brass lantern', 'get in case', 'take off hat'],
+      enabled: ['west'],
+    };
+    expect(new Set(choices(state))).toEqual(new Set(['take brass lantern']));
+  });
+
+  it('with the flag: in the dark, a light before anything else', () => {
+    const dark = {
+      ...livingRoom(true, 'It is pitch black. You are likely to be eaten by a grue.'),
+      commands: ['north', 'south', 'take brass lantern', 'turn on brass lantern', 'light match'],
+    };
+    expect(new Set(choices(dark))).toEqual(new Set(['turn on brass lantern', 'light match']));
+  });
+
+  it('with the flag: nothing to take, the moves stay among the choices', () => {
+    const bare = { ...livingRoom(true), commands: ['east', 'west', 'open trap door', 'get in case'] };
+    expect(new Set(choices(bare))).toContain('east');
+  });
+
+  it('without the flag (a state carried from before): the moves stay among the choices', () => {
+    const made = new Set(choices(livingRoom(false)));
+    expect([...made].some((command) => command === 'east' || command === 'west')).toBe(true);
+  });
+});
