@@ -94,11 +94,11 @@ async function main() {
       });
     // The explorer under `valid` (valid commands, no outcomes): the decision replay then covers
     // how it orders untried commands, which the probe's episodes never reach. On the ferry at seed
-    // 4 the explorer takes the purse at turn 2 before walking on (lights and takes before leaving;
-    // the code before went east at once), carries purse, bread and coin to the river, gives the
-    // ferryman the coin at turn 14 and puts all on the altar at turn 18: 15 of 15 (the code before
-    // ended on 5 of 15 after 30 turns). What the recordings before showed (the cave tiring, the
-    // coin dropped where shuffles were spent anywhere) is in before-patches/.
+    // 4 the explorer handles bread, coin and purse in the cave until the room tires (fifteen
+    // commands), then closes the purse (a verb new there) and walks east at turn 19 (tired rooms;
+    // the code before them went on taking and dropping them there to the end). Two things put in
+    // the purse it carries spend that kind wherever it is: at turn 13 it drops the coin where the
+    // code before put all in the purse (idle commands and shuffles spent anywhere).
     if (want('valid'))
       await recordEpisode('history-valid-episode', {
         game: 'ferry',
@@ -110,11 +110,10 @@ async function main() {
       });
     // The explorer under `valid` on a suite game, where a room tires with things in hand: in
     // snacktime's sitting room, tired with the sock and the can taken there, the explorer gives the
-    // pet the can at turn 55 (tired rooms try new pairings; the code before them had spent "give
+    // pet the can at turn 56 (tired rooms try new pairings; the code before them had spent "give
     // pet can" untried and walked between rooms; before idle commands were spent anywhere it
-    // waited there twice more and gave it at turn 61; before lights and takes before leaving, at
-    // turn 56). Needs ../shared/jericho (the story is not in the repository; the replay tests
-    // answer its activities from the recording).
+    // waited there twice more and gave it at turn 61). Needs ../shared/jericho (the story is not
+    // in the repository; the replay tests answer its activities from the recording).
     if (want('valid-suite'))
       await recordEpisode('history-valid-suite-episode', {
         game: suiteStory('snacktime.z8'),
@@ -124,12 +123,9 @@ async function main() {
         assist: 'valid',
         continueAsNewEvery: 32,
       });
-    // The explorer under `valid` in Zork I (Jericho's story file) at seed 0: up the tree it takes
-    // all at turn 23 (lights and takes before leaving; the code before went down at once) and
-    // carries the egg on; 15 points in 56 turns, the troll not reached. The code before that
-    // reached the troll at turn 54 and fought back with the sword at turn 55 (explorer fights
-    // back); that recording is in before-patches/ (history-valid-fight-before-takes), and
-    // untriedOrder.test.ts ("under attack") holds the fight's order.
+    // The explorer under `valid` in a fight: Zork I (Jericho's story file) at seed 0 reaches the
+    // troll, brandishing its axe, at turn 54 and fights back with the sword at turn 55 (the code
+    // before it opened the sack there, and the troll killed the player a turn later).
     if (want('valid-suite'))
       await recordEpisode('history-valid-fight-episode', {
         game: suiteStory('zork1.z5'),
@@ -141,9 +137,8 @@ async function main() {
       });
     // The explorer under `valid` where it shut a way itself: 9:05 (Jericho's story file) at seed 0
     // handles its things in the bedroom until the room tires, closes the door to the east at turn
-    // 23 and opens it again at turn 24 (tired rooms reopen what was closed; the code before them had
-    // spent "open door" and got out of bed instead, never to go east; the code before lights and
-    // takes before leaving closed and opened it at turns 21 and 22).
+    // 21 and opens it again at turn 22 (tired rooms reopen what was closed; the code before them had
+    // spent "open door" and got out of bed instead, never to go east).
     if (want('valid-suite'))
       await recordEpisode('history-valid-reopen-episode', {
         game: suiteStory('905.z5'),
