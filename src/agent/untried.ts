@@ -230,8 +230,8 @@ const RISKY = startsWithAny([
 
 /** Commands that make light. */
 const LIGHTS = startsWithAny(['turn on', 'switch on', 'light']);
-/** Taking something: "take lamp", "pick up lamp", "get lamp"; not "get in", "take off", "take inventory". */
-const TAKES = /^(?:take|pick up|get)\s+(?!(?:in|into|on|out|off|up|down|inside|under|over|inventory)\b)\S/;
+/** Taking something: "take lamp", "pick up lamp", "get lamp"; not "get in", "take off", "pick up" alone. */
+const TAKES = /^(?:take|pick up|get)\s+(?!(?:in|into|on|out|off|up|down|inside|under|over)\b)\S/;
 
 /** Blows tried from one world state before the explorer gives the fight up there (nothing it does changes the fight). */
 const FIGHT_TRIES = 4;

@@ -124,8 +124,8 @@ describe('the turn pipeline', () => {
   it('under valid, the oracle is asked to choose among the untried moves of the least risky kind, and not asked when one is left', () => {
     const valid = resolveEpisodeConfig({ game: 'test', policy: 'full', assist: 'valid' });
     const withCommands = (commands: string[]) => stateOf({ ...startOf(), options: [], commands });
-    const d = deliberate(withCommands(['jump', 'close door', 'north', 'open door']), valid, createRng(1));
-    expect(d.kind === 'ask' && d.request.validActions).toEqual(['north', 'open door']);
+    const d = deliberate(withCommands(['jump', 'close door', 'north', 'take lamp']), valid, createRng(1));
+    expect(d.kind === 'ask' && d.request.validActions).toEqual(['north', 'take lamp']);
     expect(deliberate(withCommands(['jump', 'close door', 'north']), valid, createRng(1))).toMatchObject({
       kind: 'decided',
       choice: { command: 'north', reason: 'untried' },
@@ -135,7 +135,7 @@ describe('the turn pipeline', () => {
   it('with an oracle budget, the oracle is asked only where the explorer is lost, and no more turns than the budget', () => {
     const budgeted = resolveEpisodeConfig({ game: 'test', policy: 'full', assist: 'valid', oracleBudget: 2 });
     const start = initialState(
-      { ...startOf(), options: [], commands: ['north', 'open door', 'jump', 'sing'] },
+      { ...startOf(), options: [], commands: ['north', 'take lamp', 'jump', 'sing'] },
       freshLearned(),
       1,
       initialMemory(freshLearned(), budgeted),
@@ -172,7 +172,7 @@ describe('the turn pipeline', () => {
   it('the full agent asks the oracle only on a turn where the selector would take some answer of it', () => {
     const valid = resolveEpisodeConfig({ game: 'test', policy: 'full', assist: 'valid' });
     const start = initialState(
-      { ...startOf(), options: [], commands: ['north', 'open door'] },
+      { ...startOf(), options: [], commands: ['north', 'take lamp'] },
       freshLearned(),
       1,
       initialMemory(freshLearned(), valid),
@@ -194,14 +194,14 @@ describe('the turn pipeline', () => {
     const asked = deliberate(trusting(1000), valid, createRng(1));
     expect(asked).toMatchObject({ kind: 'ask', trust: { recommendation: true, other: true } });
     for (const seed of [1, 2, 3])
-      expect(decide(trusting(1000), valid, createRng(seed), asked, answered({ recommended_action: 'open door' })).reason).toBe(
+      expect(decide(trusting(1000), valid, createRng(seed), asked, answered({ recommended_action: 'take lamp' })).reason).toBe(
         'recommended',
       );
   });
 
   it('under valid, a followed recommendation counts as help only when it reaches a place or item no episode had reached', () => {
     const valid = resolveEpisodeConfig({ game: 'test', policy: 'full', assist: 'valid' });
-    const start = { ...startOf(), options: [], commands: ['north', 'open door'] };
+    const start = { ...startOf(), options: [], commands: ['north', 'take lamp'] };
     const follow = (learned: ReturnType<typeof freshLearned>) => {
       const state = initialState(start, learned, 1, initialMemory(learned, valid));
       const sure = {
