@@ -95,11 +95,7 @@ function exploreUntried(candidates: string[], ctx: PolicyContext): ExploreChoice
             ? 'not yet tried from this state (everything left was made here three times)'
             : next.menu
               ? 'not yet tried from this state (only a menu is left)'
-              : next.before === 'light'
-                ? 'not yet tried here (a light first in the dark)'
-                : next.before === 'take'
-                  ? 'not yet tried here (taking what is here before moving on)'
-                  : 'not yet tried here',
+              : 'not yet tried here',
     };
   return {
     command: ctx.rng.pick(withoutMenus(safeCommands(candidates, ctx), ctx)),

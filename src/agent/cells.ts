@@ -90,8 +90,6 @@ export interface CellMemory {
   fightsBack?: boolean;
   /** The last command was a blow with something in hand (isArmedFight): the fight goes on. */
   fought?: boolean;
-  /** Under `valid`, a light goes first in the dark, and what is here is taken before moving on (see nextUntried). */
-  takesBeforeLeaving?: boolean;
   /** Commands this episode already made where the player stands (whatever was carried then). */
   doneHere?: ReadonlySet<string>;
   /** Commands spent where the player stands: made so often there, or of a kind made so many ways (see spentIn). */

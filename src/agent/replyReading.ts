@@ -130,14 +130,6 @@ export function saysUnknownWord(reply: string): boolean {
   return UNKNOWN_WORD.some((pattern) => pattern.test(reply));
 }
 
-/** A reply saying the player stands in the dark. */
-const DARK = /\b(?:pitch[- ](?:black|dark)|dark place|too dark to see|it is dark\b|in the dark\b)/;
-
-/** Whether a reply (lower-case) says the player stands in the dark ("It is pitch black."). */
-export function saysDark(reply: string): boolean {
-  return DARK.test(reply);
-}
-
 /** Whether a reply (lower-case) says the command's first word is no verb (see UNKNOWN_VERB). */
 export function saysNotAVerb(reply: string): boolean {
   return UNKNOWN_VERB.test(reply);

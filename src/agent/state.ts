@@ -163,8 +163,6 @@ export const AgentStateSchema = z.object({
   fightsBack: z.boolean().default(false),
   /** In a tired room, a thing named there only by undoing commands ("close door") is not yet named there (see spentIn); set from its patch. */
   undoingNamesNothing: z.boolean().default(false),
-  /** Under `valid`, a light goes first in the dark, and what is here is taken before moving on (see nextUntried); set from its patch. */
-  takesBeforeLeaving: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -267,7 +265,6 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     triesNewPairings: true,
     fightsBack: true,
     undoingNamesNothing: true,
-    takesBeforeLeaving: true,
   };
 }
 
@@ -493,7 +490,6 @@ export function cellMemory(state: AgentState): CellMemory {
     ...(state.avoidsDoom ? { avoidDoom: true } : {}),
     ...(state.leavesStill ? { leavesStill: true } : {}),
     ...(state.fightsBack ? { fightsBack: true, fought: fightGoesOn(state) } : {}),
-    ...(state.takesBeforeLeaving ? { takesBeforeLeaving: true } : {}),
   };
 }
 

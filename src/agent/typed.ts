@@ -19,7 +19,6 @@ import {
   menuChoices,
   namedDirections,
   refusedWords,
-  saysDark,
   saysNotAVerb,
   saysUnknownWord,
   wholeExits,
@@ -56,7 +55,7 @@ export interface TypedContext {
   /**
    * The room's exits its replies named ("a path leads southwest"), how many commands were made
    * here, what blocked the last move (see blockedAfter) and the way back out of the dark (see
-   * saysDark): absent in runs started before the explorer read them (the order is then as before).
+   * DARK): absent in runs started before the explorer read them (the order is then as before).
    */
   exits?: {
     named: readonly string[];
@@ -96,6 +95,8 @@ const NAMED_EXIT = 1;
 const FATIGUE = 0.85;
 /** A reply saying a thing stops the move ("the door is closed", "...is in the way"), not that there is no way. */
 const IN_THE_WAY = /\b(?:is|are) (?:closed|locked|shut|barred|blocked)\b|\bin the way\b|\bnailed shut\b/;
+/** A reply saying the player stands in the dark. */
+const DARK = /\b(?:pitch[- ](?:black|dark)|dark place|too dark to see|it is dark\b|in the dark\b)/;
 const OPPOSITE: Readonly<Record<string, string>> = {
   north: 'south',
   south: 'north',
@@ -249,7 +250,7 @@ export const TypingSchema = z.object({
   roomExits: z.record(z.string(), z.array(z.string())).optional(),
   /** The last move that went nowhere here, the things its reply named (the door in the way), and whether one was opened since. */
   blocked: BlockedSchema.nullable().optional(),
-  /** The move back out of the dark the last move led into (see saysDark), until another move is made. */
+  /** The move back out of the dark the last move led into (see DARK), until another move is made. */
   retreat: z.string().nullable().optional(),
   /** Rooms a move led into the dark: no room to come back to for its untried commands (newest last). */
   darkRooms: z.array(z.number().int()).optional(),
@@ -306,7 +307,7 @@ export function learnTyping(
   const lower = step.reply.toLowerCase();
   const asked = askedFirst(step.reply);
   const unknown = saysUnknownWord(lower);
-  const intoDark = step.from !== step.to && saysDark(lower);
+  const intoDark = step.from !== step.to && DARK.test(lower);
   const refused = refusedWords(step.command, step.reply, step.known).map((word) => `${unknown ? '*' : step.from}|${word}`);
   const fresh = refused.filter((entry) => !typing.refused.includes(entry));
   const named = namedDirections(step.reply, typing.lexicon.directions);

@@ -8,7 +8,6 @@ import { timesTried } from './policyContext';
 import { DIRECTIONS, isMove } from './directions';
 import { moveAt } from './state';
 import { isArmedFight, threatened } from './fights';
-import { saysDark } from './replyReading';
 
 const NOT_NOUNS = new Set([
   'way',
@@ -46,7 +45,7 @@ export function playerCommands(observation: string): string[] {
 /** What nextUntried reads: the state, what was tried and what killed before, and what is spent in this room. */
 export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learned' | 'rooms' | 'enabled'> &
   Partial<Pick<PolicyContext, 'observation'>> & {
-    cells?: Pick<CellMemory, 'spentHere' | 'menuCommands' | 'fightsBack' | 'fought' | 'takesBeforeLeaving'>;
+    cells?: Pick<CellMemory, 'spentHere' | 'menuCommands' | 'fightsBack' | 'fought'>;
   };
 
 export interface Untried {
@@ -63,8 +62,6 @@ export interface Untried {
   menu: boolean;
   /** The reply says the player is attacked or something armed is there, or the last command was a blow: these are fights with something in hand. */
   fight?: boolean;
-  /** What comes before walking on (see beforeLeaving): a light in the dark, or what is here to take. */
-  before?: 'light' | 'take';
 }
 
 /**
@@ -105,35 +102,14 @@ export function nextUntried(candidates: readonly string[], ctx: UntriedContext):
   const least = best === RISKY_RANK ? RISK.risky : best % SPENT_RANK;
   const kind = untried.filter((command) => rank(command) === best);
   const followUps = ctx.enabled ? kind.filter((command) => ctx.enabled!.has(command)) : [];
-  const chosen = followUps.length ? followUps : kind;
-  const first = best === RISK.forward && ctx.cells?.takesBeforeLeaving ? beforeLeaving(chosen, kind, ctx.observation) : null;
   return {
-    commands: first?.commands ?? chosen,
-    ...(first ? { before: first.before } : {}),
+    commands: followUps.length ? followUps : kind,
     risky: least === RISK.risky,
     opensUp: !onlySpent && !menu && least <= RISK.other,
     forward: !onlySpent && !menu && least === RISK.forward,
     spent: onlySpent,
     menu,
   };
-}
-
-/**
- * With `takesBeforeLeaving`, among unspent commands of the forward kind: in the dark, a light
- * ("turn on lamp") before anything else; elsewhere, while something here can still be taken,
- * anything but a move (the takes when only moves were chosen) — a light source and what lies
- * about are picked up before the explorer walks on, where they would be out of reach (Zork I's
- * lantern left in the living room, the explorer eaten below the trap door). Null when neither applies.
- */
-function beforeLeaving(chosen: readonly string[], kind: readonly string[], observation = ''): Pick<Untried, 'commands' | 'before'> | null {
-  if (saysDark(observation.toLowerCase())) {
-    const lights = kind.filter((command) => LIGHTS.test(command));
-    return lights.length ? { commands: lights, before: 'light' } : null;
-  }
-  const takes = kind.filter((command) => TAKES.test(command));
-  if (takes.length === 0 || !chosen.some(isMove)) return null;
-  const staying = chosen.filter((command) => !isMove(command));
-  return { commands: staying.length ? staying : takes, before: 'take' };
 }
 
 /** The candidates less the commands that opened a menu this episode (all of them if every one did). */
@@ -227,11 +203,6 @@ const RISKY = startsWithAny([
   'swim',
   'dive',
 ]);
-
-/** Commands that make light. */
-const LIGHTS = startsWithAny(['turn on', 'switch on', 'light']);
-/** Taking something: "take lamp", "pick up lamp", "get lamp"; not "get in", "take off", "pick up" alone. */
-const TAKES = /^(?:take|pick up|get)\s+(?!(?:in|into|on|out|off|up|down|inside|under|over)\b)\S/;
 
 /** Blows tried from one world state before the explorer gives the fight up there (nothing it does changes the fight). */
 const FIGHT_TRIES = 4;

@@ -142,8 +142,6 @@ export const SPENT_ANYWHERE_PATCH = 'valid-spends-idle-and-shuffles-anywhere';
 export const TYPES_ONLY_COMMANDS_PATCH = 'none-types-only-commands';
 /** Under `none`, a move that went nowhere in a room is made again there, once, when a later reply names its direction (see renamedAfter). */
 export const RETRY_NAMED_PATCH = 'none-retries-moves-named-later';
-/** Under `valid`, a light goes first in the dark, and what is here is taken before moving on (see nextUntried). */
-export const TAKE_BEFORE_LEAVING_PATCH = 'valid-lights-and-takes-before-leaving';
 
 /** The agent state's yes/no fields. */
 type BooleanField = { [K in keyof AgentState]: AgentState[K] extends boolean ? K : never }[keyof AgentState];
@@ -183,7 +181,6 @@ const DECISION_PATCHES = [
   ['spendsAnywhere', SPENT_ANYWHERE_PATCH],
   ['typesOnlyCommands', TYPES_ONLY_COMMANDS_PATCH],
   ['retriesNamed', RETRY_NAMED_PATCH],
-  ['takesBeforeLeaving', TAKE_BEFORE_LEAVING_PATCH],
 ] as const satisfies ReadonlyArray<readonly [BooleanField, string]>;
 
 type DecisionFlag = (typeof DECISION_PATCHES)[number][0];
