@@ -7,7 +7,17 @@
  * record, so such a wording is another group with the same outcome. Only the commands that did
  * something are reworded, and only with words that fit more than one object in scope: a word that
  * fits one reads as its phrase does.
+ *
+ * A pronoun the player reads ("it", "them": in the last reply, or in what "look" and "inventory"
+ * say here) is another such wording: the parser puts the thing it last named there without reading
+ * a name, so "throw it at rat" toggles fewer attributes than "throw lamp at rat" and is a group of
+ * its own. Each command that did something is tried with the pronoun in each of its slots:
+ * whatever the pronoun stands for, the command then does what it does to that. Only pronouns the
+ * text says are tried, which is where Jericho tries them too; each is a few hundred more commands.
+ * Inform's parser reads the article "a" alone the same way, as any one thing the line would take
+ * ("drop a": "(the loose page) Dropped."), so in an Inform story "a" is tried as a pronoun is.
  */
+import { OBJECT_PRONOUNS } from './englishWords';
 import { DETERMINERS, objectVocabulary, printedWords } from './vocabulary';
 import type { GameSession } from './session';
 import { ALL, type CandidateScope, type Template } from './templates';
@@ -46,9 +56,11 @@ export class Rephrasings {
 
   /**
    * The wordings of each group's commands (`groups`: each group's commands in the order found)
-   * with an object named by one word that fits others in scope too, those in `tried` left out.
+   * with an object named by one word that fits others in scope too, or by a pronoun `read` says,
+   * those in `tried` left out.
    */
-  variants(groups: string[][], tried: ReadonlySet<string>): string[] {
+  variants(groups: string[][], tried: ReadonlySet<string>, read = ''): string[] {
+    const standIns = [...pronounsSaid(this.session, read), ...this.indefiniteArticle()];
     const out = new Set<string>();
     for (const commands of groups) {
       // The toggles follow from how many objects each name fits: one wording per template and
@@ -67,9 +79,38 @@ export class Rephrasings {
           namingsTried.add(naming);
           out.add(variant);
         }
+        for (const [slot, variant] of this.pronounWordings(made, standIns)) {
+          const naming = `${template}#${slot}`;
+          if (namingsTried.has(naming) || tried.has(variant) || out.has(variant)) continue;
+          namingsTried.add(naming);
+          out.add(variant);
+        }
       }
     }
     return [...out];
+  }
+
+  /** "a", in an Inform story whose dictionary holds it (the library's indefinite article). */
+  private indefiniteArticle(): string[] {
+    return this.session.grammar.format.startsWith('inform') && this.session.dictionary.has('a') ? ['a'] : [];
+  }
+
+  /**
+   * The command with a pronoun in one of its slots, the others named by their phrases, each with
+   * its naming (the pronoun and the slot): one such wording per group is enough, as its members
+   * mostly differ in the object of one slot.
+   */
+  private pronounWordings(made: Filled, pronouns: string[]): Array<[string, string]> {
+    const out: Array<[string, string]> = [];
+    for (const pronoun of pronouns)
+      for (let slot = 0; slot < made.chosen.length; slot++) {
+        let k = 0;
+        const words = made.words.map((w) =>
+          typeof w === 'string' ? w : k++ === slot ? pronoun : this.scope.phrase.get(made.chosen[k - 1])!,
+        );
+        out.push([`${pronoun}@${slot}`, words.join(' ')]);
+      }
+    return out;
   }
 
   /** Every way to name the chosen objects, each by its phrase or a word it shares, but the phrases alone. */
@@ -108,4 +149,10 @@ export class Rephrasings {
     }
     return this.ambiguous;
   }
+}
+
+/** The pronouns the story's dictionary holds that `text` says as words. */
+function pronounsSaid(session: GameSession, text: string): string[] {
+  const words = new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
+  return OBJECT_PRONOUNS.filter((pronoun) => words.has(pronoun) && session.dictionary.has(pronoun));
 }

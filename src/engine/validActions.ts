@@ -104,13 +104,22 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
     if (pass === 5) return list(storyVerbsAlone(session).filter((c) => !tried.has(c)));
     if (pass === 6) {
       const groups = [...groupHits(hits).values()].map((g) => [g.command, ...g.equivalents]);
-      const variants = rephrasings.variants(groups, tried);
+      const variants = rephrasings.variants(groups, tried, whatThePlayerReads(session, start, context.reply));
       for (const command of variants) reworded.add(command);
       return list(variants);
     }
     return null;
   };
   return Object.assign(next, { reworded });
+}
+
+/**
+ * The last reply, and what "look" and "inventory" say at the start state (where the session is
+ * left): the text whose pronouns the last pass tries.
+ */
+function whatThePlayerReads(session: GameSession, start: VmState, reply = ''): string {
+  session.restoreState(start);
+  return [reply, ...['look', 'inventory'].map((command) => session.afterTrying(command, (text) => text))].join('\n');
 }
 
 /**

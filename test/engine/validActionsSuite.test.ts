@@ -590,6 +590,36 @@ describeWithSuite(['enchanter'], 'a one-word name that fits two objects', ({ enc
   });
 });
 
+describeWithSuite(['cutthroat'], 'a pronoun the player reads', ({ cutthroat }) => {
+  it('tries "throw it" where "look" says "it": the parser puts the thing it last named there, and Jericho groups the turn apart', () => {
+    // The walkthrough's step 191, in the Shanty, whose description says "behind it is a mirror".
+    const session = sessionAt(cutthroat, 191, cutthroat.seed);
+    const search = searchValidActions(session);
+    const pronounCandidates = search.candidates.filter((c) => c.split(' ').includes('it'));
+    // One wording per group, template and slot: some 600 here, where every member of every group would be thousands.
+    expect(pronounCandidates.length).toBeGreaterThan(0);
+    expect(pronounCandidates.length).toBeLessThan(1000);
+    const thrown = search.actions.find((a) => a.command === 'throw it' || a.equivalents.includes('throw it'));
+    expect(thrown).toBeDefined();
+    expect(movedBy(session, 'throw it').length).toBeGreaterThan(0);
+    // No pronoun the text does not say: "him" is a word of the story, but neither the room nor the inventory says it.
+    expect(search.candidates.filter((c) => c.split(' ').includes('him'))).toEqual([]);
+  });
+});
+
+describeWithSuite(['theatre'], "Inform's indefinite article", ({ theatre }) => {
+  it('tries "drop a": Inform\'s parser drops any one thing held, which Jericho tries as a word of the reply', () => {
+    // The walkthrough's step 169, six loose pages among the things carried.
+    const session = sessionAt(theatre, 169, theatre.seed);
+    const search = searchValidActions(session);
+    const groupOf = (command: string) => search.actions.find((a) => a.command === command || a.equivalents.includes(command));
+    expect(groupOf('drop a')).toBeDefined();
+    expect(movedBy(session, 'drop a').length).toBe(1);
+    // One wording per group, template and slot: "a" in a few hundred commands, not in every member of every group.
+    expect(search.candidates.filter((c) => c.split(' ').includes('a')).length).toBeLessThan(1000);
+  });
+});
+
 describeWithSuite(['anchor'], 'names: a word the parser reads as another thing', ({ anchor }) => {
   it('calls the slip of paper "slip": "paper" is the newspaper to the parser, and dropping the slip pockets the newspaper', () => {
     // The walkthrough's step 227, in the attic: the slip is in the trenchcoat's pocket beside the newspaper.
