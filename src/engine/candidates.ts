@@ -450,6 +450,20 @@ export function singleCandidates(session: GameSession, scope: CandidateScope = c
 }
 
 /**
+ * The first pass's "all" commands in the other shape of their action's lines ("put all down" where
+ * the action's line reads "drop all"): tried for the record the parser makes of them, they name a
+ * group only when nothing else in it does, so a turn that drops everything reads "drop all".
+ */
+export function otherShapeCommands(scope: CandidateScope): Set<string> {
+  const out = new Set<string>();
+  for (const t of scope.templates)
+    if (t.held.length === 1 && t.allWordsOtherShape)
+      for (const word of ['all', ...scope.countWords, ...scope.heldCounts, ...scope.pluralWords])
+        out.add(scope.fill(t.allWordsOtherShape, [ALL], word));
+  return out;
+}
+
+/**
  * Candidates for the current state without running anything: the first pass and the pairs with
  * something already held. The search itself adds pairs with what the first pass found portable.
  */

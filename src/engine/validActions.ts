@@ -10,7 +10,7 @@
  * letting a turn pass ("wait"): those are the scene's moves.
  */
 import { createHash } from 'node:crypto';
-import { candidateScope, familiarity, sceneCandidates, singleCandidates, storyVerbsAlone } from './candidates';
+import { candidateScope, familiarity, otherShapeCommands, sceneCandidates, singleCandidates, storyVerbsAlone } from './candidates';
 import { PairPlan } from './pairs';
 import { Rephrasings } from './rephrasings';
 import { diffKey, isEmptyDiff, withoutOneWayIgnores, worldDiff, type WorldState } from './objects';
@@ -51,8 +51,9 @@ export function searchValidActions(session: GameSession, context: SearchContext 
 
 /**
  * The next candidate list to try, given the hits so far; null when the search is done. `reworded`:
- * the commands of the last pass that name an object by a word it shares (see rephrasings.ts), so
- * that none leads a group another command phrased as the candidates phrase things also leads.
+ * the commands of the last pass that name an object by a word it shares or a pronoun (see
+ * rephrasings.ts), and the "all" commands of an action's other shape ("put all down"), so that
+ * none leads a group another command phrased as the candidates phrase things also leads.
  */
 type Passes = ((hits: ProbeHit[]) => string[] | null) & { reworded?: ReadonlySet<string> };
 
@@ -79,7 +80,7 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
   let pass = 0;
   let plan: PairPlan;
   let screened = 0;
-  const reworded = new Set<string>();
+  const reworded = otherShapeCommands(scope);
   const list = (commands: string[]) => {
     for (const command of commands) tried.add(command);
     return commands;

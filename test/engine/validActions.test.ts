@@ -72,6 +72,14 @@ describe('valid action mechanics', () => {
     expect(take.equivalents.length).toBeGreaterThan(0);
   });
 
+  it('names the drop of everything held "drop all", the other shape ("put all down") an equivalent', () => {
+    const s = GameSession.fromFile(join(GAME_FILES, 'ferry.z8'), { seed: 4 });
+    for (const command of ['west', 'take bread', 'take all']) s.step(command);
+    const dropAll = findValidActions(s).find((v) => v.command === 'drop all' || v.equivalents.includes('drop all'));
+    expect(dropAll?.command).toBe('drop all');
+    expect(dropAll?.equivalents).toContain('put all down');
+  });
+
   it('excludes commands that change nothing', () => {
     const s = GameSession.fromFile(LIGHTHOUSE);
     const commands = findValidActions(s).map((v) => v.command);
