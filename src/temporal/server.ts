@@ -3,6 +3,7 @@
  * it from the Go module proxy when missing, and start `temporal server start-dev` (SQLite
  * persistence in the data folder, Web UI on) when nothing listens at TEMPORAL_ADDRESS.
  */
+import { Connection } from '@temporalio/client';
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
@@ -106,6 +107,8 @@ export interface DevServerOptions {
   uiPort: number;
   /** Keep running after this process exits (grue play), or die with it (tests). */
   detached?: boolean;
+  /** How long to wait for it to listen, then to answer (60 s each by default). */
+  readyTimeoutMs?: number;
 }
 
 export interface DevServer {
@@ -134,7 +137,11 @@ export function devServerArgs(opts: { dbFile: string; port: number; uiPort: numb
   return args;
 }
 
-/** Start `temporal server start-dev` and wait until it accepts connections. */
+/**
+ * Start `temporal server start-dev` and wait until it answers: the port listens a while before the
+ * frontend serves, and a client connecting then gets "Frontend is not healthy yet" (a CI run's
+ * server test did, the machine loaded).
+ */
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   mkdirSync(opts.dataDir, { recursive: true });
   const dbFile = join(opts.dataDir, 'temporal.db');
@@ -148,16 +155,33 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   if (opts.detached) child.unref();
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? -1));
-  const deadline = Date.now() + 60_000;
+  const readyMs = opts.readyTimeoutMs ?? 60_000;
+  const deadline = Date.now() + readyMs;
   while (!(await isListening('127.0.0.1', opts.port))) {
     if (exited !== null) {
       throw new TemporalSetupError(`temporal server start-dev exited (code ${exited}) before listening; see ${logFile}:\n${tail(logFile)}`);
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new TemporalSetupError(`temporal server start-dev did not listen on port ${opts.port} within 60 s; see ${logFile}.`);
+      throw new TemporalSetupError(
+        `temporal server start-dev did not listen on port ${opts.port} within ${readyMs / 1000} s; see ${logFile}.`,
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
+  }
+  const answering = Date.now() + readyMs;
+  for (;;) {
+    const refusal = await frontendRefusal(`127.0.0.1:${opts.port}`);
+    if (refusal === null) break;
+    if (exited !== null)
+      throw new TemporalSetupError(`temporal server start-dev exited (code ${exited}) before answering; see ${logFile}:\n${tail(logFile)}`);
+    if (Date.now() > answering) {
+      child.kill('SIGKILL');
+      throw new TemporalSetupError(
+        `temporal server start-dev listened on port ${opts.port} but did not answer within ${readyMs / 1000} s (${refusal}); see ${logFile}.`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 250));
   }
   writeFileSync(join(opts.dataDir, 'temporal.pid'), String(child.pid));
   return {
@@ -172,6 +196,17 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
         setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
       }),
   };
+}
+
+/** Why the server at `address` does not answer a client yet (its connect asks for the system info), or null once it does. */
+async function frontendRefusal(address: string): Promise<string | null> {
+  try {
+    const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+    await connection.close();
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }
 
 function tail(file: string, lines = 20): string {
