@@ -441,9 +441,7 @@ export function singleCandidates(session: GameSession, scope: CandidateScope = c
     // still answer "examine all", "kiss all" or "open all", each its own effect.
     if (!t.allWords) out.push(scope.fill(t.words, [ALL]));
     for (const allWords of [t.allWords, t.allWordsOtherShape])
-      if (allWords)
-        for (const word of ['all', ...scope.countWords, ...scope.heldCounts, ...scope.pluralWords])
-          out.push(scope.fill(allWords, [ALL], word));
+      if (allWords) for (const word of allWordsOf(scope)) out.push(scope.fill(allWords, [ALL], word));
   }
   out.push(...directionCandidates(scope, session.grammar.directions));
   return unique(out);
@@ -458,10 +456,12 @@ export function otherShapeCommands(scope: CandidateScope): Set<string> {
   const out = new Set<string>();
   for (const t of scope.templates)
     if (t.held.length === 1 && t.allWordsOtherShape)
-      for (const word of ['all', ...scope.countWords, ...scope.heldCounts, ...scope.pluralWords])
-        out.add(scope.fill(t.allWordsOtherShape, [ALL], word));
+      for (const word of allWordsOf(scope)) out.add(scope.fill(t.allWordsOtherShape, [ALL], word));
   return out;
 }
+
+/** What goes where a one-object line takes "all": "all", the counts and the plural words. */
+const allWordsOf = (scope: CandidateScope) => ['all', ...scope.countWords, ...scope.heldCounts, ...scope.pluralWords];
 
 /**
  * Candidates for the current state without running anything: the first pass and the pairs with
