@@ -156,33 +156,36 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? -1));
   const readyMs = opts.readyTimeoutMs ?? 60_000;
-  const deadline = Date.now() + readyMs;
-  while (!(await isListening('127.0.0.1', opts.port))) {
-    if (exited !== null) {
-      throw new TemporalSetupError(`temporal server start-dev exited (code ${exited}) before listening; see ${logFile}:\n${tail(logFile)}`);
+  // Waits until `stage.notYet` gives null (else why not, or '' for no reason), the server exits, or `readyMs` pass.
+  const waitFor = async (stage: { before: string; failed: string; notYet: () => Promise<string | null>; pollMs: number }) => {
+    const deadline = Date.now() + readyMs;
+    for (;;) {
+      const why = await stage.notYet();
+      if (why === null) return;
+      if (exited !== null)
+        throw new TemporalSetupError(
+          `temporal server start-dev exited (code ${exited}) before ${stage.before}; see ${logFile}:\n${tail(logFile)}`,
+        );
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        const reason = why ? ` (${why})` : '';
+        throw new TemporalSetupError(`temporal server start-dev ${stage.failed} within ${readyMs / 1000} s${reason}; see ${logFile}.`);
+      }
+      await new Promise((r) => setTimeout(r, stage.pollMs));
     }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new TemporalSetupError(
-        `temporal server start-dev did not listen on port ${opts.port} within ${readyMs / 1000} s; see ${logFile}.`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const answering = Date.now() + readyMs;
-  for (;;) {
-    const refusal = await frontendRefusal(`127.0.0.1:${opts.port}`);
-    if (refusal === null) break;
-    if (exited !== null)
-      throw new TemporalSetupError(`temporal server start-dev exited (code ${exited}) before answering; see ${logFile}:\n${tail(logFile)}`);
-    if (Date.now() > answering) {
-      child.kill('SIGKILL');
-      throw new TemporalSetupError(
-        `temporal server start-dev listened on port ${opts.port} but did not answer within ${readyMs / 1000} s (${refusal}); see ${logFile}.`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  };
+  await waitFor({
+    before: 'listening',
+    failed: `did not listen on port ${opts.port}`,
+    notYet: async () => ((await isListening('127.0.0.1', opts.port)) ? null : ''),
+    pollMs: 200,
+  });
+  await waitFor({
+    before: 'answering',
+    failed: `listened on port ${opts.port} but did not answer`,
+    notYet: () => frontendRefusal(`127.0.0.1:${opts.port}`),
+    pollMs: 250,
+  });
   writeFileSync(join(opts.dataDir, 'temporal.pid'), String(child.pid));
   return {
     pid: child.pid!,
