@@ -14,7 +14,8 @@ import type { GameSession } from './session';
 import { INFORM_ANIMATE_ATTRIBUTE } from './bindings';
 import { PairPlan } from './pairs';
 import { thingNames } from './thingNames';
-import { outOfReach } from './outOfReach';
+import { examineCheck, outOfReach } from './outOfReach';
+import { parserNames } from './parserNames';
 import { scopeObjects } from './scope';
 import { ALL, type CandidateScope, type Template } from './templates';
 
@@ -300,9 +301,12 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
   const found = scopeObjects(session, undefined, reply, allGlobals);
   const lines = templates(session.grammar, session.dictionary.resolution);
   const examine = lines.find((t) => t.words.length === 2 && t.words[0] === 'examine' && t.held.length === 1);
-  const unreachable = new Set(outOfReach(session, found.all, found.namedByReply, examine));
+  const check = examineCheck(session, found.all, examine);
+  const unreachable = new Set(outOfReach(session, found.namedByReply, check));
   const scope = { ...found, all: found.all.filter((id) => !unreachable.has(id)) };
   const phrase = nounPhrases(session, scope.all);
+  const checked = parserNames(session, phrase, check);
+  for (const [id, name] of checked.phrases) phrase.set(id, name);
   // The phrases are of what is in reach: a thing held and out of reach has none.
   const heldPhrases = new Map(scope.held.filter((id) => phrase.has(id)).map((id) => [id, phrase.get(id)!]));
   const held = new Set(scope.held);
@@ -321,6 +325,7 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
     hasAttribute: (id, attribute) => session.objects.hasAttribute(start, id, attribute),
     ...countWords(session, scope.all, phrase, parents, scope.held),
     pluralWords: pluralWords(session, named),
+    guessedNames: checked.guessed,
     fill: (words, chosen, allWord = 'all') => {
       let k = 0;
       return words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, allWord) : phrase.get(chosen[k++])!)).join(' ');

@@ -13,21 +13,52 @@ function replyWithout(reply: string, phrase: string): string {
 }
 
 /**
+ * How the parser answers "examine" on a phrase (the reply less the phrase's words), and the reply
+ * it gives for a phrase that names nothing in reach: "examine" on objects out of scope, the reply
+ * most of them give (a few of them can still be in reach: Inform's compass directions are
+ * everywhere), whatever the game's wording. The controls are examined once, when first asked.
+ */
+export interface ExamineCheck {
+  /** The reply to "examine" with the phrase, as the game gives it. */
+  reply(phrase: string): string;
+  answer(phrase: string): string;
+  refusal(): string | null;
+}
+
+/** The check for a state; null when the story has no `examine` line (the template given). */
+export function examineCheck(session: GameSession, inScope: number[], examine: Template | undefined): ExamineCheck | null {
+  if (!examine) return null;
+  const replies = new Map<string, string>();
+  const reply = (phrase: string) => {
+    if (!replies.has(phrase))
+      replies.set(
+        phrase,
+        session.afterTrying(`${examine.words[0]} ${phrase}`, (text) => text),
+      );
+    return replies.get(phrase)!;
+  };
+  const answer = (phrase: string) => replyWithout(reply(phrase), phrase);
+  let refusal: string | null | undefined;
+  return {
+    reply,
+    answer,
+    refusal: () => (refusal === undefined ? (refusal = mostGiven(controlPhrases(session, inScope).map(answer))) : refusal),
+  };
+}
+
+/**
  * Of the objects only the last reply brought into scope, those the parser says are not here. A
  * reply can name things far away (Lost Pig's opening names a gnome and the story contest), and
  * each such object costs hundreds of candidates, more with the pairs (39% more tries on Lost
- * Pig's first state). "examine" on each is set beside "examine" on objects out of scope: the
- * reply most of those give, their phrase aside, is the parser's refusal, whatever the game's
- * wording (a few of them can still be in reach: Inform's compass directions are everywhere). Kept
- * when the story has no `examine` line (the template given) or the controls agree on no refusal, as the reply named them.
+ * Pig's first state). Each is examined and its answer set beside the parser's refusal. Kept when
+ * the story has no `examine` line or the controls agree on no refusal, as the reply named them.
  */
-export function outOfReach(session: GameSession, inScope: number[], namedByReply: number[], examine: Template | undefined): number[] {
-  if (namedByReply.length === 0 || !examine) return [];
-  const answer = (name: string) => session.afterTrying(`${examine.words[0]} ${name}`, (reply) => replyWithout(reply, name));
-  const refusal = mostGiven(controlPhrases(session, inScope).map(answer));
+export function outOfReach(session: GameSession, namedByReply: number[], check: ExamineCheck | null): number[] {
+  if (namedByReply.length === 0 || !check) return [];
+  const refusal = check.refusal();
   if (refusal === null) return [];
   const phrase = nounPhrases(session, namedByReply);
-  return namedByReply.filter((id) => phrase.has(id) && answer(phrase.get(id)!) === refusal);
+  return namedByReply.filter((id) => phrase.has(id) && check.answer(phrase.get(id)!) === refusal);
 }
 
 /** Out-of-scope objects examined to learn the parser's refusal. */

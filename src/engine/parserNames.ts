@@ -48,7 +48,11 @@ export function parserNames(session: SessionView, phrase: ReadonlyMap<number, st
     const reading = guessedOrAsked(reply);
     if (reading) {
       const plain = objectNouns(session, id).find(
-        (word) => !name.split(' ').includes(word) && usable(id, word) && !guessedOrAsked(check.reply(word)) && check.answer(word) !== check.refusal(),
+        (word) =>
+          !name.split(' ').includes(word) &&
+          usable(id, word) &&
+          !guessedOrAsked(check.reply(word)) &&
+          check.answer(word) !== check.refusal(),
       );
       if (!plain) continue;
       found.phrases.set(id, plain);

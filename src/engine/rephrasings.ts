@@ -16,6 +16,10 @@
  * text says are tried, which is where Jericho tries them too; each is a few hundred more commands.
  * Inform's parser reads the article "a" alone the same way, as any one thing the line would take
  * ("drop a": "(the loose page) Dropped."), so in an Inform story "a" is tried as a pronoun is.
+ *
+ * A phrase the parser reads as the thing only after a guess ("look in buffalo": "(the buffalo
+ * chopper)", the word fitting something out of the tree's scope too) is such a wording as well;
+ * the thing's phrase is then a plain one (see parserNames.ts) and the guessed one is tried here.
  */
 import { OBJECT_PRONOUNS } from './englishWords';
 import { DETERMINERS, objectVocabulary, printedWords } from './vocabulary';
@@ -31,6 +35,8 @@ interface Filled {
 interface Name {
   text: string;
   fits: number;
+  /** A phrase the parser reads as the thing after a guess, which marks more objects than the plain one. */
+  guessed?: boolean;
 }
 
 export class Rephrasings {
@@ -71,7 +77,7 @@ export class Rephrasings {
         if (!made) continue;
         const template = made.words.map((w) => (typeof w === 'string' ? w : '_')).join(' ');
         for (const names of this.namings(made.chosen)) {
-          const naming = `${template}#${names.map((name) => name.fits).join(',')}`;
+          const naming = `${template}#${names.map((name) => (name.guessed ? 'guessed' : name.fits)).join(',')}`;
           if (namingsTried.has(naming)) continue;
           let k = 0;
           const variant = made.words.map((w) => (typeof w === 'string' ? w : names[k++].text)).join(' ');
@@ -113,15 +119,20 @@ export class Rephrasings {
     return out;
   }
 
-  /** Every way to name the chosen objects, each by its phrase or a word it shares, but the phrases alone. */
+  /** Every way to name the chosen objects, each by its phrase, a word it shares or the phrase the parser guesses, but the phrases alone. */
   private namings(chosen: number[]): Name[][] {
     const ambiguous = this.ambiguousWords();
     let out: Name[][] = [[]];
     for (const id of chosen) {
-      const options = [{ text: this.scope.phrase.get(id)!, fits: 1 }, ...(ambiguous.get(id) ?? [])];
+      const guessed = this.scope.guessedNames.get(id);
+      const options = [
+        { text: this.scope.phrase.get(id)!, fits: 1 },
+        ...(ambiguous.get(id) ?? []),
+        ...(guessed ? [{ text: guessed, fits: 1, guessed: true }] : []),
+      ];
       out = out.flatMap((prefix) => options.map((name) => [...prefix, name]));
     }
-    return out.filter((names) => names.some((name) => name.fits > 1));
+    return out.filter((names) => names.some((name) => name.fits > 1 || name.guessed));
   }
 
   /**

@@ -68,6 +68,8 @@ export interface CandidateScope {
    * parser takes every thing the word names ("drop pages" drops the three). Tried as `heldCounts` are.
    */
   pluralWords: string[];
+  /** Phrases the parser reads as a thing only after a guess ("(the buffalo chopper)"), each thing's other wording (see parserNames.ts). */
+  guessedNames: ReadonlyMap<number, string>;
   /** A template's words with objects in its slots (0 for "all", written `allWord`, "all" by default). */
   fill: (words: Array<string | Token>, chosen: number[], allWord?: string) => string;
 }

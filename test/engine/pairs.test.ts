@@ -26,6 +26,7 @@ function scopeWith(
     held: new Set([5]),
     parentOf: (id) => parents.get(id) ?? 0,
     hasAttribute: () => false,
+    guessedNames: new Map(),
     ...counts,
     fill: (words, chosen, allWord = 'all') => {
       let slot = 0;

@@ -634,6 +634,34 @@ describeWithSuite(['anchor'], 'names: a word the parser reads as another thing',
   });
 });
 
+describeWithSuite(['anchor'], 'names: a parse_name routine that ignores the name property', ({ anchor }) => {
+  it('calls the fish oil "oil", as it prints: its name property lists "liquid", which the parser refuses', () => {
+    // The walkthrough's step 454, at the top of the asylum's stairs, the open tin of fish oil held.
+    const session = sessionAt(anchor, 454, anchor.seed);
+    expect(session.afterTrying('examine liquid', (reply) => reply)).toMatch(/can't see any such thing/);
+    const candidates = candidateCommands(session);
+    expect(candidates).toContain('examine oil');
+    expect(candidates).not.toContain('examine liquid');
+    // Named so, the oil is rubbed onto the wedding ring: a use Jericho finds and the name "liquid" never tried.
+    expect(session.afterTrying('put oil on ring', (reply) => reply)).toMatch(/rub the fish oil onto the wedding ring/);
+  });
+});
+
+describeWithSuite(['afflicted'], 'names: a word the parser guesses at', ({ afflicted }) => {
+  it('calls the buffalo chopper "chopper", which the parser reads plainly, and tries "buffalo" as another wording', () => {
+    // The walkthrough's step 42, in the winding hall: "buffalo" fits something the tree does not show in reach.
+    const session = sessionAt(afflicted, 42, afflicted.seed);
+    expect(session.afterTrying('search buffalo', (reply) => reply)).toMatch(/^\s*\(the buffalo chopper\)/);
+    expect(session.afterTrying('search chopper', (reply) => reply)).toMatch(/^\s*In the trough/);
+    const search = searchValidActions(session);
+    const groupOf = (command: string) => search.actions.find((a) => a.command === command || a.equivalents.includes(command));
+    // The parser marks more objects on the way to a guess: Jericho keys the two readings apart, and so does grue.
+    expect(groupOf('search chopper')).toBeDefined();
+    expect(groupOf('search buffalo')).toBeDefined();
+    expect(groupOf('search chopper')).not.toBe(groupOf('search buffalo'));
+  });
+});
+
 describeWithSuite(['cutthroat'], "a version-3 dictionary's six-letter words", ({ cutthroat }) => {
   it('shows "northeast", "withdraw" and "disembark" spelled out, each doing what the cut word does', () => {
     // The walkthrough's step 20: the compass words and the bank's verbs are cut to six letters in the dictionary.
