@@ -21,12 +21,15 @@ export interface ParserNames {
   guessed: Map<number, string>;
 }
 
+/** Whether a reply starts by naming the thing the parser chose ("(the buffalo chopper)"). */
+export function announcesAGuess(reply: string): boolean {
+  return /^\((the|an?|some)\b[^)]*\)/i.test(reply.trimStart());
+}
+
 /** A reply that starts by naming the thing the parser chose, or asks which one was meant. */
 function guessedOrAsked(reply: string): 'guessed' | 'asked' | null {
-  const text = reply.trimStart();
-  if (/^\((the|an?|some)\b[^)]*\)/i.test(text)) return 'guessed';
-  if (/^which\b.*\bmean\b/i.test(text)) return 'asked';
-  return null;
+  if (announcesAGuess(reply)) return 'guessed';
+  return /^which\b.*\bmean\b/i.test(reply.trimStart()) ? 'asked' : null;
 }
 
 /**

@@ -22,6 +22,7 @@
  * the thing's phrase is then a plain one (see parserNames.ts) and the guessed one is tried here.
  */
 import { OBJECT_PRONOUNS } from './englishWords';
+import { announcesAGuess } from './parserNames';
 import { DETERMINERS, objectVocabulary, printedWords } from './vocabulary';
 import type { GameSession } from './session';
 import { ALL, type CandidateScope, type Template } from './templates';
@@ -66,7 +67,7 @@ export class Rephrasings {
    * those in `tried` left out.
    */
   variants(groups: string[][], tried: ReadonlySet<string>, read = ''): string[] {
-    const standIns = [...pronounsSaid(this.session, read), ...this.indefiniteArticle()];
+    const standIns = [...pronounsSaid(this.session, read), ...this.wordsTakenForAThing(read)];
     const out = new Set<string>();
     for (const commands of groups) {
       // The toggles follow from how many objects each name fits: one wording per template and
@@ -96,9 +97,36 @@ export class Rephrasings {
     return [...out];
   }
 
-  /** "a", in an Inform story whose dictionary holds it (the library's indefinite article). */
-  private indefiniteArticle(): string[] {
-    return this.session.grammar.format.startsWith('inform') && this.session.dictionary.has('a') ? ['a'] : [];
+  /**
+   * In an Inform story, "a" and the words of `read` that the parser takes for a thing it picks
+   * ("examine other": "(the envelope)"; Spirit's "your" and "this"): words no thing in scope
+   * lists, whose "examine" the parser answers by announcing its pick.
+   */
+  private wordsTakenForAThing(read: string): string[] {
+    const { session, scope } = this;
+    if (!session.grammar.format.startsWith('inform')) return [];
+    const out = session.dictionary.has('a') ? ['a'] : [];
+    const examine = scope.templates.find((t) => t.words.length === 2 && t.words[0] === 'examine' && t.held.length === 1);
+    if (!examine) return out;
+    const resolution = session.dictionary.resolution;
+    const listed = new Set(
+      scope.objects.flatMap((id) => {
+        const { nouns, adjectives } = objectVocabulary(session, id);
+        return [...nouns, ...adjectives];
+      }),
+    );
+    const words = new Set(read.toLowerCase().match(/[a-z]+/g) ?? []);
+    for (const word of words) {
+      if (
+        word === 'a' ||
+        (OBJECT_PRONOUNS as readonly string[]).includes(word) ||
+        !session.dictionary.has(word) ||
+        listed.has(word.slice(0, resolution))
+      )
+        continue;
+      if (session.afterTrying(`examine ${word}`, announcesAGuess)) out.push(word);
+    }
+    return out;
   }
 
   /**

@@ -620,6 +620,23 @@ describeWithSuite(['theatre'], "Inform's indefinite article", ({ theatre }) => {
   });
 });
 
+describeWithSuite(['enter'], 'a word the parser takes for a thing it picks', ({ enter }) => {
+  it('tries "other", which the hall\'s description says and the parser reads as the envelope, as it tries "a"', () => {
+    // The walkthrough's step 29: "there are other classrooms off the northern and southern parts of the corridor".
+    const session = sessionAt(enter, 29, enter.seed);
+    expect(session.afterTrying('examine other', (reply) => reply)).toMatch(/^\s*\(the envelope\)/);
+    // "This hall runs north…": the parser reads no thing for "this" here.
+    expect(session.afterTrying('examine this', (reply) => reply)).toMatch(/can't see/);
+    const search = searchValidActions(session);
+    const groupOf = (command: string) => search.actions.find((a) => a.command === command || a.equivalents.includes(command));
+    expect(groupOf('push book to other')).toBeDefined();
+    expect(movedBy(session, 'push book to other').length).toBe(1);
+    expect(search.candidates.filter((c) => c.split(' ').includes('this'))).toEqual([]);
+    // One wording per group, template and slot, as for "a".
+    expect(search.candidates.filter((c) => c.split(' ').includes('other')).length).toBeLessThan(500);
+  });
+});
+
 describeWithSuite(['anchor'], 'names: a word the parser reads as another thing', ({ anchor }) => {
   it('calls the slip of paper "slip": "paper" is the newspaper to the parser, and dropping the slip pockets the newspaper', () => {
     // The walkthrough's step 227, in the attic: the slip is in the trenchcoat's pocket beside the newspaper.
