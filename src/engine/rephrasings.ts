@@ -15,7 +15,8 @@
  * whatever the pronoun stands for, the command then does what it does to that. Only pronouns the
  * text says are tried, which is where Jericho tries them too; each is a few hundred more commands.
  * Inform's parser reads the article "a" alone the same way, as any one thing the line would take
- * ("drop a": "(the loose page) Dropped."), so in an Inform story "a" is tried as a pronoun is.
+ * ("drop a": "(the loose page) Dropped."), so in an Inform story "a" is tried as a pronoun is,
+ * and so is a word the player reads that the parser takes for a thing it picks (Enter's "other").
  *
  * A phrase the parser reads as the thing only after a guess ("look in buffalo": "(the buffalo
  * chopper)", the word fitting something out of the tree's scope too) is such a wording as well;
