@@ -17,7 +17,7 @@ import { thingNames } from './thingNames';
 import { examineCheck, outOfReach } from './outOfReach';
 import { parserNames } from './parserNames';
 import { scopeObjects } from './scope';
-import { ALL, type CandidateScope, type Template } from './templates';
+import { ALL, examineTemplate, type CandidateScope, type Template } from './templates';
 
 export type { CandidateScope, Template } from './templates';
 import { nounPhrases, objectNouns } from './vocabulary';
@@ -300,7 +300,7 @@ export function sceneCandidates(session: GameSession): string[] {
 export function candidateScope(session: GameSession, reply = '', allGlobals = false): CandidateScope {
   const found = scopeObjects(session, undefined, reply, allGlobals);
   const lines = templates(session.grammar, session.dictionary.resolution);
-  const examine = lines.find((t) => t.words.length === 2 && t.words[0] === 'examine' && t.held.length === 1);
+  const examine = examineTemplate(lines);
   const check = examineCheck(session, found.all, examine);
   const unreachable = new Set(outOfReach(session, found.namedByReply, check));
   const scope = { ...found, all: found.all.filter((id) => !unreachable.has(id)) };

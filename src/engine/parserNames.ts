@@ -26,10 +26,15 @@ export function announcesAGuess(reply: string): boolean {
   return /^\((the|an?|some)\b[^)]*\)/i.test(reply.trimStart());
 }
 
+/** Whether a reply asks which of several things was meant ("Which do you mean, the frotz spell, …"). */
+export function asksWhichIsMeant(reply: string): boolean {
+  return /^which\b.*\bmean\b/i.test(reply.trimStart());
+}
+
 /** A reply that starts by naming the thing the parser chose, or asks which one was meant. */
 function guessedOrAsked(reply: string): 'guessed' | 'asked' | null {
   if (announcesAGuess(reply)) return 'guessed';
-  return /^which\b.*\bmean\b/i.test(reply.trimStart()) ? 'asked' : null;
+  return asksWhichIsMeant(reply) ? 'asked' : null;
 }
 
 /**

@@ -23,10 +23,10 @@
  * the thing's phrase is then a plain one (see parserNames.ts) and the guessed one is tried here.
  */
 import { OBJECT_PRONOUNS } from './englishWords';
-import { announcesAGuess } from './parserNames';
+import { announcesAGuess, asksWhichIsMeant } from './parserNames';
 import { DETERMINERS, objectVocabulary, printedWords } from './vocabulary';
 import type { GameSession } from './session';
-import { ALL, type CandidateScope, type Template } from './templates';
+import { ALL, examineTemplate, type CandidateScope, type Template } from './templates';
 
 interface Filled {
   words: Template['words'];
@@ -68,7 +68,8 @@ export class Rephrasings {
    * those in `tried` left out.
    */
   variants(groups: string[][], tried: ReadonlySet<string>, read = ''): string[] {
-    const standIns = [...pronounsSaid(this.session, read), ...this.wordsTakenForAThing(read)];
+    const words = this.wordsRead(read);
+    const standIns = [...pronounsSaid(this.session, read), ...words.standIns];
     const out = new Set<string>();
     for (const commands of groups) {
       // The toggles follow from how many objects each name fits: one wording per template and
@@ -95,20 +96,26 @@ export class Rephrasings {
         }
       }
     }
+    // A word the player reads that makes the parser ask which thing is meant marks each of them on
+    // the way (Balances' "examine spell": the spells in the spell book, which the tree does not
+    // show in reach), and Jericho keys the question as a group: one command a word.
+    for (const command of words.asking) if (!tried.has(command)) out.add(command);
     return [...out];
   }
 
   /**
-   * In an Inform story, "a" and the words of `read` that the parser takes for a thing it picks
-   * ("examine other": "(the envelope)"; Spirit's "your" and "this"): words no thing in scope
-   * lists, whose "examine" the parser answers by announcing its pick.
+   * In an Inform story, each word of `read` asked about with "examine": `standIns`, "a" and the
+   * words no thing in scope lists that the parser takes for a thing it picks ("examine other":
+   * "(the envelope)"; Spirit's "your" and "this"); `asking`, the commands with the words that
+   * make it ask which thing is meant.
    */
-  private wordsTakenForAThing(read: string): string[] {
+  private wordsRead(read: string): { standIns: string[]; asking: string[] } {
     const { session, scope } = this;
-    if (!session.grammar.format.startsWith('inform')) return [];
-    const out = session.dictionary.has('a') ? ['a'] : [];
-    const examine = scope.templates.find((t) => t.words.length === 2 && t.words[0] === 'examine' && t.held.length === 1);
-    if (!examine) return out;
+    const found = { standIns: [] as string[], asking: [] as string[] };
+    if (!session.grammar.format.startsWith('inform')) return found;
+    if (session.dictionary.has('a')) found.standIns.push('a');
+    const examine = examineTemplate(scope.templates);
+    if (!examine) return found;
     const resolution = session.dictionary.resolution;
     const listed = new Set(
       scope.objects.flatMap((id) => {
@@ -116,18 +123,15 @@ export class Rephrasings {
         return [...nouns, ...adjectives];
       }),
     );
-    const words = new Set(read.toLowerCase().match(/[a-z]+/g) ?? []);
-    for (const word of words) {
-      if (
-        word === 'a' ||
-        (OBJECT_PRONOUNS as readonly string[]).includes(word) ||
-        !session.dictionary.has(word) ||
-        listed.has(word.slice(0, resolution))
-      )
-        continue;
-      if (session.afterTrying(`examine ${word}`, announcesAGuess)) out.push(word);
+    const pronouns: readonly string[] = OBJECT_PRONOUNS;
+    for (const word of new Set(read.toLowerCase().match(/[a-z]+/g) ?? [])) {
+      if (word === 'a' || pronouns.includes(word) || !session.dictionary.has(word)) continue;
+      const command = `${examine.words[0]} ${word}`;
+      const reply = session.afterTrying(command, (text) => text);
+      if (asksWhichIsMeant(reply)) found.asking.push(command);
+      else if (announcesAGuess(reply) && !listed.has(word.slice(0, resolution))) found.standIns.push(word);
     }
-    return out;
+    return found;
   }
 
   /**

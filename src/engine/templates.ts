@@ -73,3 +73,8 @@ export interface CandidateScope {
   /** A template's words with objects in its slots (0 for "all", written `allWord`, "all" by default). */
   fill: (words: Array<string | Token>, chosen: number[], allWord?: string) => string;
 }
+
+/** The story's "examine X" line: the command the checks of names and words ask the parser with. */
+export function examineTemplate(templates: Template[]): Template | undefined {
+  return templates.find((t) => t.words.length === 2 && t.words[0] === 'examine' && t.held.length === 1);
+}

@@ -637,6 +637,19 @@ describeWithSuite(['enter'], 'a word the parser takes for a thing it picks', ({ 
   });
 });
 
+describeWithSuite(['balances'], 'a word that makes the parser ask', ({ balances }) => {
+  it('offers "examine spell", whose question marks every spell on the way, as a group that changes nothing', () => {
+    // The walkthrough's step 52, on the crest of the hill: the spells in the spell book are all
+    // "spell" to the parser, and only the book is in the tree's reach.
+    const session = sessionAt(balances, 52, balances.seed);
+    expect(session.afterTrying('examine spell', (text) => text)).toMatch(/^\s*Which do you mean, the frotz spell/);
+    const search = searchValidActions(session);
+    const asked = search.actions.find((a) => a.command === 'examine spell' || a.equivalents.includes('examine spell'));
+    expect(asked).toBeDefined();
+    expect(asked!.noNetChange).toBe(true);
+  });
+});
+
 describeWithSuite(['anchor'], 'names: a word the parser reads as another thing', ({ anchor }) => {
   it('calls the slip of paper "slip": "paper" is the newspaper to the parser, and dropping the slip pockets the newspaper', () => {
     // The walkthrough's step 227, in the attic: the slip is in the trenchcoat's pocket beside the newspaper.
