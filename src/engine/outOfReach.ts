@@ -19,30 +19,30 @@ function replyWithout(reply: string, phrase: string): string {
  * everywhere), whatever the game's wording. The controls are examined once, when first asked.
  */
 export interface ExamineCheck {
-  /** The reply to "examine" with the phrase, as the game gives it. */
-  reply(phrase: string): string;
-  answer(phrase: string): string;
+  /** The reply to "examine" with the phrase, as the game gives it; null where the story faults on it. */
+  reply(phrase: string): string | null;
+  answer(phrase: string): string | null;
   refusal(): string | null;
 }
 
 /** The check for a state; null when the story has no `examine` line (the template given). */
 export function examineCheck(session: GameSession, inScope: number[], examine: Template | undefined): ExamineCheck | null {
   if (!examine) return null;
-  const replies = new Map<string, string>();
+  const replies = new Map<string, string | null>();
   const reply = (phrase: string) => {
-    if (!replies.has(phrase))
-      replies.set(
-        phrase,
-        session.afterTrying(`${examine.words[0]} ${phrase}`, (text) => text),
-      );
+    if (!replies.has(phrase)) replies.set(phrase, session.replyOrFault(`${examine.words[0]} ${phrase}`));
     return replies.get(phrase)!;
   };
-  const answer = (phrase: string) => replyWithout(reply(phrase), phrase);
+  const answer = (phrase: string) => {
+    const text = reply(phrase);
+    return text === null ? null : replyWithout(text, phrase);
+  };
   let refusal: string | null | undefined;
+  const controls = () => controlPhrases(session, inScope).flatMap((phrase) => answer(phrase) ?? []);
   return {
     reply,
     answer,
-    refusal: () => (refusal === undefined ? (refusal = mostGiven(controlPhrases(session, inScope).map(answer))) : refusal),
+    refusal: () => (refusal === undefined ? (refusal = mostGiven(controls())) : refusal),
   };
 }
 

@@ -51,17 +51,17 @@ export function parserNames(session: SessionView, phrase: ReadonlyMap<number, st
   const ids = [...phrase.keys()];
   const namesAnother = (id: number, word: string) => ids.some((other) => other !== id && objectNouns(session, other).includes(word));
   const usable = (id: number, word: string) => !DETERMINERS.has(word) && session.dictionary.has(word) && !namesAnother(id, word);
+  // Whether the parser answers "examine" with the word without a guess, a question or its refusal.
+  const readPlainly = (word: string) => {
+    const reply = check.reply(word);
+    return reply !== null && !guessedOrAsked(reply) && check.answer(word) !== check.refusal();
+  };
   for (const [id, name] of phrase) {
     const reply = check.reply(name);
+    if (reply === null) continue;
     const reading = guessedOrAsked(reply);
     if (reading) {
-      const plain = objectNouns(session, id).find(
-        (word) =>
-          !name.split(' ').includes(word) &&
-          usable(id, word) &&
-          !guessedOrAsked(check.reply(word)) &&
-          check.answer(word) !== check.refusal(),
-      );
+      const plain = objectNouns(session, id).find((word) => !name.split(' ').includes(word) && usable(id, word) && readPlainly(word));
       if (!plain) continue;
       found.phrases.set(id, plain);
       if (reading === 'guessed') found.guessed.set(id, name);
@@ -72,7 +72,9 @@ export function parserNames(session: SessionView, phrase: ReadonlyMap<number, st
     if (name.split(' ').some((word) => stored.has(word.slice(0, resolution)))) continue;
     const refusal = check.refusal();
     if (refusal === null || check.answer(name) !== refusal) continue;
-    const word = [...printed].reverse().find((p) => usable(id, p.stored) && check.answer(p.word) !== refusal);
+    // Anchorhead's "examine oil" is announced ("(the fish oil)"): any answer but the refusal will do.
+    const answered = (word: string) => ![null, refusal].includes(check.answer(word));
+    const word = [...printed].reverse().find((p) => usable(id, p.stored) && answered(p.word));
     if (word) found.phrases.set(id, word.word);
   }
   return found;

@@ -127,7 +127,8 @@ export class Rephrasings {
     for (const word of new Set(read.toLowerCase().match(/[a-z]+/g) ?? [])) {
       if (word === 'a' || pronouns.includes(word) || !session.dictionary.has(word)) continue;
       const command = `${examine.words[0]} ${word}`;
-      const reply = session.afterTrying(command, (text) => text);
+      const reply = session.replyOrFault(command);
+      if (reply === null) continue;
       if (asksWhichIsMeant(reply)) found.asking.push(command);
       else if (announcesAGuess(reply) && !listed.has(word.slice(0, resolution))) found.standIns.push(word);
     }

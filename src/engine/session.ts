@@ -16,7 +16,7 @@ import {
 } from './bindings';
 import { Dictionary } from './dictionary';
 import { cleanObservation, validateCommand } from './commandText';
-import { EngineError, GameOverError, SnapshotError } from './errors';
+import { EngineError, GameOverError, InstructionBudgetError, SnapshotError, VmFaultError } from './errors';
 import { asksFinalQuestion } from './finalQuestion';
 import { CaptureGlkOte, createGlk, GlkApi, NO_FILES_DIALOG } from './glk';
 import { decodeGrammar, Grammar } from './grammar';
@@ -441,6 +441,21 @@ export class GameSession {
       return read(this.tryCommand(command));
     } finally {
       this.restoreState(start);
+    }
+  }
+
+  /**
+   * The reply to a command tried on the side, the session put back where it was; null when the
+   * story faults or runs away on it. The search asks the parser about words no player would type
+   * alone, and some reach a story's bug (Balances' "examine" of one word reads get_parent of no
+   * object): such a word tells nothing, as a candidate that crashes is no valid action.
+   */
+  replyOrFault(command: string): string | null {
+    try {
+      return this.afterTrying(command, (reply) => reply);
+    } catch (err) {
+      if (err instanceof VmFaultError || err instanceof InstructionBudgetError) return null;
+      throw err;
     }
   }
 }

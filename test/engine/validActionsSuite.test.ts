@@ -10,6 +10,7 @@ import {
   searchValidActions,
   templates,
   type Token,
+  VmFaultError,
 } from '../../src/engine';
 import { GAME_FILES, ROOT } from '../helpers';
 
@@ -647,6 +648,20 @@ describeWithSuite(['balances'], 'a word that makes the parser ask', ({ balances 
     const asked = search.actions.find((a) => a.command === 'examine spell' || a.equivalents.includes('examine spell'));
     expect(asked).toBeDefined();
     expect(asked!.noNetChange).toBe(true);
+  });
+});
+
+describeWithSuite(['balances'], 'a word the story faults on', ({ balances }) => {
+  it('searches on where "examine this" crashes the story, the word telling nothing', () => {
+    // The walkthrough's step 69: the story's "this" reads get_parent of no object.
+    const session = sessionAt(balances, 69, balances.seed);
+    expect(() => session.afterTrying('examine this', (text) => text)).toThrow(VmFaultError);
+    expect(session.replyOrFault('examine this')).toBeNull();
+    const search = searchValidActions(session);
+    expect(search.actions.length).toBeGreaterThan(0);
+    expect(search.candidates).not.toContain('examine this');
+    // The session is put back: the next command plays on.
+    expect(session.tryCommand('look')).toMatch(/\S/);
   });
 });
 
