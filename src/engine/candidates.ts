@@ -326,6 +326,7 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
     ...countWords(session, scope.all, phrase, parents, scope.held),
     pluralWords: pluralWords(session, named),
     guessedNames: checked.guessed,
+    examine: check,
     fill: (words, chosen, allWord = 'all') => {
       let k = 0;
       return words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, allWord) : phrase.get(chosen[k++])!)).join(' ');

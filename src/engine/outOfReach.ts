@@ -19,6 +19,8 @@ function replyWithout(reply: string, phrase: string): string {
  * everywhere), whatever the game's wording. The controls are examined once, when first asked.
  */
 export interface ExamineCheck {
+  /** The story's word for "examine", which the checks' commands begin with. */
+  verb: string;
   /** The reply to "examine" with the phrase, as the game gives it; null where the story faults on it. */
   reply(phrase: string): string | null;
   answer(phrase: string): string | null;
@@ -28,9 +30,10 @@ export interface ExamineCheck {
 /** The check for a state; null when the story has no `examine` line (the template given). */
 export function examineCheck(session: GameSession, inScope: number[], examine: Template | undefined): ExamineCheck | null {
   if (!examine) return null;
+  const verb = examine.words[0] as string;
   const replies = new Map<string, string | null>();
   const reply = (phrase: string) => {
-    if (!replies.has(phrase)) replies.set(phrase, session.replyOrFault(`${examine.words[0]} ${phrase}`));
+    if (!replies.has(phrase)) replies.set(phrase, session.replyOrFault(`${verb} ${phrase}`));
     return replies.get(phrase)!;
   };
   const answer = (phrase: string) => {
@@ -40,6 +43,7 @@ export function examineCheck(session: GameSession, inScope: number[], examine: T
   let refusal: string | null | undefined;
   const controls = () => controlPhrases(session, inScope).flatMap((phrase) => answer(phrase) ?? []);
   return {
+    verb,
     reply,
     answer,
     refusal: () => (refusal === undefined ? (refusal = mostGiven(controls())) : refusal),

@@ -26,7 +26,7 @@ import { OBJECT_PRONOUNS } from './englishWords';
 import { announcesAGuess, asksWhichIsMeant } from './parserNames';
 import { DETERMINERS, objectVocabulary, printedWords } from './vocabulary';
 import type { GameSession } from './session';
-import { ALL, examineTemplate, type CandidateScope, type Template } from './templates';
+import { ALL, type CandidateScope, type Template } from './templates';
 
 interface Filled {
   words: Template['words'];
@@ -114,7 +114,7 @@ export class Rephrasings {
     const found = { standIns: [] as string[], asking: [] as string[] };
     if (!session.grammar.format.startsWith('inform')) return found;
     if (session.dictionary.has('a')) found.standIns.push('a');
-    const examine = examineTemplate(scope.templates);
+    const examine = scope.examine;
     if (!examine) return found;
     const resolution = session.dictionary.resolution;
     const listed = new Set(
@@ -126,10 +126,9 @@ export class Rephrasings {
     const pronouns: readonly string[] = OBJECT_PRONOUNS;
     for (const word of new Set(read.toLowerCase().match(/[a-z]+/g) ?? [])) {
       if (word === 'a' || pronouns.includes(word) || !session.dictionary.has(word)) continue;
-      const command = `${examine.words[0]} ${word}`;
-      const reply = session.replyOrFault(command);
+      const reply = examine.reply(word);
       if (reply === null) continue;
-      if (asksWhichIsMeant(reply)) found.asking.push(command);
+      if (asksWhichIsMeant(reply)) found.asking.push(`${examine.verb} ${word}`);
       else if (announcesAGuess(reply) && !listed.has(word.slice(0, resolution))) found.standIns.push(word);
     }
     return found;

@@ -1,5 +1,6 @@
 /** The shapes the two candidate passes share: a command template and the objects it is filled with. */
 import type { Token } from './grammar';
+import type { ExamineCheck } from './outOfReach';
 
 export interface Template {
   words: Array<string | Token>;
@@ -70,6 +71,8 @@ export interface CandidateScope {
   pluralWords: string[];
   /** Phrases the parser reads as a thing only after a guess ("(the buffalo chopper)"), each thing's other wording (see parserNames.ts). */
   guessedNames: ReadonlyMap<number, string>;
+  /** "examine" asked at the start state, its replies kept (see outOfReach.ts); null without an `examine` line. */
+  examine: ExamineCheck | null;
   /** A template's words with objects in its slots (0 for "all", written `allWord`, "all" by default). */
   fill: (words: Array<string | Token>, chosen: number[], allWord?: string) => string;
 }

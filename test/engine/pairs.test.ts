@@ -27,6 +27,7 @@ function scopeWith(
     parentOf: (id) => parents.get(id) ?? 0,
     hasAttribute: () => false,
     guessedNames: new Map(),
+    examine: null,
     ...counts,
     fill: (words, chosen, allWord = 'all') => {
       let slot = 0;
