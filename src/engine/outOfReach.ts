@@ -3,28 +3,13 @@
  * and compare with what "examine" on things surely elsewhere gets (see outOfReach).
  */
 import type { GameSession } from './session';
-import type { Template } from './templates';
+import type { ExamineCheck, Template } from './templates';
 import { nounPhrases } from './vocabulary';
 
 /** The words of a reply, less the words of the phrase it answered about: "You can't see any X here!" reads the same for any X. */
 function replyWithout(reply: string, phrase: string): string {
   const named = new Set(phrase.split(' '));
   return (reply.toLowerCase().match(/[a-z0-9']+/g) ?? []).filter((word) => !named.has(word)).join(' ');
-}
-
-/**
- * How the parser answers "examine" on a phrase (the reply less the phrase's words), and the reply
- * it gives for a phrase that names nothing in reach: "examine" on objects out of scope, the reply
- * most of them give (a few of them can still be in reach: Inform's compass directions are
- * everywhere), whatever the game's wording. The controls are examined once, when first asked.
- */
-export interface ExamineCheck {
-  /** The story's word for "examine", which the checks' commands begin with. */
-  verb: string;
-  /** The reply to "examine" with the phrase, as the game gives it; null where the story faults on it. */
-  reply(phrase: string): string | null;
-  answer(phrase: string): string | null;
-  refusal(): string | null;
 }
 
 /** The check for a state; null when the story has no `examine` line (the template given). */

@@ -10,7 +10,7 @@
  *   phrase becomes the thing's phrase, and a guessed one stays as another wording (see
  *   rephrasings.ts).
  */
-import type { ExamineCheck } from './outOfReach';
+import type { ExamineCheck } from './templates';
 import type { SessionView } from './sessionView';
 import { DETERMINERS, objectNouns, printedWords } from './vocabulary';
 

@@ -1,6 +1,5 @@
 /** The shapes the two candidate passes share: a command template and the objects it is filled with. */
 import type { Token } from './grammar';
-import type { ExamineCheck } from './outOfReach';
 
 export interface Template {
   words: Array<string | Token>;
@@ -43,6 +42,21 @@ export interface Template {
 /** "all" in a slot, for `fill`: it stands for an object in a slot that takes several ("take all", "put all in the box"). */
 export const ALL = 0;
 
+/**
+ * How the parser answers "examine" on a phrase (the reply less the phrase's words), and the reply
+ * it gives for a phrase that names nothing in reach: "examine" on objects out of scope, the reply
+ * most of them give (a few of them can still be in reach: Inform's compass directions are
+ * everywhere), whatever the game's wording. The controls are examined once, when first asked.
+ */
+export interface ExamineCheck {
+  /** The story's word for "examine", which the checks' commands begin with. */
+  verb: string;
+  /** The reply to "examine" with the phrase, as the game gives it; null where the story faults on it. */
+  reply(phrase: string): string | null;
+  answer(phrase: string): string | null;
+  refusal(): string | null;
+}
+
 /** What both passes share: the templates, the objects in scope with their phrases, and the inventory. */
 export interface CandidateScope {
   templates: Template[];
@@ -71,7 +85,7 @@ export interface CandidateScope {
   pluralWords: string[];
   /** Phrases the parser reads as a thing only after a guess ("(the buffalo chopper)"), each thing's other wording (see parserNames.ts). */
   guessedNames: ReadonlyMap<number, string>;
-  /** "examine" asked at the start state, its replies kept (see outOfReach.ts); null without an `examine` line. */
+  /** "examine" asked at the start state, its replies kept (see examineCheck in outOfReach.ts); null without an `examine` line. */
   examine: ExamineCheck | null;
   /** A template's words with objects in its slots (0 for "all", written `allWord`, "all" by default). */
   fill: (words: Array<string | Token>, chosen: number[], allWord?: string) => string;
