@@ -45,6 +45,8 @@ export interface ProbeHit {
   action: ValidAction;
   /** The objects the command's operations moved, each once, those put back where they were too. */
   moved: number[];
+  /** The object of each of the command's operations (moves, then attributes set, then cleared), as often as each is operated on. */
+  touched: number[];
 }
 
 /** Tries one candidate from the prober's start state: its hit, or null when it changed nothing. */

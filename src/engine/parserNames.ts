@@ -10,6 +10,7 @@
  *   phrase becomes the thing's phrase, and a guessed one stays as another wording (see
  *   rephrasings.ts).
  */
+import { ARTICLES, POSSESSIVES } from './englishWords';
 import type { ExamineCheck } from './templates';
 import type { SessionView } from './sessionView';
 import { DETERMINERS, objectNouns, printedWords } from './vocabulary';
@@ -21,10 +22,15 @@ export interface ParserNames {
   guessed: Map<number, string>;
 }
 
-/** Whether a reply starts by naming the thing the parser chose ("(the buffalo chopper)"). */
+/**
+ * Whether a reply starts by naming the thing the parser chose ("(the buffalo chopper)"; "(your
+ * purse)", a thing whose name the story gives with a possessive).
+ */
 export function announcesAGuess(reply: string): boolean {
-  return /^\((the|an?|some)\b[^)]*\)/i.test(reply.trimStart());
+  return GUESS.test(reply.trimStart());
 }
+
+const GUESS = new RegExp(`^\\((${[...ARTICLES, ...POSSESSIVES].join('|')})\\b[^)]*\\)`, 'i');
 
 /** Whether a reply asks which of several things was meant ("Which do you mean, the frotz spell, …"). */
 export function asksWhichIsMeant(reply: string): boolean {

@@ -21,6 +21,12 @@
  * A phrase the parser reads as the thing only after a guess ("look in buffalo": "(the buffalo
  * chopper)", the word fitting something out of the tree's scope too) is such a wording as well;
  * the thing's phrase is then a plain one (see parserNames.ts) and the guessed one is tried here.
+ *
+ * One wording per group is tried first. Where the parser announces its guess, it names every thing
+ * of the line, and Inform marks each thing it names: a group whose commands differ in the thing of
+ * the slot kept ("point purse at X", the same reply for every X) is then as many groups reworded
+ * ("point bag at X": "(your purse at the array of liquor bottles)"), and `spread` tries each thing
+ * in scope there.
  */
 import { OBJECT_PRONOUNS } from './englishWords';
 import { announcesAGuess, asksWhichIsMeant } from './parserNames';
@@ -41,8 +47,15 @@ interface Name {
   guessed?: boolean;
 }
 
+/** How a variant was made: the command it rewords and the words it put in which of its slots. */
+interface Rewording {
+  from: string;
+  slots: Map<number, string>;
+}
+
 export class Rephrasings {
   private readonly filled = new Map<string, Filled>();
+  private readonly rewordings = new Map<string, Rewording>();
   private ambiguous: Map<number, Name[]> | undefined;
 
   constructor(
@@ -82,18 +95,26 @@ export class Rephrasings {
         for (const names of this.namings(made.chosen)) {
           const naming = `${template}#${names.map((name) => (name.guessed ? 'guessed' : name.fits)).join(',')}`;
           if (namingsTried.has(naming)) continue;
-          let k = 0;
-          const variant = made.words.map((w) => (typeof w === 'string' ? w : names[k++].text)).join(' ');
+          const slots = new Map<number, string>();
+          names.forEach((name, slot) => {
+            if (name.fits > 1 || name.guessed) slots.set(slot, name.text);
+          });
+          const variant = this.reworded(made, slots);
           if (tried.has(variant) || out.has(variant)) continue;
           namingsTried.add(naming);
           out.add(variant);
+          this.rewordings.set(variant, { from: command, slots });
         }
-        for (const [slot, variant] of this.pronounWordings(made, standIns)) {
-          const naming = `${template}#${slot}`;
-          if (namingsTried.has(naming) || tried.has(variant) || out.has(variant)) continue;
-          namingsTried.add(naming);
-          out.add(variant);
-        }
+        for (const pronoun of standIns)
+          for (let slot = 0; slot < made.chosen.length; slot++) {
+            const naming = `${template}#${pronoun}@${slot}`;
+            const slots = new Map([[slot, pronoun]]);
+            const variant = this.reworded(made, slots);
+            if (namingsTried.has(naming) || tried.has(variant) || out.has(variant)) continue;
+            namingsTried.add(naming);
+            out.add(variant);
+            this.rewordings.set(variant, { from: command, slots });
+          }
       }
     }
     // A word the player reads that makes the parser ask which thing is meant marks each of them on
@@ -134,22 +155,51 @@ export class Rephrasings {
     return found;
   }
 
+  /** The command `made` with the words of `slots` in those slots, the others named by their phrases. */
+  private reworded(made: Filled, slots: ReadonlyMap<number, string>): string {
+    let k = 0;
+    return made.words
+      .map((w) => {
+        if (typeof w === 'string') return w;
+        const slot = k++;
+        return slots.get(slot) ?? this.scope.phrase.get(made.chosen[slot])!;
+      })
+      .join(' ');
+  }
+
   /**
-   * The command with a pronoun in one of its slots, the others named by their phrases, each with
-   * its naming (the pronoun and the slot): one such wording per group is enough, as its members
-   * mostly differ in the object of one slot.
+   * In an Inform story, the variants among `hits` that operate on the thing of a slot they kept
+   * more often than the command they reword did, made again with each thing in scope in that slot.
+   * (An Infocom parser toggles its scratch attribute on every thing a word could mean, the thing
+   * kept among them at times, and names nothing.) A guess the
+   * parser announces names every thing of the line ("point bag at array": "(your purse at the
+   * array of liquor bottles)") and Inform marks each thing it names, so where the command reworded
+   * answered alike for every thing in the other slot ("point purse at X": "I'm not sure what good
+   * it would do"), or was tried with one of them only, each thing there is a group of its own.
+   * `touchedBy`: the objects each command tried before touched.
    */
-  private pronounWordings(made: Filled, pronouns: string[]): Array<[string, string]> {
-    const out: Array<[string, string]> = [];
-    for (const pronoun of pronouns)
-      for (let slot = 0; slot < made.chosen.length; slot++) {
-        let k = 0;
-        const words = made.words.map((w) =>
-          typeof w === 'string' ? w : k++ === slot ? pronoun : this.scope.phrase.get(made.chosen[k - 1])!,
-        );
-        out.push([`${pronoun}@${slot}`, words.join(' ')]);
-      }
-    return out;
+  spread(
+    hits: ReadonlyArray<{ command: string; touched: readonly number[] }>,
+    touchedBy: (command: string) => readonly number[] | undefined,
+    tried: ReadonlySet<string>,
+  ): string[] {
+    const out = new Set<string>();
+    if (!this.session.grammar.format.startsWith('inform')) return [];
+    for (const hit of hits) {
+      const rewording = this.rewordings.get(hit.command);
+      const made = rewording && this.filled.get(rewording.from);
+      const before = rewording && touchedBy(rewording.from);
+      if (!rewording || !made || !before) continue;
+      made.chosen.forEach((object, slot) => {
+        if (rewording.slots.has(slot) || timesIn(hit.touched, object) <= timesIn(before, object)) return;
+        for (const other of this.scope.objects) {
+          const chosen = made.chosen.map((o, k) => (k === slot ? other : o));
+          const variant = this.reworded({ words: made.words, chosen }, rewording.slots);
+          if (!tried.has(variant)) out.add(variant);
+        }
+      });
+    }
+    return [...out];
   }
 
   /** Every way to name the chosen objects, each by its phrase, a word it shares or the phrase the parser guesses, but the phrases alone. */
@@ -169,6 +219,16 @@ export class Rephrasings {
   }
 
   /**
+   * Whether the parser reads a word that is mostly an article or the like as a thing, when a
+   * thing lists it: Party Foul's "pair of black heels" lists "of", which the parser takes for one
+   * of the things that list it ("examine of": "(the pair of black heels)"), where "the" is skipped.
+   */
+  private readsAsAThing(word: string): boolean {
+    const reply = this.scope.examine?.reply(word) ?? null;
+    return reply !== null && (announcesAGuess(reply) || asksWhichIsMeant(reply));
+  }
+
+  /**
    * Each object's nouns and adjectives that other objects in scope share, with how many they fit,
    * spelled as a printed name in scope spells them where one does: the same word for every object
    * it fits ("beautiful" for Enchanter's cabinet too, whose own name does not print it, not the
@@ -181,7 +241,9 @@ export class Rephrasings {
     const spelled = new Map<string, string>();
     for (const id of this.scope.objects) {
       const { nouns, adjectives } = objectVocabulary(this.session, id);
-      const words = [...new Set([...nouns, ...adjectives])].filter((w) => !DETERMINERS.has(w) && /^[a-z]/.test(w));
+      const words = [...new Set([...nouns, ...adjectives])].filter(
+        (w) => /^[a-z]/.test(w) && (!DETERMINERS.has(w) || this.readsAsAThing(w)),
+      );
       wordsOf.set(id, words);
       for (const word of words) fits.set(word, (fits.get(word) ?? 0) + 1);
       for (const { word, stored } of printedWords(this.session, id)) if (!spelled.has(stored)) spelled.set(stored, word);
@@ -193,6 +255,10 @@ export class Rephrasings {
     }
     return this.ambiguous;
   }
+}
+
+function timesIn(objects: readonly number[], object: number): number {
+  return objects.filter((o) => o === object).length;
 }
 
 /** The pronouns the story's dictionary holds that `text` says as words. */

@@ -66,8 +66,9 @@ function onePass(candidates: string[]): Passes {
  * The candidate lists of the search: the first pass, then (given its hits) the held pairs and the
  * screens, then the screened objects' expansions (see pairs.ts), where all that found few
  * effects the widened pass (see FEW_EFFECTS), then the verbs alone (see storyVerbsAlone), and last
- * the one-word wordings of what did something (see rephrasings.ts). The start state is read before any candidate runs,
- * and again from a restored copy for the widened pass.
+ * the one-word wordings of what did something, those where the parser's announced guess names the
+ * thing of a slot kept tried with every thing there (see rephrasings.ts). The start state is read
+ * before any candidate runs, and again from a restored copy for the widened pass.
  */
 function twoPasses(session: GameSession, context: SearchContext): Passes {
   // A game waiting for one key takes each command's first letter: only the menu keys (the scene tier) mean anything.
@@ -80,6 +81,7 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
   let pass = 0;
   let plan: PairPlan;
   let screened = 0;
+  let beforeVariants = 0;
   const reworded = otherShapeCommands(scope);
   const list = (commands: string[]) => {
     for (const command of commands) tried.add(command);
@@ -105,9 +107,21 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
     if (pass === 5) return list(storyVerbsAlone(session).filter((c) => !tried.has(c)));
     if (pass === 6) {
       const groups = [...groupHits(hits).values()].map((g) => [g.command, ...g.equivalents]);
+      beforeVariants = hits.length;
       const variants = rephrasings.variants(groups, tried, whatThePlayerReads(session, start, context.reply));
       for (const command of variants) reworded.add(command);
       return list(variants);
+    }
+    if (pass === 7) {
+      const touched = new Map(hits.slice(0, beforeVariants).map((hit) => [hit.action.command, hit.touched]));
+      const variantHits = [...hits.slice(beforeVariants)].sort((a, b) => a.index - b.index);
+      const spread = rephrasings.spread(
+        variantHits.map((hit) => ({ command: hit.action.command, touched: hit.touched })),
+        (command) => touched.get(command),
+        tried,
+      );
+      for (const command of spread) reworded.add(command);
+      return list(spread);
     }
     return null;
   };
@@ -259,6 +273,7 @@ export function candidateProber(session: GameSession, start: VmState = session.c
       index,
       key: effect,
       moved: [...new Set(ops.moves.filter((_, k) => k % 2 === 0))],
+      touched: [...ops.moves, ...ops.sets, ...ops.clears].filter((_, k) => k % 2 === 0),
       action: {
         command,
         equivalents: [],

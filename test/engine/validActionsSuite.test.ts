@@ -720,3 +720,42 @@ describeWithSuite(['cutthroat'], "a version-3 dictionary's six-letter words", ({
     expect(movedBy(session, spelled)).toEqual(movedBy(session, spelled.replace('withdraw', 'withdr')));
   });
 });
+
+describeWithSuite(['partyfoul'], 'a guess the parser announces', ({ partyfoul }) => {
+  // The walkthrough's step 8, in the living room: "bag" is the purse and the bag of raisins in it.
+  let session: GameSession;
+  let groupOf: (command: string) => ReturnType<typeof searchValidActions>['actions'][number] | undefined;
+  beforeAll(() => {
+    session = sessionAt(partyfoul, 8, partyfoul.seed);
+    const search = searchValidActions(session);
+    groupOf = (command) => search.actions.find((a) => a.command === command || a.equivalents.includes(command));
+  });
+
+  it('offers "point bag at X" for each X, the guess naming X, where "point purse at X" is one group for every X', () => {
+    expect(session.afterTrying('point purse at array', (reply) => reply)).toMatch(/^\s*I'm not sure what good it would do/);
+    expect(session.afterTrying('point bag at array', (reply) => reply)).toMatch(/^\s*\(your purse at the array of liquor bottles\)/);
+    expect(groupOf('point purse at array')).toBeDefined();
+    expect(groupOf('point purse at array')).toBe(groupOf('point purse at bar'));
+    expect(groupOf('point bag at array')).toBeDefined();
+    expect(groupOf('point bag at bar')).toBeDefined();
+    expect(groupOf('point bag at array')).not.toBe(groupOf('point bag at bar'));
+  });
+
+  it('names things by "of", which the story lists among their names and the parser reads as one of them', () => {
+    expect(session.afterTrying('examine of', (reply) => reply)).toMatch(/^\s*\(the pair of black heels\)/);
+    expect(groupOf('point of at array')).toBeDefined();
+    expect(groupOf('point of at array')).not.toBe(groupOf('point pair at array'));
+  });
+});
+
+describeWithSuite(['partyfoul'], 'a guess the parser announces with a possessive', ({ partyfoul }) => {
+  it('tries "one", which the reply says and the parser reads as "(your purse)", as it tries "a"', () => {
+    // The walkthrough's step 24, in the den: "On the screen, one team has apparently called a time-out."
+    const session = sessionAt(partyfoul, 24, partyfoul.seed);
+    expect(session.afterTrying('examine one', (reply) => reply)).toMatch(/^\s*\(your purse\)/);
+    const search = searchValidActions(session);
+    const groupOf = (command: string) => search.actions.find((a) => a.command === command || a.equivalents.includes(command));
+    expect(groupOf('put one on blue')).toBeDefined();
+    expect(groupOf('put one on blue')).not.toBe(groupOf('put purse on blue'));
+  });
+});
