@@ -165,13 +165,9 @@ function namedInReply(session: GameSession, reply: string, inScope: Set<number>)
   return found;
 }
 
-/** The room's description as "look" prints it; the session is left where it was. */
+/** The room's description as "look" prints it (nothing where the story faults on it); the session is left where it was. */
 function lookText(session: GameSession): string {
-  try {
-    return session.afterTrying('look', (reply) => reply);
-  } catch {
-    return '';
-  }
+  return session.replyOrFault('look') ?? '';
 }
 
 /**

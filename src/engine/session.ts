@@ -451,8 +451,13 @@ export class GameSession {
    * object): such a word tells nothing, as a candidate that crashes is no valid action.
    */
   replyOrFault(command: string): string | null {
+    return this.readOrFault(command, (reply) => reply);
+  }
+
+  /** What `read` sees after the command, as `afterTrying`; null when the story faults or runs away on it (see `replyOrFault`). */
+  readOrFault<T>(command: string, read: (reply: string) => T): T | null {
     try {
-      return this.afterTrying(command, (reply) => reply);
+      return this.afterTrying(command, read);
     } catch (err) {
       if (err instanceof VmFaultError || err instanceof InstructionBudgetError) return null;
       throw err;

@@ -27,24 +27,14 @@ export function thingNames(
 ): Map<number, string> {
   const found = new Map<number, string>();
   if (held.size > 0 && session.dictionary.has('drop') && session.dictionary.has('inventory'))
-    namesBy(
-      session,
-      'drop',
-      held,
-      () =>
-        printedWords(
-          session,
-          session.afterTrying('inventory', (reply) => reply),
-        ),
-      found,
-    );
+    namesBy(session, 'drop', held, () => printedWords(session, session.replyOrFault('inventory') ?? ''), found);
   if (loose.size > 0 && session.dictionary.has('take') && session.dictionary.has('all')) {
     const ids = [...loose.keys()];
     const parents = ids.map((id) => session.objects.parent(session.mem, id));
-    const { reply, taken } = session.afterTrying('take all', (text) => ({
+    const { reply, taken } = session.readOrFault('take all', (text) => ({
       reply: text,
       taken: new Set(ids.filter((id, i) => session.objects.parent(session.mem, id) !== parents[i])),
-    }));
+    })) ?? { reply: '', taken: new Set<number>() };
     namesBy(session, 'take', new Map([...loose].filter(([id]) => taken.has(id))), () => printedWords(session, reply), found);
   }
   return found;
@@ -91,15 +81,18 @@ function printedWords(session: GameSession, text: string): string[] {
 /**
  * Which of `watched` a command moves, from the current state (put back after), leaving out those
  * it moved into another of them: the parser's shuffles to free a hand (Anchorhead's "drop slip"
- * first takes the slip of paper out of the trenchcoat's pocket and slips the newspaper in).
+ * first takes the slip of paper out of the trenchcoat's pocket and slips the newspaper in). None
+ * where the story faults on the command (Night's "drop flashlight" overflows the stack once "go
+ * door" has put the player in the compass).
  */
 function movedBy(session: GameSession, command: string, watched: number[]): number[] {
   const parents = watched.map((id) => session.objects.parent(session.mem, id));
   const carriers = new Set(watched);
-  return session.afterTrying(command, () =>
+  const moved = session.readOrFault(command, () =>
     watched.filter((id, i) => {
       const parent = session.objects.parent(session.mem, id);
       return parent !== parents[i] && !carriers.has(parent);
     }),
   );
+  return moved ?? [];
 }

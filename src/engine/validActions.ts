@@ -134,7 +134,7 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
  */
 function whatThePlayerReads(session: GameSession, start: VmState, reply = ''): string {
   session.restoreState(start);
-  return [reply, ...['look', 'inventory'].map((command) => session.afterTrying(command, (text) => text))].join('\n');
+  return [reply, ...['look', 'inventory'].map((command) => session.replyOrFault(command) ?? '')].join('\n');
 }
 
 /**

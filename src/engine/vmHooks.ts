@@ -56,6 +56,10 @@ export function installVmHooks(vm: Zvm, glk: GlkApi, host: VmHost): void {
  * ZVM rebuilds two typed-array views of the stack on every call and return; the views only
  * depend on the frame's offset and local count, so reuse them (a measurable share of run time).
  * One pair of views per frame offset, replaced when a frame there has another local count.
+ *
+ * A frame that does not fit is a stack overflow, said as such: it read "RangeError: Invalid typed
+ * array length". Night at the Computer Center's "go door" puts the player in the compass, where
+ * "drop flashlight" recurses without end; frotz stops there too (its ERR_STK_OVF).
  */
 function reuseStackViews(vm: Zvm): void {
   let views: Array<{ locals: number; l: Uint16Array; s: Uint16Array } | undefined> = [];
@@ -71,6 +75,9 @@ function reuseStackViews(vm: Zvm): void {
     const locals = stack.getUint8(frameptr + 3) & 0x0f;
     let v = views[frameptr];
     if (v === undefined || v.locals !== locals) {
+      if (frameptr + 8 + locals * 2 > stack.byteLength) {
+        throw new Error(`stack overflow: the story's calls nest deeper than its ${stack.byteLength}-byte stack holds`);
+      }
       v = {
         locals,
         l: new Uint16Array(stack.buffer, stack.byteOffset + frameptr + 8, locals),

@@ -665,6 +665,21 @@ describeWithSuite(['balances'], 'a word the story faults on', ({ balances }) => 
   });
 });
 
+describeWithSuite(['night'], 'a story whose calls nest without end', ({ night }) => {
+  it('says "stack overflow" where "drop flashlight" recurses, and searches on past the names checks that reach it', () => {
+    // The walkthrough's first ten steps, then the light on and east: "go door" outside the Physics
+    // Office puts the player in the compass ("** Room undescribed! **"), as it does in frotz.
+    const session = sessionAt(night, 10, night.seed);
+    for (const command of ['turn on light', 'east']) session.tryCommand(command);
+    expect(session.tryCommand('go door')).toMatch(/Room undescribed/);
+    expect(() => session.afterTrying('drop flashlight', (text) => text)).toThrow(/stack overflow/);
+    const search = searchValidActions(session);
+    expect(search.actions.map((a) => a.command)).toContain('wait');
+    expect(search.candidates).toContain('drop flashlight');
+    expect(session.tryCommand('look')).toMatch(/Room undescribed/);
+  });
+});
+
 describeWithSuite(['anchor'], 'names: a word the parser reads as another thing', ({ anchor }) => {
   it('calls the slip of paper "slip": "paper" is the newspaper to the parser, and dropping the slip pockets the newspaper', () => {
     // The walkthrough's step 227, in the attic: the slip is in the trenchcoat's pocket beside the newspaper.
