@@ -170,21 +170,21 @@ export class Rephrasings {
   /**
    * In an Inform story, the variants among `hits` that operate on the thing of a slot they kept
    * more often than the command they reword did, made again with each thing in scope in that slot.
-   * (An Infocom parser toggles its scratch attribute on every thing a word could mean, the thing
-   * kept among them at times, and names nothing.) A guess the
-   * parser announces names every thing of the line ("point bag at array": "(your purse at the
-   * array of liquor bottles)") and Inform marks each thing it names, so where the command reworded
-   * answered alike for every thing in the other slot ("point purse at X": "I'm not sure what good
-   * it would do"), or was tried with one of them only, each thing there is a group of its own.
-   * `touchedBy`: the objects each command tried before touched.
+   * A guess the parser announces names every thing of the line ("point bag at array": "(your purse
+   * at the array of liquor bottles)") and Inform marks each thing it names, so where the command
+   * reworded answered alike for every thing in the other slot ("point purse at X": "I'm not sure
+   * what good it would do"), or was tried with one of them only, each thing there is a group of its
+   * own. (An Infocom parser toggles its scratch attribute on every thing a word could mean, the
+   * thing kept among them at times, and names nothing.) `touchedBy`: the objects each command
+   * tried before touched, one entry an operation.
    */
   spread(
     hits: ReadonlyArray<{ command: string; touched: readonly number[] }>,
     touchedBy: (command: string) => readonly number[] | undefined,
     tried: ReadonlySet<string>,
   ): string[] {
-    const out = new Set<string>();
     if (!this.session.grammar.format.startsWith('inform')) return [];
+    const out = new Set<string>();
     for (const hit of hits) {
       const rewording = this.rewordings.get(hit.command);
       const made = rewording && this.filled.get(rewording.from);

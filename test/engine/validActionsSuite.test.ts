@@ -597,7 +597,7 @@ describeWithSuite(['cutthroat'], 'a pronoun the player reads', ({ cutthroat }) =
     const session = sessionAt(cutthroat, 191, cutthroat.seed);
     const search = searchValidActions(session);
     const pronounCandidates = search.candidates.filter((c) => c.split(' ').includes('it'));
-    // One wording per group, template and slot: some 600 here, where every member of every group would be thousands.
+    // One wording per group, template, pronoun and slot: some 600 here, where every member of every group would be thousands.
     expect(pronounCandidates.length).toBeGreaterThan(0);
     expect(pronounCandidates.length).toBeLessThan(1000);
     const thrown = search.actions.find((a) => a.command === 'throw it' || a.equivalents.includes('throw it'));
