@@ -38,7 +38,7 @@ export function asksWhichIsMeant(reply: string): boolean {
 }
 
 /** A reply that starts by naming the thing the parser chose, or asks which one was meant. */
-function guessedOrAsked(reply: string): 'guessed' | 'asked' | null {
+export function guessedOrAsked(reply: string): 'guessed' | 'asked' | null {
   if (announcesAGuess(reply)) return 'guessed';
   return asksWhichIsMeant(reply) ? 'asked' : null;
 }

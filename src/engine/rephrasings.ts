@@ -29,7 +29,7 @@
  * in scope there.
  */
 import { OBJECT_PRONOUNS } from './englishWords';
-import { announcesAGuess, asksWhichIsMeant } from './parserNames';
+import { announcesAGuess, asksWhichIsMeant, guessedOrAsked } from './parserNames';
 import { DETERMINERS, objectVocabulary, printedWords } from './vocabulary';
 import type { GameSession } from './session';
 import { ALL, type CandidateScope, type Template } from './templates';
@@ -225,7 +225,7 @@ export class Rephrasings {
    */
   private readsAsAThing(word: string): boolean {
     const reply = this.scope.examine?.reply(word) ?? null;
-    return reply !== null && (announcesAGuess(reply) || asksWhichIsMeant(reply));
+    return reply !== null && guessedOrAsked(reply) !== null;
   }
 
   /**
