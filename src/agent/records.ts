@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { UpdateMetricsSchema } from '../memory/knowledge/schema';
 import { memoryRecord } from '../memory/runner';
 import { LlmFailureKindSchema } from '../schemas/llmFailure';
+import { StoryFault, StoryFaultSchema } from '../schemas/storyFault';
 import { AssistSchema, CampaignConfigSchema, EpisodeConfig, PolicyNameSchema } from '../schemas/episode';
 import { BeliefsSchema } from './beliefs';
 import { LearnedState, LearnedStateSchema } from './learned';
@@ -70,6 +71,8 @@ export const EpisodeResultSchema = z.object({
   victory: z.boolean(),
   died: z.boolean(),
   stopped: z.boolean(),
+  /** The story faulted on this turn's command: the episode ended there, with the turns before it. */
+  storyFault: StoryFaultSchema.optional(),
   transcriptPath: z.string(),
   learned: LearnedStateSchema,
   llm: LlmUsageSchema.optional(),
@@ -91,6 +94,8 @@ export const CampaignResultSchema = z.object({
       turns: z.number().int(),
       victory: z.boolean(),
       died: z.boolean(),
+      /** The episode ended early: the story faulted on its command at this turn. */
+      storyFault: StoryFaultSchema.optional(),
       llmCalls: z.number().int().optional(),
       tokens: z.number().int().optional(),
       fallbackTurns: z.number().int().optional(),
@@ -190,7 +195,13 @@ export function learnedAfter(state: AgentState): LearnedState {
   };
 }
 
-export function episodeResult(state: AgentState, config: EpisodeConfig, stopped: boolean, transcriptPath: string): EpisodeResult {
+export function episodeResult(
+  state: AgentState,
+  config: EpisodeConfig,
+  stopped: boolean,
+  transcriptPath: string,
+  storyFault: StoryFault | null = null,
+): EpisodeResult {
   return {
     game: config.game,
     storyMd5: state.story.md5,
@@ -205,6 +216,7 @@ export function episodeResult(state: AgentState, config: EpisodeConfig, stopped:
     victory: state.truth.victory,
     died: state.truth.died,
     stopped,
+    ...(storyFault ? { storyFault } : {}),
     transcriptPath,
     learned: learnedAfter(state),
     ...(config.policy === 'full'

@@ -349,8 +349,15 @@ async function watchCampaign(client: Client, handle: WorkflowHandle<typeof campa
   }
 }
 
+function outcome(r: EpisodeResult): string {
+  if (r.victory) return 'won';
+  if (r.died) return 'died';
+  if (r.storyFault) return `the story faulted on turn ${r.storyFault.turn}'s command "${r.storyFault.command}" (${r.storyFault.message})`;
+  return r.stopped ? 'stopped' : 'out of turns';
+}
+
 export function printEpisode(r: EpisodeResult): void {
-  const ending = r.victory ? 'won' : r.died ? 'died' : r.stopped ? 'stopped' : 'out of turns';
+  const ending = outcome(r);
   process.stdout.write(
     `result: ${ending}; score ${r.score}${r.maxScore !== null ? `/${r.maxScore}` : ''} in ${r.turns} turns (${r.moves} ` +
       `moves), policy ${r.policy}, assist ${r.assist}${r.llm?.model ? `, model ${r.llm.model}` : ''}, seed ${r.seed}\n` +
@@ -359,12 +366,16 @@ export function printEpisode(r: EpisodeResult): void {
   );
 }
 
+function episodeEnding(e: CampaignResult['episodes'][number]): string {
+  if (e.victory) return ' (won)';
+  if (e.died) return ' (died)';
+  return e.storyFault ? ` (the story faulted on turn ${e.storyFault.turn}: "${e.storyFault.command}")` : '';
+}
+
 function printCampaign(r: CampaignResult): void {
   process.stdout.write(
     `campaign ${r.campaignId}: ${r.episodes.length} episodes, mean score ${r.meanScore.toFixed(2)}, best ${r.maxScore}\n` +
-      r.episodes
-        .map((e) => `  ${e.workflowId}: score ${e.score} in ${e.turns} turns${e.victory ? ' (won)' : e.died ? ' (died)' : ''}`)
-        .join('\n') +
+      r.episodes.map((e) => `  ${e.workflowId}: score ${e.score} in ${e.turns} turns${episodeEnding(e)}`).join('\n') +
       `\n${campaignLlmLine(r.episodes) ?? ''}`.replace(/\n$/, '') +
       `\nresults: ${r.resultsPath}\n`,
   );

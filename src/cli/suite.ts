@@ -119,7 +119,8 @@ export function gameLine(game: SuiteGameProgress): string {
   const max = game.maxScore ?? '?';
   const normalised = game.maxScore && game.best !== null ? ` (${(game.best / game.maxScore).toFixed(3)})` : '';
   const earlier = game.reused ? '  (finished by an earlier run: its results.json read back)' : '';
-  return `  ${name} done     ${game.best}/${max}${normalised}${earlier}`;
+  const faults = game.storyFaults ? `  (${game.storyFaults} episode${game.storyFaults > 1 ? 's' : ''} ended early: the story faulted)` : '';
+  return `  ${name} done     ${game.best}/${max}${normalised}${faults}${earlier}`;
 }
 
 /** A running game's course is shown every this many turns of its episode. */
@@ -200,6 +201,7 @@ async function watchSuite(client: Client, handle: SuiteHandle): Promise<SuiteRes
       best: g.best,
       maxScore: g.maxScore,
       error: g.error,
+      storyFaults: g.storyFaults.length,
       reused: result.summary.reusedGames.includes(g.game),
     })),
   );

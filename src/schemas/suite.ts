@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { AssistSchema, CampaignConfigSchema, PolicyNameSchema } from './episode';
+import { StoryFaultSchema } from './storyFault';
 
 /**
  * Settings people quote: `jericho` is one 100-step episode per game (the step budget of TALES and
@@ -68,6 +69,8 @@ export const SuiteGameProgressSchema = z.object({
   maxScore: z.number().int().nullable(),
   /** Why the game failed, when it did. */
   error: z.string().nullable(),
+  /** Episodes of a done game that the story ended early by faulting on a command. */
+  storyFaults: z.number().int().default(0),
   /** Done by an earlier run of this suite id whose history the server no longer has (its results.json was read back). */
   reused: z.boolean().default(false),
 });
@@ -105,6 +108,8 @@ export const SuiteGameResultSchema = z.object({
   won: z.boolean(),
   /** Episodes that ended in the player's death. */
   deaths: z.number().int(),
+  /** Episodes the story ended early by faulting on a command (each kept the turns before it); absent in results written before. */
+  storyFaults: z.array(StoryFaultSchema).default([]),
   /** Turns played, all episodes. */
   steps: z.number().int(),
   /** Wall time of the game's campaign (workflow time: survives a replay unchanged). */

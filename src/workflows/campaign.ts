@@ -109,6 +109,7 @@ export async function campaignWorkflow(input: CampaignConfig, carried?: Campaign
       turns: result.turns,
       victory: result.victory,
       died: result.died,
+      ...(result.storyFault ? { storyFault: result.storyFault } : {}),
       ...(result.llm
         ? {
             llmCalls: result.llm.calls,

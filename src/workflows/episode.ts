@@ -5,6 +5,8 @@
  * transcript, and continues as new with the agent's state every `continueAsNewEvery` turns.
  */
 import {
+  ActivityFailure,
+  ApplicationFailure,
   CancellationScope,
   condition,
   continueAsNew,
@@ -30,6 +32,7 @@ import { EpisodeInput, EpisodeInputSchema, EpisodeStatus } from './contract';
 import { validatedInput } from './input';
 import { GAME_KEY, SCORE_KEY, TURN_KEY } from '../schemas/searchAttributes';
 import { LlmTally } from './llmTally';
+import { STORY_FAULT_TYPES, StoryFault } from '../schemas/storyFault';
 
 // ── activities ──────────────────────────────────────────────────────────────────────────────
 
@@ -142,6 +145,9 @@ export const SPENT_ANYWHERE_PATCH = 'valid-spends-idle-and-shuffles-anywhere';
 export const TYPES_ONLY_COMMANDS_PATCH = 'none-types-only-commands';
 /** Under `none`, a move that went nowhere in a room is made again there, once, when a later reply names its direction (see renamedAfter). */
 export const RETRY_NAMED_PATCH = 'none-retries-moves-named-later';
+
+/** A story that faults on the agent's command ends the episode with the turns played, instead of failing it (see storyFault.ts). */
+export const STORY_FAULT_PATCH = 'episode-ends-on-story-fault';
 
 /** The agent state's yes/no fields. */
 type BooleanField = { [K in keyof AgentState]: AgentState[K] extends boolean ? K : never }[keyof AgentState];
@@ -286,8 +292,8 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     return session;
   };
 
-  /** One turn through the pipeline; returns the next state and the turn's record. */
-  const playTurn = async (before: AgentState): Promise<[AgentState, TurnRecord]> => {
+  /** One turn through the pipeline; returns the next state and the turn's record, or the story's fault on the command. */
+  const playTurn = async (before: AgentState): Promise<[AgentState, TurnRecord] | StoryFault> => {
     // Workflow time (deterministic: the time of the workflow task), so a replay records the same elapsedMs.
     const startedAt = Date.now();
     const rng = createRng(before.rngState);
@@ -295,13 +301,20 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     const answer = deliberation.kind === 'ask' ? await askOracle(deliberation, withModel, tally) : null;
     const thinking = deliberation.kind === 'ask' && answer ? await thinkThrough(before, deliberation, answer) : null;
     const decision = decide(before, config, rng, deliberation, answer, thinking);
-    const step = await game.stepGame({
+    const stepping = game.stepGame({
       game: config.game,
       storyMd5: before.story.md5,
       snapshot: before.snapshot,
       command: decision.command,
       assist: config.assist,
     });
+    const step = await stepping.catch((err: unknown) => {
+      // Asked only when a story faults: a run that failed on one before this patch replays as it failed.
+      const fault = storyFaultOf(err, before.turn + 1, decision.command);
+      if (fault && patched(STORY_FAULT_PATCH)) return { fault };
+      throw err;
+    });
+    if ('fault' in step) return step.fault;
     // Before the patch nothing was counted, so nothing is ever spent (see SPENT_AFTER).
     const counted = spendsRepeats ? before : { ...before, made: {} };
     const learned = learn(counted, config, decision, step, rng);
@@ -314,7 +327,8 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
     return [after, { ...record, elapsedMs: Date.now() - startedAt }];
   };
 
-  const more = (s: AgentState) => s.turn < config.maxTurns && !isOver(s.truth, config) && !control.stopping;
+  let storyFault: StoryFault | null = null;
+  const more = (s: AgentState) => s.turn < config.maxTurns && !isOver(s.truth, config) && !control.stopping && !storyFault;
   /**
    * Whether this turn's memory work is worth doing now. Under `when-read` only when the next turn
    * asks the oracle, whose context is where that work is read: deliberation is pure and does not
@@ -335,7 +349,13 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
       // A pause holds here, before continue-as-new too, so it is not lost to a new run.
       await standWhilePaused();
       if (!more(state) || runIsFull()) break;
-      const [next, record] = await playTurn(state);
+      const played = await playTurn(state);
+      if (!Array.isArray(played)) {
+        storyFault = played;
+        log.warn('the story faulted on the command; the episode ends with the turns played before it', storyFault);
+        break;
+      }
+      const [next, record] = played;
       state = next;
       control.runTurns++;
       pending.push(record);
@@ -375,7 +395,14 @@ export async function episodeWorkflow(input: EpisodeInput, carried?: AgentState)
 
   const transcriptPath = await closeTranscript(state);
   control.finished = true;
-  return episodeResult(state, config, control.stopping, transcriptPath);
+  return episodeResult(state, config, control.stopping, transcriptPath, storyFault);
+}
+
+/** The story's own fault on `command` (the same from the same snapshot, every try), or null for any other failure. */
+function storyFaultOf(err: unknown, turn: number, command: string): StoryFault | null {
+  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) return null;
+  const cause = err.cause;
+  return cause.type && STORY_FAULT_TYPES.includes(cause.type) ? { turn, command, message: cause.message } : null;
 }
 
 // ── the pipeline's I/O ──────────────────────────────────────────────────────────────────────

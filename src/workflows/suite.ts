@@ -60,6 +60,7 @@ export async function suiteWorkflow(input: SuiteInput): Promise<SuiteResult> {
     best: null,
     maxScore: g.maxScore,
     error: null,
+    storyFaults: 0,
     reused: false,
   }));
   const results: Array<SuiteGameResult | null> = plan.games.map(() => null);
@@ -85,7 +86,14 @@ export async function suiteWorkflow(input: SuiteInput): Promise<SuiteResult> {
       });
       if (earlier !== null) {
         results[index] = earlier;
-        progress[index] = { ...progress[index], state: 'done', campaignId, best: earlier.best, reused: true };
+        progress[index] = {
+          ...progress[index],
+          state: 'done',
+          campaignId,
+          best: earlier.best,
+          storyFaults: earlier.storyFaults.length,
+          reused: true,
+        };
         return;
       }
     }
@@ -105,7 +113,13 @@ export async function suiteWorkflow(input: SuiteInput): Promise<SuiteResult> {
     }
     await files.writeSuiteGameResults({ result });
     results[index] = result;
-    progress[index] = { ...progress[index], state: result.status, best: result.best, error: result.error };
+    progress[index] = {
+      ...progress[index],
+      state: result.status,
+      best: result.best,
+      error: result.error,
+      storyFaults: result.storyFaults.length,
+    };
   };
 
   while (finished < plan.games.length) {

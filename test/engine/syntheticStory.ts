@@ -8,7 +8,7 @@
  * routine without locals, `recurse` calls a routine that calls itself forever, `far` calls a
  * routine beyond the end of the story, `badparse` reads the next command into a parse buffer
  * beyond the end of the story (an error in ZVM's input handling, outside its run loop); anything
- * else prints "ok".
+ * else prints "ok" (or, built with `crashAfter`, scores and faults in the end: see syntheticStory).
  *
  * The abbreviation table's entry 0 points at a string that uses abbreviation 0 itself (illegal:
  * abbreviations may not contain abbreviations). Optionally the dictionary also holds a word cut
@@ -129,7 +129,7 @@ class Assembler {
   }
 }
 
-function mainRoutine(wordAddress: (word: string) => number): number[] {
+function mainRoutine(wordAddress: (word: string) => number, crashAfter?: number): number[] {
   const a = new Assembler(CODE);
   const hi = (n: number) => (n >> 8) & 0xff;
   const lo = (n: number) => n & 0xff;
@@ -140,6 +140,11 @@ function mainRoutine(wordAddress: (word: string) => number): number[] {
     const entry = wordAddress(word);
     a.emit(0xc1, 0x8f, COMMAND_WORD, hi(entry), lo(entry)); // je command word, entry
     a.branch(word);
+  }
+  if (crashAfter !== undefined) {
+    a.emit(0x95, SCORE); // inc score
+    a.emit(0x43, SCORE, crashAfter); // jg score, crashAfter
+    a.branch('crash');
   }
   a.emit(0xb2, ...packZChars(zcharsOf('ok'))); // print "ok"
   a.emit(0xbb); // new_line
@@ -191,8 +196,11 @@ function mainRoutine(wordAddress: (word: string) => number): number[] {
   return a.resolve();
 }
 
-/** With `cutOffDictionaryWord`, the dictionary also holds CUT_OFF_WORD. */
-export function syntheticStory(options: { cutOffDictionaryWord?: boolean } = {}): Uint8Array {
+/**
+ * With `cutOffDictionaryWord`, the dictionary also holds CUT_OFF_WORD. With `crashAfter` n, any
+ * other command scores a point, and the one that would make it n + 1 runs the illegal instruction.
+ */
+export function syntheticStory(options: { cutOffDictionaryWord?: boolean; crashAfter?: number } = {}): Uint8Array {
   const words = options.cutOffDictionaryWord ? [...COMMAND_WORDS, CUT_OFF_WORD] : COMMAND_WORDS;
   const mem = new Uint8Array(SIZE);
   const setWord = (at: number, value: number) => {
@@ -250,7 +258,7 @@ export function syntheticStory(options: { cutOffDictionaryWord?: boolean } = {})
   words.forEach(({ zchars }, i) => mem.set(packZChars(zchars, 6), entries + 7 * i));
   const wordAddress = (word: string) => entries + 7 * words.findIndex((w) => w.word === word);
 
-  const code = mainRoutine(wordAddress);
+  const code = mainRoutine(wordAddress, options.crashAfter);
   if (CODE + code.length > SELF_ABBREVIATION) throw new Error('the synthetic story code overlaps its strings');
   mem.set(code, CODE);
   return mem;

@@ -25,6 +25,7 @@ const result: SuiteGameResult = {
   normalisedMeanFinal: 0.1,
   won: false,
   deaths: 0,
+  storyFaults: [],
   steps: 100,
   seconds: 300,
   llmCalls: 0,

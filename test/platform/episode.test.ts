@@ -1,6 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { campaignCheckpointPath } from '../../src/activities/campaignCheckpoint';
 import { readTranscript } from '../../src/activities/files';
 import { campaignWorkflow, episodeWorkflow } from '../../src/workflows';
@@ -10,6 +11,7 @@ import { campaignInput, episodeInput, sharedGame, withoutTimings } from '../help
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import { serveForTests, tempDataDir, uniqueQueue, workflowBundle } from './env';
+import { syntheticStory } from '../engine/syntheticStory';
 
 const dataDir = tempDataDir();
 const ZORK = sharedGame('zork1.z3');
@@ -317,4 +319,28 @@ describe('campaignWorkflow', () => {
     },
     12 * 60_000,
   );
+});
+
+describe('episodeWorkflow on a story that faults', () => {
+  it('ends the episode where the story faults on a command, keeping the turns and the score before it', async () => {
+    // A story in which each command scores a point, and the sixth runs an illegal instruction.
+    const dir = tempDataDir();
+    mkdirSync(dir, { recursive: true });
+    const story = join(dir, 'faults.z3');
+    writeFileSync(story, syntheticStory({ crashAfter: 5 }));
+    const handle = await start({ game: story, assist: 'none', seed: 2, maxTurns: 60 }, 'story-fault');
+    const result = await handle.result();
+    expect(result.storyFault).toMatchObject({
+      turn: 6,
+      command: expect.stringMatching(/\w/),
+      message: expect.stringMatching(/faults\.z3 .*at pc \d+.*Z-machine stopped/),
+    });
+    // The five turns before it are the episode's, with the score they reached.
+    expect(result).toMatchObject({ turns: 5, score: 5, stopped: false });
+    expect(readTranscript(dataDir, handle.workflowId).map((t) => [t.turn, t.score])).toEqual([1, 2, 3, 4, 5].map((n) => [n, n]));
+    // Not retried: the fault is the story's, the same on every try.
+    const history = await handle.fetchHistory();
+    const failed = history.events!.filter((e) => e.activityTaskFailedEventAttributes);
+    expect(failed).toHaveLength(1);
+  });
 });

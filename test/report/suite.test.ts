@@ -8,6 +8,7 @@ import { Baseline, BaselinesFileSchema, comparisonRules } from '../../src/report
 import { buildSuiteReport } from '../../src/report/suite/build';
 import { suiteReportView } from '../../src/report/suite/view';
 import { describeWithSuite } from '../helpers';
+import { gameLine } from '../../src/cli/suite';
 
 const JERICHO: SuiteSetting = { name: 'jericho', episodes: 1, steps: 100, assist: 'valid', policy: 'oracle-free', model: null };
 
@@ -44,6 +45,16 @@ describe('suite aggregation', () => {
     expect(result.normalisedPeak).toBeCloseTo(35 / 350);
     expect(result.normalisedMeanFinal).toBeCloseTo(15 / 350);
     expect(result.model).toBe('local:x');
+    expect(result.storyFaults).toEqual([]);
+  });
+
+  it("a game whose episode the story ended by faulting keeps that episode's score, and names the fault", () => {
+    const fault = { turn: 33, command: 'drop flashlight', message: 'night.z5 at pc 24222: stack overflow' };
+    const result = gameResult(run('night', 10), { episodes: [episode(0, 2, { storyFault: fault, turns: 32 })] });
+    expect(result).toMatchObject({ status: 'done', best: 2, steps: 32, storyFaults: [fault] });
+    expect(
+      gameLine({ game: 'night', state: 'done', campaignId: 'c', best: 2, maxScore: 10, error: null, storyFaults: 1, reused: false }),
+    ).toBe('  night          done     2/10 (0.200)  (1 episode ended early: the story faulted)');
   });
 
   it('the summary averages only finished games of known max score; the others are listed', () => {
