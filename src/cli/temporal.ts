@@ -17,6 +17,7 @@ import { installRuntime, startTracing } from '../temporal/telemetry';
 import { createGrueWorker } from '../worker';
 import { UsageError } from './args';
 import { log } from '../log';
+import { DEFAULT_ADDRESS } from '../temporal/profile';
 
 /** Config, a running server (started if local and down) and a client with grue's search attributes. */
 export async function connect(config: GrueConfig = loadConfig()): Promise<{ config: GrueConfig; client: Client }> {
@@ -25,6 +26,7 @@ export async function connect(config: GrueConfig = loadConfig()): Promise<{ conf
     dataDir: config.GRUE_DATA_DIR,
     uiPort: config.TEMPORAL_UI_PORT,
     secure: config.temporal.secure,
+    unchosenAddress: config.TEMPORAL_ADDRESS === DEFAULT_ADDRESS,
     log,
   });
   // Before the client: with an OTLP endpoint configured, starting a workflow begins its trace.

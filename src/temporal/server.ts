@@ -220,6 +220,24 @@ function tail(file: string, lines = 20): string {
   }
 }
 
+/** Whether the dev server this data directory started (its temporal.pid) is still running. */
+function startedHere(dataDir: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(dataDir, 'temporal.pid'), 'utf8').trim());
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: alive, but another user's.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * Make sure a server answers at `address`. A local address with nothing listening gets a dev
  * server (detached, so the Web UI outlives the command); a remote one must already be up.
@@ -230,10 +248,21 @@ export async function ensureServer(opts: {
   uiPort: number;
   /** Reached with TLS or an API key (a profile): a server someone runs, never a dev server of grue's own. */
   secure?: boolean;
+  /** The address is the default nobody set: a server there that this data directory did not start is named in the log. */
+  unchosenAddress?: boolean;
   log?: (msg: string) => void;
 }): Promise<{ started: boolean }> {
   const { host, port } = parseAddress(opts.address);
-  if (await isListening(host, port)) return { started: false };
+  if (await isListening(host, port)) {
+    // On the address nobody chose, a server this data directory did not start (another clone's,
+    // another GRUE_DATA_DIR's) holds other runs: said, so nobody wonders where theirs have gone.
+    if (opts.unchosenAddress && !startedHere(opts.dataDir))
+      opts.log?.(
+        `using the Temporal server already listening on ${opts.address}, which ${opts.dataDir} did not start: ` +
+          'runs go to its history. For a server of this directory, stop that one or set TEMPORAL_ADDRESS to a free port.',
+      );
+    return { started: false };
+  }
   if (opts.secure)
     throw new TemporalSetupError(
       `No Temporal server answers at ${opts.address}, which the profile reaches ` +
