@@ -160,7 +160,7 @@ const isWord = (verb: string) => /^[a-z]/.test(verb);
  * same objects, whatever their verb or prepositions, so trying one of them is enough; the most
  * familiar phrasing wins.
  */
-export function templates(grammar: Grammar, resolution: number, options: { bySearch?: boolean } = {}): Template[] {
+export function templates(grammar: Grammar, resolution: number, options: { bySearch?: boolean; numbers?: boolean } = {}): Template[] {
   const bySearch = options.bySearch ?? true;
   const best = new Map<string, { line: GrammarLine; verb: string; score: number }>();
   const bestMulti = new Map<string, { line: GrammarLine; verb: string; score: number }>();
@@ -170,6 +170,8 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
   const actionOf = new Map<string, string>();
   for (const line of grammar.lines.flatMap(insideVariants)) {
     if (line.meta || line.tokens.some((t) => t.kind === 'unfillable') || !isWord(line.verb)) continue;
+    const takesNumber = line.tokens.some((t) => t.kind === 'number');
+    if (takesNumber && !options.numbers) continue;
     const objectSlots = slots(line.tokens);
     if (objectSlots.length > 2) continue;
     // The parser reads a line's objects before the action runs, where the line says to look: lines
@@ -183,7 +185,8 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
     // coin from that pan where "take gold from left pan" picks one on the other pan and fails.
     const words = firstInside(line.tokens) ? `/${wordsAfterVerb(line)}` : '';
     // Without bySearch, one per action and object count: the shapes a player types (lexicon.ts).
-    const key = bySearch ? `${actionKey}/${search}${words}` : actionKey;
+    // A line that takes a number is its own template: "bother" and "bother nine" set different things.
+    const key = (bySearch ? `${actionKey}/${search}${words}` : actionKey) + (takesNumber ? '/#' : '');
     const verb = preferredVerb(line, resolution);
     // Prefer familiar verbs; then "give X to Y" over "give Y X", and "open X" over "open up X".
     const hasWord = line.tokens.some((t) => t.kind === 'word');
@@ -193,6 +196,8 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
     if (!current) order.push(key);
     actionOf.set(key, actionKey);
     if (!current || score < current.score) best.set(key, { line, verb, score });
+    // Which line phrases "all" is asked of the lines that take no number: a number would take an object's place.
+    if (takesNumber) continue;
     const first = objectSlots[0];
     // "all" is phrased by the best line of these slots that takes several, else by the action's.
     if (first?.kind === 'object' && first.multi) {
@@ -299,7 +304,8 @@ export function sceneCandidates(session: GameSession): string[] {
  */
 export function candidateScope(session: GameSession, reply = '', allGlobals = false): CandidateScope {
   const found = scopeObjects(session, undefined, reply, allGlobals);
-  const lines = templates(session.grammar, session.dictionary.resolution);
+  const numbered = templates(session.grammar, session.dictionary.resolution, { numbers: true });
+  const lines = numbered.filter((t) => !takesNumber(t));
   const examine = examineTemplate(lines);
   const check = examineCheck(session, found.all, examine);
   const unreachable = new Set(outOfReach(session, found.namedByReply, check));
@@ -316,14 +322,15 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
   // The pairs are made after the first pass has run other states: attributes are read from a copy of this one.
   const start = session.mem.slice();
   const named = scope.all.filter((id) => phrase.has(id));
+  const counts = countWords(session, scope.all, phrase, parents, scope.held);
   return {
-    templates: lines,
+    templates: [...lines, ...withNumbers(numbered.filter(takesNumber), [...counts.countWords, ...counts.heldCounts])],
     objects: named,
     phrase,
     held: new Set(scope.held),
     parentOf: (id) => parents.get(id) ?? 0,
     hasAttribute: (id, attribute) => session.objects.hasAttribute(start, id, attribute),
-    ...countWords(session, scope.all, phrase, parents, scope.held),
+    ...counts,
     pluralWords: pluralWords(session, named),
     guessedNames: checked.guessed,
     examine: check,
@@ -332,6 +339,22 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
       return words.map((w) => (typeof w === 'string' ? w : chosen[k] === ALL ? (k++, allWord) : phrase.get(chosen[k++])!)).join(' ');
     },
   };
+}
+
+const takesNumber = (t: Template) => t.words.some((w) => typeof w !== 'string' && w.kind === 'number');
+
+/**
+ * Lines that take a number ("set dial to", "bother"), once with each number word the scene shows
+ * (the counts; see countWords). Inform's parser keeps the number it read in a global, which some
+ * games watch (Spiritwrak's "set pan to nine", "bother nine").
+ */
+function withNumbers(numbered: Template[], numbers: string[]): Template[] {
+  return numbered.flatMap((t) =>
+    numbers.map((number) => ({
+      ...t,
+      words: t.words.map((w) => (typeof w !== 'string' && w.kind === 'number' ? number : w)),
+    })),
+  );
 }
 
 /** The flag Inform's compiler sets on a dictionary word given as plural (its library's DICT_PLUR, Parser.h). */

@@ -32,7 +32,9 @@ export type Token =
     }
   /** Free text (Inform's `topic`): filled with nouns. */
   | { kind: 'topic' }
-  /** Numbers, quoted strings, parsing routines: slots grue cannot fill generically. */
+  /** Inform's `number` and `special` (a number or any one word): filled with the number words the scene shows (see candidates.ts). */
+  | { kind: 'number' }
+  /** Quoted strings, parsing routines: slots grue cannot fill generically. */
   | { kind: 'unfillable' };
 
 export interface GrammarLine {
@@ -69,6 +71,10 @@ export const STANDARD_DIRECTIONS = [
 ];
 
 const word = (m: Uint8Array, a: number) => (m[a] << 8) | m[a + 1];
+
+/** Inform's elementary tokens `special` and `number`, as both grammar versions number them (Inform Technical Manual §8). */
+const INFORM_SPECIAL = 7;
+const INFORM_NUMBER = 8;
 
 // Infocom dictionary flags (ZIL PS?* bits) and which data byte holds which number.
 const PS_VERB = 0x40;
@@ -294,7 +300,7 @@ export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary
           objs--;
           if (v <= 6 || (v >= 16 && v < 48) || (v >= 80 && v < 112) || (v >= 128 && v < 176)) {
             tokens.push(v <= 6 ? informObject(v) : informObject(0));
-          } else tokens.push({ kind: 'unfillable' });
+          } else tokens.push(v === INFORM_SPECIAL || v === INFORM_NUMBER ? { kind: 'number' } : { kind: 'unfillable' });
         }
       } else {
         const head = word(mem, at);
@@ -320,6 +326,7 @@ export function decodeGrammar(mem: Uint8Array, info: StoryInfo, dict: Dictionary
             case 1:
               if (data <= 6) tokens.push(informObject(data));
               else if (data === 9) tokens.push({ kind: 'topic' });
+              else if (data === INFORM_SPECIAL || data === INFORM_NUMBER) tokens.push({ kind: 'number' });
               else tokens.push({ kind: 'unfillable' });
               break;
             case 2: {

@@ -774,3 +774,19 @@ describeWithSuite(['partyfoul'], 'a guess the parser announces with a possessive
     expect(groupOf('put one on blue')).not.toBe(groupOf('put purse on blue'));
   });
 });
+
+describeWithSuite(['spirit'], 'a line that takes a number', ({ spirit }) => {
+  it('is tried with the number words of the scene: the parser keeps the number it read, which the game watches', () => {
+    // The walkthrough's step 902, at Ravine Pass: ten coins, three beams and the rest in scope.
+    // Jericho watches Spiritwrak's byte 36422 (its ram_addrs), where the parser keeps a number read.
+    const session = sessionAt(spirit, 902, spirit.seed);
+    const numberRead = (command: string) => session.afterTrying(command, () => session.mem[36422]);
+    expect(numberRead('set beam to nine')).toBe(9);
+    expect(numberRead('set beam to ten')).toBe(10);
+    const search = searchValidActions(session);
+    const groupOf = (command: string) => search.actions.find((a) => a.command === command || a.equivalents.includes(command));
+    expect(groupOf('set beam to nine')).toBeDefined();
+    expect(groupOf('set beam to ten')).toBeDefined();
+    expect(groupOf('set beam to nine')).not.toBe(groupOf('set beam to ten'));
+  });
+});
