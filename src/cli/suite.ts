@@ -19,6 +19,7 @@ import { parseInteger, UsageError } from './args';
 import { log } from '../log';
 import { preflightLlm } from './llmCheck';
 import { addRunOptions, pollUntil } from './play';
+import { finishedProgress } from '../experiment/suiteResults';
 import { DEFAULT_SUITE_DIR, startedInputDifference, SuiteOptions, suiteInput, suiteWorkflowId } from './suiteInput';
 import { connect, withWorker } from './temporal';
 
@@ -196,12 +197,9 @@ async function watchSuite(client: Client, handle: SuiteHandle): Promise<SuiteRes
   show(
     result.games.map((g) => ({
       game: g.game,
-      state: g.status,
       campaignId: g.campaignId,
-      best: g.best,
       maxScore: g.maxScore,
-      error: g.error,
-      storyFaults: g.storyFaults.length,
+      ...finishedProgress(g),
       reused: result.summary.reusedGames.includes(g.game),
     })),
   );

@@ -170,8 +170,8 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
   const actionOf = new Map<string, string>();
   for (const line of grammar.lines.flatMap(insideVariants)) {
     if (line.meta || line.tokens.some((t) => t.kind === 'unfillable') || !isWord(line.verb)) continue;
-    const takesNumber = line.tokens.some((t) => t.kind === 'number');
-    if (takesNumber && !options.numbers) continue;
+    const lineTakesNumber = line.tokens.some(isNumberToken);
+    if (lineTakesNumber && !options.numbers) continue;
     const objectSlots = slots(line.tokens);
     if (objectSlots.length > 2) continue;
     // The parser reads a line's objects before the action runs, where the line says to look: lines
@@ -186,7 +186,7 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
     const words = firstInside(line.tokens) ? `/${wordsAfterVerb(line)}` : '';
     // Without bySearch, one per action and object count: the shapes a player types (lexicon.ts).
     // A line that takes a number is its own template: "bother" and "bother nine" set different things.
-    const key = (bySearch ? `${actionKey}/${search}${words}` : actionKey) + (takesNumber ? '/#' : '');
+    const key = (bySearch ? `${actionKey}/${search}${words}` : actionKey) + (lineTakesNumber ? '/#' : '');
     const verb = preferredVerb(line, resolution);
     // Prefer familiar verbs; then "give X to Y" over "give Y X", and "open X" over "open up X".
     const hasWord = line.tokens.some((t) => t.kind === 'word');
@@ -197,7 +197,7 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
     actionOf.set(key, actionKey);
     if (!current || score < current.score) best.set(key, { line, verb, score });
     // Which line phrases "all" is asked of the lines that take no number: a number would take an object's place.
-    if (takesNumber) continue;
+    if (lineTakesNumber) continue;
     const first = objectSlots[0];
     // "all" is phrased by the best line of these slots that takes several, else by the action's.
     if (first?.kind === 'object' && first.multi) {
@@ -341,7 +341,8 @@ export function candidateScope(session: GameSession, reply = '', allGlobals = fa
   };
 }
 
-const takesNumber = (t: Template) => t.words.some((w) => typeof w !== 'string' && w.kind === 'number');
+const isNumberToken = (w: string | Token) => typeof w !== 'string' && w.kind === 'number';
+const takesNumber = (t: Template) => t.words.some(isNumberToken);
 
 /**
  * Lines that take a number ("set dial to", "bother"), once with each number word the scene shows
@@ -352,7 +353,7 @@ function withNumbers(numbered: Template[], numbers: string[]): Template[] {
   return numbered.flatMap((t) =>
     numbers.map((number) => ({
       ...t,
-      words: t.words.map((w) => (typeof w !== 'string' && w.kind === 'number' ? number : w)),
+      words: t.words.map((w) => (isNumberToken(w) ? number : w)),
     })),
   );
 }

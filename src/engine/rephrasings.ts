@@ -92,29 +92,24 @@ export class Rephrasings {
         const made = this.filled.get(command);
         if (!made) continue;
         const template = made.words.map((w) => (typeof w === 'string' ? w : '_')).join(' ');
+        /** The command reworded with `slots`, once per naming and new wording. */
+        const offer = (naming: string, slots: Map<number, string>) => {
+          if (namingsTried.has(naming)) return;
+          const variant = this.reworded(made, slots);
+          if (tried.has(variant) || out.has(variant)) return;
+          namingsTried.add(naming);
+          out.add(variant);
+          this.rewordings.set(variant, { from: command, slots });
+        };
         for (const names of this.namings(made.chosen)) {
-          const naming = `${template}#${names.map((name) => (name.guessed ? 'guessed' : name.fits)).join(',')}`;
-          if (namingsTried.has(naming)) continue;
           const slots = new Map<number, string>();
           names.forEach((name, slot) => {
             if (name.fits > 1 || name.guessed) slots.set(slot, name.text);
           });
-          const variant = this.reworded(made, slots);
-          if (tried.has(variant) || out.has(variant)) continue;
-          namingsTried.add(naming);
-          out.add(variant);
-          this.rewordings.set(variant, { from: command, slots });
+          offer(`${template}#${names.map((name) => (name.guessed ? 'guessed' : name.fits)).join(',')}`, slots);
         }
         for (const pronoun of standIns)
-          for (let slot = 0; slot < made.chosen.length; slot++) {
-            const naming = `${template}#${pronoun}@${slot}`;
-            const slots = new Map([[slot, pronoun]]);
-            const variant = this.reworded(made, slots);
-            if (namingsTried.has(naming) || tried.has(variant) || out.has(variant)) continue;
-            namingsTried.add(naming);
-            out.add(variant);
-            this.rewordings.set(variant, { from: command, slots });
-          }
+          for (let slot = 0; slot < made.chosen.length; slot++) offer(`${template}#${pronoun}@${slot}`, new Map([[slot, pronoun]]));
       }
     }
     // A word the player reads that makes the parser ask which thing is meant marks each of them on

@@ -114,7 +114,7 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
     }
     if (pass === 7) {
       const touched = new Map(hits.slice(0, beforeVariants).map((hit) => [hit.action.command, hit.touched]));
-      const variantHits = [...hits.slice(beforeVariants)].sort((a, b) => a.index - b.index);
+      const variantHits = hits.slice(beforeVariants).sort((a, b) => a.index - b.index);
       const spread = rephrasings.spread(
         variantHits.map((hit) => ({ command: hit.action.command, touched: hit.touched })),
         (command) => touched.get(command),

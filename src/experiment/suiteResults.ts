@@ -4,7 +4,7 @@
  * the games whose max score is known and that finished; the others are listed, not averaged).
  */
 import type { CampaignResult } from '../agent/records';
-import type { SuiteGameInput, SuiteGameResult, SuiteSetting, SuiteSummary } from '../schemas/suite';
+import type { SuiteGameInput, SuiteGameProgress, SuiteGameResult, SuiteSetting, SuiteSummary } from '../schemas/suite';
 
 /** The game as the suite knows it before (or without) its campaign's result. */
 export interface GameRun {
@@ -55,6 +55,11 @@ export function gameResult(run: GameRun, campaign: Pick<CampaignResult, 'episode
     tokens: episodes.reduce((n, e) => n + (e.tokens ?? 0), 0),
     model: episodes.find((e) => e.model)?.model ?? run.setting.model,
   };
+}
+
+/** What a finished game's progress line shows that its results.json tells: how it ended, its best score, its error, its faulted episodes. */
+export function finishedProgress(result: SuiteGameResult): Pick<SuiteGameProgress, 'state' | 'best' | 'error' | 'storyFaults'> {
+  return { state: result.status, best: result.best, error: result.error, storyFaults: result.storyFaults.length };
 }
 
 /** A game whose campaign failed: reported with its error, in no average. */

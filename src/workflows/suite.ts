@@ -15,7 +15,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { failedGameResult, GameRun, gameResult, suiteSummary } from '../experiment/suiteResults';
+import { failedGameResult, finishedProgress, GameRun, gameResult, suiteSummary } from '../experiment/suiteResults';
 import { GAME_KEY } from '../schemas/searchAttributes';
 import { SuiteGameProgress, SuiteGameResult, SuiteInput, SuiteInputSchema, SuiteProgress, SuiteResult } from '../schemas/suite';
 import { campaignWorkflow } from './campaign';
@@ -86,14 +86,7 @@ export async function suiteWorkflow(input: SuiteInput): Promise<SuiteResult> {
       });
       if (earlier !== null) {
         results[index] = earlier;
-        progress[index] = {
-          ...progress[index],
-          state: 'done',
-          campaignId,
-          best: earlier.best,
-          storyFaults: earlier.storyFaults.length,
-          reused: true,
-        };
+        progress[index] = { ...progress[index], ...finishedProgress(earlier), campaignId, reused: true };
         return;
       }
     }
@@ -113,13 +106,7 @@ export async function suiteWorkflow(input: SuiteInput): Promise<SuiteResult> {
     }
     await files.writeSuiteGameResults({ result });
     results[index] = result;
-    progress[index] = {
-      ...progress[index],
-      state: result.status,
-      best: result.best,
-      error: result.error,
-      storyFaults: result.storyFaults.length,
-    };
+    progress[index] = { ...progress[index], ...finishedProgress(result) };
   };
 
   while (finished < plan.games.length) {
