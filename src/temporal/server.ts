@@ -86,14 +86,28 @@ export function isListening(host: string, port: number, timeoutMs = 1000): Promi
   });
 }
 
-/** A TCP port nothing listens on right now (for servers started by tests and benchmarks). */
+/**
+ * A TCP port nothing listens on right now, kept from the next `bind(0)` for a minute (for servers
+ * started by tests and benchmarks). Linux hands a port just closed to the next process asking for
+ * any port: the dev server asks for several as it starts, and a CI run's server found its own
+ * `--port` taken that way. A connection closed from the listening side leaves the port in
+ * TIME_WAIT, which `bind(0)` skips, while a server that binds it by number (with SO_REUSEADDR, as
+ * Go, Node and Python servers do) still can: the technique of the Temporal CLI's own free-port
+ * helper (temporalcli/devserver/freeport.go).
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const srv = createServer();
+    const srv = createServer((accepted) => accepted.destroy());
     srv.once('error', reject);
     srv.listen(0, '127.0.0.1', () => {
       const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
+      const client = createConnection(port, '127.0.0.1');
+      client.once('error', reject);
+      client.once('end', () => {
+        client.destroy();
+        srv.close(() => resolve(port));
+      });
+      client.resume();
     });
   });
 }
