@@ -6,6 +6,7 @@
  * known death traps come last. Cells seen in earlier episodes of a campaign travel in the learned
  * state, so a later episode pushes past where the earlier ones stopped.
  */
+import type { Lighting } from './lighting';
 import type { ActionOption } from '../schemas/game';
 
 export interface Cell {
@@ -90,6 +91,8 @@ export interface CellMemory {
   fightsBack?: boolean;
   /** The last command was a blow with something in hand (isArmedFight): the fight goes on. */
   fought?: boolean;
+  /** Under `valid`, what was lit and whether a dark room is known: taking and lighting go first (see lighting.ts). */
+  lighting?: Lighting;
   /** Commands this episode already made where the player stands (whatever was carried then). */
   doneHere?: ReadonlySet<string>;
   /** Commands spent where the player stands: made so often there, or of a kind made so many ways (see spentIn). */

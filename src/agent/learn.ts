@@ -13,6 +13,7 @@ import { isFirstEver, placeOf } from './cells';
 import type { Decision } from './decision';
 import { observe as observeDynamics, shortState } from './dynamics';
 import type { LearnedState } from './learned';
+import { saysDark } from './lighting';
 import { triedKey } from './policy';
 import type { Rng } from './rng';
 import { afterBreakthrough } from './rooms';
@@ -119,6 +120,8 @@ export function learn(
   if (scoreDelta > 0) learned = rememberReward(learned, state.worldHash, command);
   if (step.truth.died)
     learned = rememberDeath(learned, state.worldHash, placeOf(cellOf(state.truth)), moveAt(state.truth.location.id, command));
+  if (state.lightsFirst && saysDark(step.observation))
+    learned = { ...learned, darkRooms: pushOnce(learned.darkRooms, String(step.truth.location.id), LIMITS.darkRooms) };
   const place = step.truth.location.name;
   const newPlace = place !== '' && !state.places.includes(place);
   const key = triedKey(state.worldHash, command);

@@ -26,6 +26,7 @@ export function mergeLearned(current: LearnedState, started: LearnedState, finis
     deadlyPlaces: unite(current.deadlyPlaces, finished.deadlyPlaces, LIMITS.deadlyPlaces),
     frontier: unite(current.frontier, finished.frontier, LIMITS.frontier),
     deadlyMoves: unite(current.deadlyMoves, finished.deadlyMoves, LIMITS.deadlyMoves),
+    darkRooms: unite(current.darkRooms, finished.darkRooms, LIMITS.darkRooms),
   };
 }
 

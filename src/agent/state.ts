@@ -19,6 +19,7 @@ import { pairKindOf, thingWordsOf, verbOf, verbUses } from './verbSpread';
 import { FIGHT_ROUNDS, isArmedFight } from './fights';
 import { isMove } from './directions';
 import { spentAnywhere } from './spentAnywhere';
+import { type Lighting, litBy } from './lighting';
 
 export const LlmUsageSchema = z.object({
   calls: z.number().int(),
@@ -163,6 +164,8 @@ export const AgentStateSchema = z.object({
   fightsBack: z.boolean().default(false),
   /** In a tired room, a thing named there only by undoing commands ("close door") is not yet named there (see spentIn); set from its patch. */
   undoingNamesNothing: z.boolean().default(false),
+  /** Under `valid`, a thing lit is taken first and, once a dark room is known, lighting goes first (see lighting.ts); set from its patch. */
+  lightsFirst: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -179,6 +182,7 @@ export const LIMITS = {
   done: 300,
   frontier: 30,
   deadlyMoves: 100,
+  darkRooms: 50,
   menus: 20,
   effects: 200,
   enabled: 40,
@@ -265,6 +269,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     triesNewPairings: true,
     fightsBack: true,
     undoingNamesNothing: true,
+    lightsFirst: true,
   };
 }
 
@@ -490,6 +495,21 @@ export function cellMemory(state: AgentState): CellMemory {
     ...(state.avoidsDoom ? { avoidDoom: true } : {}),
     ...(state.leavesStill ? { leavesStill: true } : {}),
     ...(state.fightsBack ? { fightsBack: true, fought: fightGoesOn(state) } : {}),
+    ...(state.lightsFirst ? { lighting: lightingOf(state) } : {}),
+  };
+}
+
+/** What the episode lit (its commands' `room|command` entries) and whether the game has shown a dark room. */
+function lightingOf(state: AgentState): Lighting {
+  const lit = new Set<string>();
+  for (const entry of state.done) {
+    const thing = litBy(entry.slice(entry.indexOf('|') + 1));
+    if (thing) lit.add(thing);
+  }
+  return {
+    darkKnown: state.learned.darkRooms.length > 0,
+    lit,
+    carried: new Set(state.truth.inventory.map((item) => item.name.toLowerCase())),
   };
 }
 

@@ -14,6 +14,7 @@ import { idleAfter, IdleTriesSchema } from './idleTyped';
 import {
   ambiguousWords,
   AROUND_EXITS,
+  DARK,
   askedFirst,
   listedNouns,
   menuChoices,
@@ -95,8 +96,6 @@ const NAMED_EXIT = 1;
 const FATIGUE = 0.85;
 /** A reply saying a thing stops the move ("the door is closed", "...is in the way"), not that there is no way. */
 const IN_THE_WAY = /\b(?:is|are) (?:closed|locked|shut|barred|blocked)\b|\bin the way\b|\bnailed shut\b/;
-/** A reply saying the player stands in the dark. */
-const DARK = /\b(?:pitch[- ](?:black|dark)|dark place|too dark to see|it is dark\b|in the dark\b)/;
 const OPPOSITE: Readonly<Record<string, string>> = {
   north: 'south',
   south: 'north',

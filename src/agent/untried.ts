@@ -8,6 +8,7 @@ import { timesTried } from './policyContext';
 import { DIRECTIONS, isMove } from './directions';
 import { moveAt } from './state';
 import { isArmedFight, threatened } from './fights';
+import { lightingFirst } from './lighting';
 
 const NOT_NOUNS = new Set([
   'way',
@@ -45,7 +46,7 @@ export function playerCommands(observation: string): string[] {
 /** What nextUntried reads: the state, what was tried and what killed before, and what is spent in this room. */
 export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learned' | 'rooms' | 'enabled'> &
   Partial<Pick<PolicyContext, 'observation'>> & {
-    cells?: Pick<CellMemory, 'spentHere' | 'menuCommands' | 'fightsBack' | 'fought'>;
+    cells?: Pick<CellMemory, 'spentHere' | 'menuCommands' | 'fightsBack' | 'fought' | 'lighting'>;
   };
 
 export interface Untried {
@@ -74,7 +75,9 @@ export interface Untried {
  * that opened a menu this episode comes after spent ones, and keeps no room open. Of the kind
  * left, what the last command made possible (`enabled`) goes first: a player who opens a window
  * climbs through it, one who opens a mailbox takes what is inside, before walking on. With
- * `fightsBack`, a threatened player's armed fights come first, tried or not (see fights.ts).
+ * `fightsBack`, a threatened player's armed fights come first, tried or not (see fights.ts); with
+ * `lighting`, then taking what was lit and, once the game has shown a dark room, lighting things
+ * (see lighting.ts).
  */
 export function nextUntried(candidates: readonly string[], ctx: UntriedContext): Untried | null {
   const safe = safeCommands(candidates, ctx);
@@ -86,6 +89,9 @@ export function nextUntried(candidates: readonly string[], ctx: UntriedContext):
   if (fights.length) return { commands: fights, risky: false, opensUp: true, forward: true, spent: false, menu: false, fight: true };
   const untried = safe.filter((command) => timesTried(ctx.tried, ctx.worldHash, command) === 0);
   if (untried.length === 0) return null;
+  const lightingFirstHere = ctx.cells?.lighting ? lightingFirst(untried, ctx.cells.lighting) : [];
+  if (lightingFirstHere.length)
+    return { commands: lightingFirstHere, risky: false, opensUp: true, forward: true, spent: false, menu: false };
   const spentHere = ctx.cells?.spentHere;
   const menus = ctx.cells?.menuCommands;
   // Risky moves after spent ones: not a jump into the chasm to avoid a fourth "look under bed".

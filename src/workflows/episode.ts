@@ -119,6 +119,8 @@ export const TIRED_ROOMS_PATCH = 'explorer-tires-of-rooms';
 export const NEW_PAIRINGS_PATCH = 'tired-rooms-try-new-pairings';
 /** Threatened (an attack or an armed foe in the reply), the explorer fights back with what it carries first (see nextUntried). */
 export const FIGHTS_BACK_PATCH = 'explorer-fights-back';
+/** Under `valid`, a thing lit is taken first and, once a dark room is known, lighting goes first (see agent/lighting.ts). */
+export const LIGHTS_FIRST_PATCH = 'explorer-lights-before-dark';
 /** In a tired room, a thing named there only by undoing commands is not yet named (see spentIn): what the explorer closed it may open again. */
 export const UNDOING_NAMES_NOTHING_PATCH = 'tired-rooms-reopen-what-was-closed';
 /** Under `none`, what a room's replies list apart from its description ("There is a lamp here.") is taken before its exits are walked (see typed.ts). */
@@ -187,6 +189,7 @@ const DECISION_PATCHES = [
   ['spendsAnywhere', SPENT_ANYWHERE_PATCH],
   ['typesOnlyCommands', TYPES_ONLY_COMMANDS_PATCH],
   ['retriesNamed', RETRY_NAMED_PATCH],
+  ['lightsFirst', LIGHTS_FIRST_PATCH],
 ] as const satisfies ReadonlyArray<readonly [BooleanField, string]>;
 
 type DecisionFlag = (typeof DECISION_PATCHES)[number][0];

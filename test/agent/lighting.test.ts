@@ -1,0 +1,112 @@
+/**
+ * A light before the dark, under `valid` (see agent/lighting.ts). Zork I's explorer lit the lantern
+ * on the living-room floor, left it there and went down into the dark cellar, where a grue ate it
+ * (or, with the moves there learned deadly, it typed "again" for fifty turns), episode after
+ * episode: a campaign of ten scored 35 at best. A thing lit is now taken before anything else, and
+ * once a room has been dark, lighting goes first.
+ */
+import { createRng } from '../../src/agent/rng';
+import { AgentState, initialState } from '../../src/agent/state';
+import { decide, deliberate, learn } from '../../src/agent/turn';
+import { freshLearned } from '../../src/agent/learned';
+import { lightingFirst, litBy } from '../../src/agent/lighting';
+import { initialMemory } from '../../src/memory/runner';
+import { resolveEpisodeConfig } from '../../src/schemas/episode';
+import type { GameState } from '../../src/schemas/game';
+import { roomTruth } from './fixtures';
+
+const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
+
+function livingRoom(lightsFirst: boolean, commands: string[], darkRooms: string[] = []): AgentState {
+  const state = initialState(
+    {
+      observation: 'Living Room. A battery-powered brass lantern is on the trophy case.',
+      truth: { ...roomTruth(3, 'Living Room'), inventory: [{ id: 40, name: 'sword' }] },
+      worldHash: 'h-living',
+      snapshot: 's0',
+      options: [],
+      commands,
+      storyMd5: '0'.repeat(32),
+      storyName: 'test',
+      maxScore: 10,
+    },
+    { ...freshLearned(), darkRooms },
+    1,
+    initialMemory(freshLearned(), valid),
+  );
+  return { ...state, lightsFirst };
+}
+
+/** What the explorer chooses from `state` with each of a few seeds. */
+const choices = (state: AgentState) =>
+  new Set(
+    [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => decide(state, valid, createRng(seed), deliberate(state, valid, createRng(seed)), null).command),
+  );
+
+function played(state: AgentState, command: string, next: Partial<GameState>): AgentState {
+  const decision = decide(state, valid, createRng(1), { kind: 'decided', choice: { command, reason: 'untried', why: 'test' } }, null);
+  const step = {
+    command,
+    observation: 'Done.',
+    snapshot: 's',
+    commands: [],
+    truth: state.truth,
+    worldHash: `h-${command}`,
+    options: [],
+    ...next,
+  };
+  return learn(state, valid, decision, step, createRng(1));
+}
+
+describe('what a command lights', () => {
+  it.each([
+    ['light brass lantern', 'brass lantern'],
+    ['turn on brass lantern with sword', 'brass lantern'],
+    ['switch on torch', 'torch'],
+    ['activate lamp', 'lamp'],
+    ['take lamp', null],
+    ['turn off lamp', null],
+  ])('%s', (command, thing) => expect(litBy(command)).toBe(thing));
+});
+
+describe('lightingFirst', () => {
+  const none = { darkKnown: false, lit: new Set<string>(), carried: new Set<string>() };
+  it('takes a thing lit and left behind, by name, else by "take all"', () => {
+    const lit = { ...none, lit: new Set(['brass lantern']) };
+    expect(lightingFirst(['east', 'take brass lantern', 'take all'], lit)).toEqual(['take brass lantern']);
+    expect(lightingFirst(['east', 'take all', 'push all'], lit)).toEqual(['take all']);
+    expect(lightingFirst(['east', 'take all'], { ...lit, carried: new Set(['brass lantern']) })).toEqual([]);
+  });
+  it('lights things first once a dark room is known, and not before', () => {
+    const commands = ['east', 'take brass lantern', 'light brass lantern', 'take sword'];
+    expect(lightingFirst(commands, { ...none, darkKnown: true })).toEqual(['light brass lantern']);
+    expect(lightingFirst(commands, none)).toEqual([]);
+  });
+});
+
+describe('a light before the dark, under valid', () => {
+  const listed = ['east', 'take brass lantern', 'light brass lantern', 'push rug', 'open trophy case'];
+
+  it('with the flag, a dark room known: the explorer lights the lantern first', () => {
+    expect(choices(livingRoom(true, listed, ['7']))).toEqual(new Set(['light brass lantern']));
+  });
+
+  it('without the flag, or with no dark room known: any forward command, as before', () => {
+    expect(choices(livingRoom(false, listed, ['7'])).size).toBeGreaterThan(1);
+    expect(choices(livingRoom(true, listed)).size).toBeGreaterThan(1);
+  });
+
+  it('with the flag: the lantern lit on the floor is taken next (by "take all" where the list groups it so)', () => {
+    const lit = played(livingRoom(true, listed), 'turn on brass lantern with sword', {
+      observation: 'The brass lantern is now on.',
+      commands: ['east', 'take all', 'push all', 'open trophy case', 'extinguish brass lantern'],
+    });
+    expect(choices(lit)).toEqual(new Set(['take all']));
+  });
+
+  it('a reply that says the room is dark is learned for later episodes, with the flag only', () => {
+    const step = { observation: 'You have moved into a dark place.', truth: roomTruth(7, 'Cellar') };
+    expect(played(livingRoom(true, listed), 'down', step).learned.darkRooms).toEqual(['7']);
+    expect(played(livingRoom(false, listed), 'down', step).learned.darkRooms).toEqual([]);
+  });
+});
