@@ -13,7 +13,7 @@ import { isFirstEver, placeOf } from './cells';
 import type { Decision } from './decision';
 import { observe as observeDynamics, shortState } from './dynamics';
 import type { LearnedState } from './learned';
-import { saysDark } from './lighting';
+import { litThing, saysDark } from './lighting';
 import { triedKey } from './policy';
 import type { Rng } from './rng';
 import { afterBreakthrough } from './rooms';
@@ -72,6 +72,9 @@ function gainedAnything(state: AgentState, step: GameState): boolean {
  * The commands listed after the step that were not listed before it, when it left the player in
  * the same room (a move makes every command new, and says nothing of what it made possible).
  */
+/** The things lit so far, with the one this command lit (see lighting.ts). */
+const withLit = (lit: string[], thing: string | null) => (thing ? pushOnce(lit, thing, LIMITS.lit) : lit);
+
 function enabledBy(state: AgentState, step: GameState): string[] {
   if (state.commands.length === 0 || step.truth.location.id !== state.truth.location.id) return [];
   const before = new Set(state.commands);
@@ -169,6 +172,7 @@ export function learn(
     oracleTurns: state.oracleTurns + (decision.analysis || decision.fallback ? 1 : 0),
     peakScore: Math.max(state.peakScore ?? state.truth.score, step.truth.score),
     enabled: state.followsUp ? enabledBy(state, step) : [],
+    lit: state.lightsFirst ? withLit(state.lit, litThing(command, step.observation)) : state.lit,
   };
   const explored = assist.mapRooms(afterBreakthrough(next, state, command), state);
   return { ...explored, memory: observeMemory(explored.memory, turnView(explored, state), modules) };

@@ -11,11 +11,24 @@ import { DARK } from './replyReading';
 
 const LIGHT = /^(?:turn on|switch on|light|activate|ignite)\s+(.+?)(?:\s+(?:with|using|from)\s+.+)?$/;
 const TAKE = /^(?:take|get|pick up)\s+(.+)$/;
+/**
+ * A reply saying something now gives light ("The brass lantern is now on.", Inform's "You switch
+ * the lamp on."). The list also offers lighting what cannot be lit where the parser touched it on
+ * the way (Cutthroat's "turn on note": "You can't turn that on."): that lights nothing.
+ */
+const LIT_REPLY =
+  /\b(?:is now (?:on|lit|burning|glowing|shining)|you (?:switch|turn) (?:[a-z'-]+ ){1,4}on\b|(?:is|are) (?:now )?(?:lit|alight|burning)\b|(?:lights?|flares?|glows?|shines?) (?:up|brightly)|begins? to (?:glow|shine|burn))/;
 const ALL = 'all';
 
 /** What a command lights ("turn on brass lantern with sword": "brass lantern"), or null for any other command. */
 export function litBy(command: string): string | null {
   return LIGHT.exec(command.trim().toLowerCase())?.[1] ?? null;
+}
+
+/** What a command lit, given its reply: null unless it is a lighting command and the reply says it worked. */
+export function litThing(command: string, reply: string): string | null {
+  const thing = litBy(command);
+  return thing !== null && LIT_REPLY.test(reply.toLowerCase()) ? thing : null;
 }
 
 /** Whether a reply says the player stands in the dark. */
@@ -24,8 +37,10 @@ export const saysDark = (reply: string) => DARK.test(reply.toLowerCase());
 export interface Lighting {
   /** The game has shown a dark room. */
   darkKnown: boolean;
-  /** What this episode's commands lit. */
+  /** What this episode's commands lit (the reply said so). */
   lit: ReadonlySet<string>;
+  /** What this episode's commands tried to light, lit or not: tried first once at most. */
+  triedToLight: ReadonlySet<string>;
   /** The names of the things carried (the ground truth's). */
   carried: ReadonlySet<string>;
 }
@@ -34,7 +49,7 @@ export interface Lighting {
  * Of the untried commands, those that go first: taking a thing this episode lit and left behind
  * (by name, else "take all": the list names a group by one of its commands, and "take all" stands
  * for "take brass lantern" when that is all there is to take), else (once a dark room is known)
- * lighting something. Empty when neither is listed.
+ * lighting something not yet tried this episode. Empty when neither is listed.
  */
 export function lightingFirst(untried: readonly string[], lighting: Lighting): string[] {
   const left = new Set([...lighting.lit].filter((thing) => !lighting.carried.has(thing)));
@@ -45,5 +60,9 @@ export function lightingFirst(untried: readonly string[], lighting: Lighting): s
     const all = untried.filter((command) => taken(command) === ALL);
     if (all.length) return all;
   }
-  return lighting.darkKnown ? untried.filter((command) => litBy(command) !== null) : [];
+  if (!lighting.darkKnown) return [];
+  return untried.filter((command) => {
+    const thing = litBy(command);
+    return thing !== null && !lighting.triedToLight.has(thing);
+  });
 }

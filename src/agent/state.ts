@@ -166,6 +166,8 @@ export const AgentStateSchema = z.object({
   undoingNamesNothing: z.boolean().default(false),
   /** Under `valid`, a thing lit is taken first and, once a dark room is known, lighting goes first (see lighting.ts); set from its patch. */
   lightsFirst: z.boolean().default(false),
+  /** What this episode lit, the reply saying so (see lighting.ts), oldest first. */
+  lit: z.array(z.string()).default([]),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -183,6 +185,7 @@ export const LIMITS = {
   frontier: 30,
   deadlyMoves: 100,
   darkRooms: 50,
+  lit: 20,
   menus: 20,
   effects: 200,
   enabled: 40,
@@ -270,6 +273,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     fightsBack: true,
     undoingNamesNothing: true,
     lightsFirst: true,
+    lit: [],
   };
 }
 
@@ -499,16 +503,17 @@ export function cellMemory(state: AgentState): CellMemory {
   };
 }
 
-/** What the episode lit (its commands' `room|command` entries) and whether the game has shown a dark room. */
+/** What the episode lit and tried to light (its commands' `room|command` entries), and whether the game has shown a dark room. */
 function lightingOf(state: AgentState): Lighting {
-  const lit = new Set<string>();
+  const triedToLight = new Set<string>();
   for (const entry of state.done) {
     const thing = litBy(entry.slice(entry.indexOf('|') + 1));
-    if (thing) lit.add(thing);
+    if (thing) triedToLight.add(thing);
   }
   return {
     darkKnown: state.learned.darkRooms.length > 0,
-    lit,
+    lit: new Set(state.lit),
+    triedToLight,
     carried: new Set(state.truth.inventory.map((item) => item.name.toLowerCase())),
   };
 }

@@ -9,7 +9,7 @@ import { createRng } from '../../src/agent/rng';
 import { AgentState, initialState } from '../../src/agent/state';
 import { decide, deliberate, learn } from '../../src/agent/turn';
 import { freshLearned } from '../../src/agent/learned';
-import { lightingFirst, litBy } from '../../src/agent/lighting';
+import { lightingFirst, litBy, litThing } from '../../src/agent/lighting';
 import { initialMemory } from '../../src/memory/runner';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
 import type { GameState } from '../../src/schemas/game';
@@ -69,8 +69,19 @@ describe('what a command lights', () => {
   ])('%s', (command, thing) => expect(litBy(command)).toBe(thing));
 });
 
+describe('what a reply says was lit', () => {
+  it.each([
+    ['turn on brass lantern with sword', 'The brass lantern is now on.', 'brass lantern'],
+    ['switch on lamp', 'You switch the brass lamp on.', 'lamp'],
+    ['light torch', 'The torch is now lit.', 'torch'],
+    ['turn on note', "You can't turn that on.", null],
+    ['light lamp', 'This dangerous act would achieve little.', null],
+    ['take lamp', 'Taken. The lamp is now on.', null],
+  ])('%s: %s', (command, reply, thing) => expect(litThing(command, reply)).toBe(thing));
+});
+
 describe('lightingFirst', () => {
-  const none = { darkKnown: false, lit: new Set<string>(), carried: new Set<string>() };
+  const none = { darkKnown: false, lit: new Set<string>(), carried: new Set<string>(), triedToLight: new Set<string>() };
   it('takes a thing lit and left behind, by name, else by "take all"', () => {
     const lit = { ...none, lit: new Set(['brass lantern']) };
     expect(lightingFirst(['east', 'take brass lantern', 'take all'], lit)).toEqual(['take brass lantern']);
@@ -81,6 +92,10 @@ describe('lightingFirst', () => {
     const commands = ['east', 'take brass lantern', 'light brass lantern', 'take sword'];
     expect(lightingFirst(commands, { ...none, darkKnown: true })).toEqual(['light brass lantern']);
     expect(lightingFirst(commands, none)).toEqual([]);
+  });
+  it('tries to light each thing first once an episode, lit or not', () => {
+    const commands = ['east', 'turn on note', 'light brass lantern'];
+    expect(lightingFirst(commands, { ...none, darkKnown: true, triedToLight: new Set(['note']) })).toEqual(['light brass lantern']);
   });
 });
 
@@ -102,6 +117,14 @@ describe('a light before the dark, under valid', () => {
       commands: ['east', 'take all', 'push all', 'open trophy case', 'extinguish brass lantern'],
     });
     expect(choices(lit)).toEqual(new Set(['take all']));
+  });
+
+  it('with the flag: what the list offers to light and the reply refuses is not taken again and again', () => {
+    const refused = played(livingRoom(true, listed), 'turn on note', {
+      observation: "You can't turn that on.",
+      commands: ['east', 'take all', 'push all'],
+    });
+    expect(choices(refused).size).toBeGreaterThan(1);
   });
 
   it('a reply that says the room is dark is learned for later episodes, with the flag only', () => {
