@@ -124,8 +124,9 @@ async function main() {
         continueAsNewEvery: 32,
       });
     // The explorer under `valid` in a fight: Zork I (Jericho's story file) at seed 0 reaches the
-    // troll, brandishing its axe, at turn 54 and fights back with the sword at turn 55 (the code
-    // before it opened the sack there, and the troll killed the player a turn later).
+    // troll, brandishing its axe, at turn 55 and fights back with the sword at turn 56 (the code
+    // before it opened the sack there, and the troll killed the player a turn later). With the
+    // lantern it lit taken first (LIGHTS_FIRST_PATCH) it gets there a turn later than before.
     if (want('valid-suite'))
       await recordEpisode('history-valid-fight-episode', {
         game: suiteStory('zork1.z5'),
