@@ -1,5 +1,9 @@
 /** Shared fixtures for the agent's unit tests. */
-import type { ActionOption, GroundTruthData } from '../../src/schemas/game';
+import { createRng } from '../../src/agent/rng';
+import type { AgentState } from '../../src/agent/state';
+import { decide, learn } from '../../src/agent/turn';
+import type { EpisodeConfig } from '../../src/schemas/episode';
+import type { ActionOption, GameState, GroundTruthData } from '../../src/schemas/game';
 import type { TurnAnalysis } from '../../src/schemas/oracle';
 
 /** A valid action whose probe leads to `h-<command>` and changes nothing else. */
@@ -49,3 +53,22 @@ export const roomTruth = (id: number, name: string): GroundTruthData => ({
   victory: false,
   died: false,
 });
+
+/**
+ * `state` after the explorer made `command` (decided as untried) and the game answered with
+ * `next` ("Done." in the same place, a world state named after the command, unless `next` says).
+ */
+export function playedFrom(config: EpisodeConfig, state: AgentState, command: string, next: Partial<GameState>): AgentState {
+  const decision = decide(state, config, createRng(1), { kind: 'decided', choice: { command, reason: 'untried', why: 'test' } }, null);
+  const step = {
+    command,
+    observation: 'Done.',
+    snapshot: 's',
+    commands: [],
+    truth: state.truth,
+    worldHash: `h-${command}`,
+    options: [],
+    ...next,
+  };
+  return learn(state, config, decision, step, createRng(1));
+}

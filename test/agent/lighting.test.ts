@@ -7,13 +7,13 @@
  */
 import { createRng } from '../../src/agent/rng';
 import { AgentState, initialState } from '../../src/agent/state';
-import { decide, deliberate, learn } from '../../src/agent/turn';
+import { decide, deliberate } from '../../src/agent/turn';
 import { freshLearned } from '../../src/agent/learned';
 import { lightingFirst, litBy, litThing } from '../../src/agent/lighting';
 import { initialMemory } from '../../src/memory/runner';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
 import type { GameState } from '../../src/schemas/game';
-import { roomTruth } from './fixtures';
+import { playedFrom, roomTruth } from './fixtures';
 
 const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
 
@@ -43,20 +43,7 @@ const choices = (state: AgentState) =>
     [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => decide(state, valid, createRng(seed), deliberate(state, valid, createRng(seed)), null).command),
   );
 
-function played(state: AgentState, command: string, next: Partial<GameState>): AgentState {
-  const decision = decide(state, valid, createRng(1), { kind: 'decided', choice: { command, reason: 'untried', why: 'test' } }, null);
-  const step = {
-    command,
-    observation: 'Done.',
-    snapshot: 's',
-    commands: [],
-    truth: state.truth,
-    worldHash: `h-${command}`,
-    options: [],
-    ...next,
-  };
-  return learn(state, valid, decision, step, createRng(1));
-}
+const played = (state: AgentState, command: string, next: Partial<GameState>) => playedFrom(valid, state, command, next);
 
 describe('what a command lights', () => {
   it.each([

@@ -7,13 +7,13 @@
 import { createRng } from '../../src/agent/rng';
 import { threatened } from '../../src/agent/fights';
 import { AgentState, AgentStateSchema, initialState, spentIn } from '../../src/agent/state';
-import { decide, deliberate, learn } from '../../src/agent/turn';
+import { decide, deliberate } from '../../src/agent/turn';
 import { freshLearned } from '../../src/agent/learned';
 import { initialMemory } from '../../src/memory/runner';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
 import type { GameState } from '../../src/schemas/game';
 import type { SpentCommands } from '../../src/agent/cells';
-import { roomTruth } from './fixtures';
+import { playedFrom, roomTruth } from './fixtures';
 
 const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
 
@@ -38,20 +38,9 @@ function behindHouse(): AgentState {
   );
 }
 
-function played(state: AgentState, command: string, next: Partial<GameState>): AgentState {
-  const decision = decide(state, valid, createRng(1), { kind: 'decided', choice: { command, reason: 'untried', why: 'test' } }, null);
-  const step = {
-    command,
-    observation: 'Done.',
-    snapshot: 's',
-    commands: [],
-    truth: truth(1, 'Behind House'),
-    worldHash: `h-${command}`,
-    options: [],
-    ...next,
-  };
-  return learn(state, valid, decision, step, createRng(1));
-}
+/** The explorer made `command` in Behind House (the fixture's room, whatever the state's). */
+const played = (state: AgentState, command: string, next: Partial<GameState>): AgentState =>
+  playedFrom(valid, state, command, { truth: truth(1, 'Behind House'), ...next });
 
 /** What the explorer chooses from `state` with each of a few seeds. */
 const choices = (state: AgentState) =>
