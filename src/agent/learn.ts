@@ -68,13 +68,13 @@ function gainedAnything(state: AgentState, step: GameState): boolean {
   );
 }
 
+/** The things lit so far, with the one this command lit (see lighting.ts). */
+const withLit = (lit: string[], thing: string | null) => (thing ? pushOnce(lit, thing, LIMITS.lit) : lit);
+
 /**
  * The commands listed after the step that were not listed before it, when it left the player in
  * the same room (a move makes every command new, and says nothing of what it made possible).
  */
-/** The things lit so far, with the one this command lit (see lighting.ts). */
-const withLit = (lit: string[], thing: string | null) => (thing ? pushOnce(lit, thing, LIMITS.lit) : lit);
-
 function enabledBy(state: AgentState, step: GameState): string[] {
   if (state.commands.length === 0 || step.truth.location.id !== state.truth.location.id) return [];
   const before = new Set(state.commands);
