@@ -124,7 +124,7 @@ export function learn(
   if (step.truth.died)
     learned = rememberDeath(learned, state.worldHash, placeOf(cellOf(state.truth)), moveAt(state.truth.location.id, command));
   if (state.lightsFirst && saysDark(step.observation))
-    learned = { ...learned, darkRooms: pushOnce(learned.darkRooms, String(step.truth.location.id), LIMITS.darkRooms) };
+    learned = { ...learned, darkRooms: pushOnce(learned.darkRooms ?? [], String(step.truth.location.id), LIMITS.darkRooms) };
   const place = step.truth.location.name;
   const newPlace = place !== '' && !state.places.includes(place);
   const key = triedKey(state.worldHash, command);

@@ -37,8 +37,11 @@ export const LearnedStateSchema = z.object({
    * killed, or to walk on in a dark attic.
    */
   deadlyMoves: z.array(z.string()).max(100).default([]),
-  /** Location ids of rooms a reply called dark, newest last: the game has dark places (see lighting.ts). */
-  darkRooms: z.array(z.string()).max(50).default([]),
+  /**
+   * Location ids of rooms a reply called dark, newest last: the game has dark places (see
+   * lighting.ts). Absent until one is seen, so a run that saw none carries what it carried before.
+   */
+  darkRooms: z.array(z.string()).max(50).optional(),
 });
 export type LearnedState = z.infer<typeof LearnedStateSchema>;
 export const MAX_LEARNED_STATES = 300;
@@ -57,6 +60,5 @@ export function freshLearned(): LearnedState {
     deadlyPlaces: [],
     frontier: [],
     deadlyMoves: [],
-    darkRooms: [],
   };
 }

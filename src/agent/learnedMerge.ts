@@ -26,7 +26,9 @@ export function mergeLearned(current: LearnedState, started: LearnedState, finis
     deadlyPlaces: unite(current.deadlyPlaces, finished.deadlyPlaces, LIMITS.deadlyPlaces),
     frontier: unite(current.frontier, finished.frontier, LIMITS.frontier),
     deadlyMoves: unite(current.deadlyMoves, finished.deadlyMoves, LIMITS.deadlyMoves),
-    darkRooms: unite(current.darkRooms, finished.darkRooms, LIMITS.darkRooms),
+    ...(current.darkRooms || finished.darkRooms
+      ? { darkRooms: unite(current.darkRooms ?? [], finished.darkRooms ?? [], LIMITS.darkRooms) }
+      : {}),
   };
 }
 

@@ -511,7 +511,7 @@ function lightingOf(state: AgentState): Lighting {
     if (thing) triedToLight.add(thing);
   }
   return {
-    darkKnown: state.learned.darkRooms.length > 0,
+    darkKnown: (state.learned.darkRooms?.length ?? 0) > 0,
     lit: new Set(state.lit),
     triedToLight,
     carried: new Set(state.truth.inventory.map((item) => item.name.toLowerCase())),
