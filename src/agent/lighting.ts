@@ -7,8 +7,6 @@
  * grue, episode after episode, or (with the moves there learned deadly) fifty turns of "again".
  * Which things give light is not known without the probe; what the list offers to light is.
  */
-import { DARK } from './replyReading';
-
 const LIGHT = /^(?:turn on|switch on|light|activate|ignite)\s+(.+?)(?:\s+(?:with|using|from)\s+.+)?$/;
 const TAKE = /^(?:take|get|pick up)\s+(.+)$/;
 /**
@@ -30,9 +28,6 @@ export function litThing(command: string, reply: string): string | null {
   const thing = litBy(command);
   return thing !== null && LIT_REPLY.test(reply.toLowerCase()) ? thing : null;
 }
-
-/** Whether a reply says the player stands in the dark. */
-export const saysDark = (reply: string) => DARK.test(reply.toLowerCase());
 
 export interface Lighting {
   /** The game has shown a dark room. */

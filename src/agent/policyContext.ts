@@ -9,13 +9,11 @@ import type { CellMemory } from './cells';
 import { shortState } from './dynamics';
 import type { LearnedState } from './learned';
 import type { Rng } from './rng';
-import { AgentState, cellMemory, readingOf, StateSet, visitedSet } from './state';
+import { AgentState, carriedNames, cellMemory, readingOf, StateSet, visitedSet } from './state';
 import { TypedCommand, typedCommands, typedContext, Typing } from './typed';
 
 /** A room whose best untried typed command is worth less than this share of the mean shape is spent. */
 export const SPENT_SHARE = 0.5;
-
-const carriedNames = (state: AgentState) => state.truth.inventory.map((item) => item.name);
 
 /** Room id -> command -> the room it led to, as the probe (or the move itself) last showed it from there. */
 export type Exits = Record<string, Record<string, number>>;

@@ -135,10 +135,13 @@ export function saysNotAVerb(reply: string): boolean {
   return UNKNOWN_VERB.test(reply);
 }
 
-/** Moves a list of a room's exits leaves out though they may work ("in" a thing, "out" of one). */
 /** A reply saying the player stands in the dark (read lower-cased). */
 export const DARK = /\b(?:pitch[- ](?:black|dark)|dark place|too dark to see|it is dark\b|in the dark\b)/;
 
+/** Whether a reply says the player stands in the dark (any case). */
+export const saysDark = (reply: string) => DARK.test(reply.toLowerCase());
+
+/** Moves a list of a room's exits leaves out though they may work ("in" a thing, "out" of one). */
 export const AROUND_EXITS: ReadonlySet<string> = new Set(['in', 'out']);
 /** A sentence giving every way out of a room: "Obvious exits: North, East.", "You can only go east.", "The only way out is south." */
 const WHOLE_EXITS = /\b(?:obvious exits|you can (?:only )?go|the only (?:ways?|exits?)|the exits? (?:is|are)|there are exits)\b/;

@@ -514,7 +514,7 @@ function lightingOf(state: AgentState): Lighting {
     darkKnown: (state.learned.darkRooms?.length ?? 0) > 0,
     lit: new Set(state.lit),
     triedToLight,
-    carried: new Set(state.truth.inventory.map((item) => item.name.toLowerCase())),
+    carried: new Set(carriedNames(state).map((name) => name.toLowerCase())),
   };
 }
 
