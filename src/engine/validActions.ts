@@ -99,7 +99,17 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
       screened = hits.length;
       return list(plan.first());
     }
-    if (pass === 3) return list(plan.second(hits.slice(screened).map((hit) => ({ ...hit.action, movedOnTheWay: hit.moved }))));
+    if (pass === 3) {
+      const effects = new Map<string, number>();
+      for (const hit of hits) effects.set(hit.key, (effects.get(hit.key) ?? 0) + 1);
+      const outcomes = hits.slice(screened).map((hit) => ({
+        ...hit.action,
+        movedOnTheWay: hit.moved,
+        touched: hit.touched,
+        sharedEffect: effects.get(hit.key)! > 1,
+      }));
+      return list(plan.second(outcomes));
+    }
     if (pass === 4) {
       if (new Set(hits.map((hit) => hit.key)).size < FEW_EFFECTS) return widened(session, start, context, tried);
       pass++;

@@ -91,6 +91,46 @@ describe('PairPlan: screens of loose things', () => {
   });
 });
 
+describe('PairPlan: screens of things that cannot be carried, in a slot the grammar wants held', () => {
+  // "open X with Y" wants Y held; only the coin (5) is carried, and nothing else can be.
+  const open: Template = { words: ['open', OBJECT, 'with', OBJECT], held: [false, true] };
+  const plan = () => {
+    const p = new PairPlan(scopeWith([open]), new Set([5]), [], new Set([5]));
+    return { plan: p, first: p.first() };
+  };
+  const hit = (command: string, touched: number[]) => ({
+    command,
+    diff: { moved: [], attributesSet: [], attributesCleared: [] },
+    scoreDelta: 0,
+    endsGame: false,
+    touched,
+  });
+
+  it('tries each of them once in the held slot, with the thing carried', () => {
+    const { first } = plan();
+    expect(first).toEqual(expect.arrayContaining(['open coin with table', 'open coin with cheryl', 'open coin with cup']));
+    expect(first).not.toContain('open cup with table');
+  });
+
+  it('tries one with every object where its screen operated on either of them, though nothing changed in the end', () => {
+    // Enchanter: "open the map with the dusty book" marks the map touched, which it already was.
+    const { plan: p } = plan();
+    const second = p.second([hit('open coin with table', [5])]);
+    expect(second).toEqual(expect.arrayContaining(['open cheryl with table', 'open hologram with table', 'open cup with table']));
+    expect(second).not.toContain('open cheryl with cup');
+  });
+
+  it('does not widen a screen whose effect another candidate had: it did what a one-object command does', () => {
+    const { plan: p } = plan();
+    expect(p.second([{ ...hit('open coin with table', [5]), sharedEffect: true }])).toEqual([]);
+  });
+
+  it('does not widen a screen that operated only on something else (the parser on the player)', () => {
+    const { plan: p } = plan();
+    expect(p.second([hit('open coin with cup', [6, 6])])).toEqual([]);
+  });
+});
+
 describe('PairPlan: the player is no screen partner', () => {
   it('screens with a loose thing, not with the one who holds what is held', () => {
     const put: Template = { words: ['put', OBJECT, 'in', OBJECT], held: [false, false] };

@@ -790,3 +790,16 @@ describeWithSuite(['spirit'], 'a line that takes a number', ({ spirit }) => {
     expect(groupOf('set beam to nine')).not.toBe(groupOf('set beam to ten'));
   });
 });
+
+describeWithSuite(['enchanter'], 'a thing too heavy to carry, in a slot the grammar wants held', ({ enchanter }) => {
+  it('is tried there with every object: the dusty book opens for "open X with the dusty book" and marks X touched', () => {
+    // The walkthrough's step 189, at the North Gate: the dusty book is here and "Your load is too heavy" to take it.
+    const session = sessionAt(enchanter, 189, enchanter.seed);
+    expect(session.afterTrying('take dusty book', (reply) => reply)).toMatch(/too heavy/);
+    const search = searchValidActions(session);
+    const groupOf = (command: string) => search.actions.find((a) => a.command === command || a.equivalents.includes(command));
+    expect(groupOf('open worn pencil with dusty book')).toBeDefined();
+    expect(groupOf('open forest with dusty book')).toBeDefined();
+    expect(groupOf('open worn pencil with dusty book')).not.toBe(groupOf('open forest with dusty book'));
+  });
+});
