@@ -168,6 +168,7 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
   const bestMultiSecond = new Map<string, { line: GrammarLine; verb: string; score: number }>();
   const order: string[] = [];
   const actionOf = new Map<string, string>();
+  const linesOf = new Map<string, Array<{ line: GrammarLine; verb: string }>>();
   for (const line of grammar.lines.flatMap(insideVariants)) {
     if (line.meta || line.tokens.some((t) => t.kind === 'unfillable') || !isWord(line.verb)) continue;
     const lineTakesNumber = line.tokens.some(isNumberToken);
@@ -196,6 +197,7 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
     if (!current) order.push(key);
     actionOf.set(key, actionKey);
     if (!current || score < current.score) best.set(key, { line, verb, score });
+    linesOf.set(key, [...(linesOf.get(key) ?? []), { line, verb }]);
     // Which line phrases "all" is asked of the lines that take no number: a number would take an object's place.
     if (lineTakesNumber) continue;
     const first = objectSlots[0];
@@ -224,16 +226,48 @@ export function templates(grammar: Grammar, resolution: number, options: { bySea
     const multiLine = bestMulti.get(key) ?? bestMulti.get(actionKey);
     const multiSecondLine = bestMultiSecond.get(actionKey);
     const otherShape = multiLine && bestMultiByShape.get(`${actionKey}/${!wordAfterObjects(multiLine.line.tokens)}`);
+    const words = wordsOf(line, verb);
+    const otherLines = otherLinesOf(line, words, linesOf.get(key)!, wordsOf);
     return {
-      words: wordsOf(line, verb),
+      words,
       held: slots(line.tokens).map((t) => t.kind === 'object' && t.held),
       ...findOf(line.tokens, grammar.format.startsWith('inform')),
       ...(multiLine ? { allWords: wordsOf(multiLine.line, multiLine.verb) } : {}),
       ...(otherShape ? { allWordsOtherShape: wordsOf(otherShape.line, otherShape.verb) } : {}),
       ...(multiSecondLine ? { allSecondWords: wordsOf(multiSecondLine.line, multiSecondLine.verb) } : {}),
       ...(grammar.format.startsWith('inform') && twoPlainObjects(line.tokens) ? { directionSecond: true as const } : {}),
+      ...(otherLines.length ? { otherLines } : {}),
     };
   });
+}
+
+/**
+ * The words of the lines merged with `chosen` that read their objects in the same order and way
+ * (a line with its objects the other way round, Inform's "give creature held", is left out), each
+ * wording once.
+ */
+function otherLinesOf(
+  chosen: GrammarLine,
+  chosenWords: Array<string | Token>,
+  lines: Array<{ line: GrammarLine; verb: string }>,
+  wordsOf: (line: GrammarLine, verb: string) => Array<string | Token>,
+): Array<Array<string | Token>> {
+  const slotsRead = (line: GrammarLine) =>
+    slots(line.tokens)
+      .map((t) => (t.kind === 'object' ? `${t.held}/${t.creature}/${t.search}` : 'topic'))
+      .join(',');
+  const shown = (words: Array<string | Token>) =>
+    words.map((w) => (typeof w === 'string' ? w : w.kind === 'word' ? w.text : '_')).join(' ');
+  const seen = new Set([shown(chosenWords)]);
+  const out: Array<Array<string | Token>> = [];
+  for (const { line, verb } of lines) {
+    if (line === chosen || slotsRead(line) !== slotsRead(chosen)) continue;
+    const words = wordsOf(line, verb);
+    if (seen.has(shown(words))) continue;
+    seen.add(shown(words));
+    out.push(words);
+  }
+  return out;
 }
 
 /**

@@ -197,6 +197,32 @@ export class Rephrasings {
     return [...out];
   }
 
+  /**
+   * Each group's command in the words of the other lines merged into its template ("insert badge
+   * in other" for "put badge in other"), its objects named as they were: where the parser keeps
+   * which line it matched in a byte Jericho watches, each line is a group of its own. One command
+   * per group and template; `groups` as for `variants`.
+   */
+  otherLines(groups: string[][], tried: ReadonlySet<string>): string[] {
+    const templateOf = new Map(this.scope.templates.map((t) => [t.words, t]));
+    const out = new Set<string>();
+    for (const commands of groups) {
+      const templatesDone = new Set<Template['words']>();
+      for (const command of commands) {
+        const rewording = this.rewordings.get(command);
+        const made = this.filled.get(rewording?.from ?? command);
+        const lines = made && templateOf.get(made.words)?.otherLines;
+        if (!made || !lines || templatesDone.has(made.words)) continue;
+        templatesDone.add(made.words);
+        for (const words of lines) {
+          const variant = this.reworded({ words, chosen: made.chosen }, rewording?.slots ?? new Map());
+          if (!tried.has(variant)) out.add(variant);
+        }
+      }
+    }
+    return [...out];
+  }
+
   /** Every way to name the chosen objects, each by its phrase, a word it shares or the phrase the parser guesses, but the phrases alone. */
   private namings(chosen: number[]): Name[][] {
     const ambiguous = this.ambiguousWords();

@@ -37,6 +37,13 @@ export interface Template {
    * ("push the coffin east"), though no direction is in the room's object tree.
    */
   directionSecond?: true;
+  /**
+   * The other lines merged into this one (same action, same slots read alike), each in its own
+   * words. The parser may keep which line it matched where Jericho watches it (Enter's byte 11219:
+   * "put badge in other" 5, "insert badge in other" 4), so there one command reworded in another
+   * line's words can be a group of its own (see Rephrasings.otherLines).
+   */
+  otherLines?: Array<Array<string | Token>>;
 }
 
 /** "all" in a slot, for `fill`: it stands for an object in a slot that takes several ("take all", "put all in the box"). */

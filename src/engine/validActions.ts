@@ -67,8 +67,9 @@ function onePass(candidates: string[]): Passes {
  * screens, then the screened objects' expansions (see pairs.ts), where all that found few
  * effects the widened pass (see FEW_EFFECTS), then the verbs alone (see storyVerbsAlone), and last
  * the one-word wordings of what did something, those where the parser's announced guess names the
- * thing of a slot kept tried with every thing there (see rephrasings.ts). The start state is read
- * before any candidate runs, and again from a restored copy for the widened pass.
+ * thing of a slot kept tried with every thing there (see rephrasings.ts), and where the record
+ * sees the parser's bytes, each group in the words of the other lines of its template. The start
+ * state is read before any candidate runs, and again from a restored copy for the widened pass.
  */
 function twoPasses(session: GameSession, context: SearchContext): Passes {
   // A game waiting for one key takes each command's first letter: only the menu keys (the scene tier) mean anything.
@@ -132,6 +133,13 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
       );
       for (const command of spread) reworded.add(command);
       return list(spread);
+    }
+    // Only where the record sees the parser's own bytes (watched ones changed) can another line's words be another group.
+    if (pass === 8 && hits.some((hit) => hit.action.diff.watched?.length)) {
+      const groups = [...groupHits(hits).values()].map((g) => [g.command, ...g.equivalents]);
+      const lines = rephrasings.otherLines(groups, tried);
+      for (const command of lines) reworded.add(command);
+      return list(lines);
     }
     return null;
   };

@@ -803,3 +803,30 @@ describeWithSuite(['enchanter'], 'a thing too heavy to carry, in a slot the gram
     expect(groupOf('open worn pencil with dusty book')).not.toBe(groupOf('open forest with dusty book'));
   });
 });
+
+describeWithSuite(['enter'], "another line's words, where the parser keeps which line it matched", ({ enter }) => {
+  // Enter's byte 11219 (among Jericho's ram_addrs for it) keeps the line of the verb's grammar the
+  // parser matched when it announced a guess: "put badge in other" 5, "insert badge in other" 4.
+  it('keeps the lines merged into a template, each in its own words', () => {
+    const session = sessionAt(enter, 0, enter.seed);
+    const otherLines = (form: string) =>
+      templates(session.grammar, session.dictionary.resolution)
+        .find((t) => shown(t.words) === form)
+        ?.otherLines?.map(shown);
+    expect(otherLines('give OBJ to OBJ')).toContain('give over OBJ to OBJ');
+    expect(otherLines('put OBJ in OBJ')).toContain('insert OBJ in OBJ');
+  });
+
+  it('tries a group in the words of the other lines: each is a group of its own', () => {
+    // The walkthrough's step 29, in the hall: "other" reads as "(the envelope)".
+    const session = sessionAt(enter, 29, enter.seed);
+    const byteAfter = (command: string) => session.afterTrying(command, () => session.mem[11219]);
+    expect(byteAfter('put badge in other')).not.toBe(byteAfter('insert badge in other'));
+    const search = searchValidActions(session);
+    const groupOf = (command: string) => search.actions.find((a) => a.command === command || a.equivalents.includes(command));
+    expect(groupOf('put badge in other')).toBeDefined();
+    expect(groupOf('insert badge in other')).toBeDefined();
+    expect(groupOf('insert badge in other')).not.toBe(groupOf('put badge in other'));
+    expect(groupOf('give over book to other')).toBeDefined();
+  });
+});
