@@ -223,6 +223,32 @@ export class Rephrasings {
     return [...out];
   }
 
+  /**
+   * Each other line of a two-object template, with each thing in scope in each slot once, the
+   * other slot holding a thing carried (else any other thing): where the parser keeps the line it
+   * matched, a line can be a group of its own for one thing in a slot whatever the other ("give
+   * over X to coin", where "give X to coin" changes nothing), which no group's rewording reaches.
+   */
+  otherLineScreens(tried: ReadonlySet<string>): string[] {
+    const { objects, held } = this.scope;
+    const out = new Set<string>();
+    for (const template of this.scope.templates) {
+      if (template.held.length !== 2 || !template.otherLines) continue;
+      for (const words of template.otherLines) {
+        for (const slot of [0, 1]) {
+          for (const object of objects) {
+            const partner = objects.find((o) => o !== object && held.has(o)) ?? objects.find((o) => o !== object);
+            if (partner === undefined) continue;
+            const chosen = slot === 0 ? [object, partner] : [partner, object];
+            const command = this.scope.fill(words, chosen);
+            if (!tried.has(command)) out.add(command);
+          }
+        }
+      }
+    }
+    return [...out];
+  }
+
   /** Every way to name the chosen objects, each by its phrase, a word it shares or the phrase the parser guesses, but the phrases alone. */
   private namings(chosen: number[]): Name[][] {
     const ambiguous = this.ambiguousWords();

@@ -68,7 +68,8 @@ function onePass(candidates: string[]): Passes {
  * effects the widened pass (see FEW_EFFECTS), then the verbs alone (see storyVerbsAlone), and last
  * the one-word wordings of what did something, those where the parser's announced guess names the
  * thing of a slot kept tried with every thing there (see rephrasings.ts), and where the record
- * sees the parser's bytes, each group in the words of the other lines of its template. The start
+ * sees the parser's bytes, each group in the words of the other lines of its template, then each
+ * other line of a two-object template with each thing in each slot once. The start
  * state is read before any candidate runs, and again from a restored copy for the widened pass.
  */
 function twoPasses(session: GameSession, context: SearchContext): Passes {
@@ -83,6 +84,7 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
   let plan: PairPlan;
   let screened = 0;
   let beforeVariants = 0;
+  let beforeOtherLines: number | undefined;
   const reworded = otherShapeCommands(scope);
   const list = (commands: string[]) => {
     for (const command of commands) tried.add(command);
@@ -139,7 +141,16 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
       const groups = [...groupHits(hits).values()].map((g) => [g.command, ...g.equivalents]);
       const lines = rephrasings.otherLines(groups, tried);
       for (const command of lines) reworded.add(command);
+      beforeOtherLines = hits.length;
       return list(lines);
+    }
+    // Only where a group in another line's words was a group of its own: the parser keeps the line it matched.
+    if (pass === 9 && beforeOtherLines !== undefined) {
+      const known = new Set(hits.slice(0, beforeOtherLines).map((hit) => hit.key));
+      if (!hits.slice(beforeOtherLines).some((hit) => !known.has(hit.key))) return null;
+      const screens = rephrasings.otherLineScreens(tried);
+      for (const command of screens) reworded.add(command);
+      return list(screens);
     }
     return null;
   };

@@ -829,4 +829,16 @@ describeWithSuite(['enter'], "another line's words, where the parser keeps which
     expect(groupOf('insert badge in other')).not.toBe(groupOf('put badge in other'));
     expect(groupOf('give over book to other')).toBeDefined();
   });
+
+  it("tries each thing in each slot of another line once, where a group in another line's words was a group of its own", () => {
+    // The walkthrough's step 14, in the cafe: "give over X to coin" leaves the byte at 4, "give X
+    // to coin" at 0, for any X; no group's command reworded reaches it ("give X to coin" changes
+    // nothing), but here a rewording showed that the parser keeps its line.
+    const session = sessionAt(enter, 14, enter.seed);
+    const byteAfter = (command: string) => session.afterTrying(command, () => session.mem[11219]);
+    expect(byteAfter('give badge to coin')).toBe(0);
+    expect(byteAfter('give over badge to coin')).toBe(4);
+    const search = searchValidActions(session);
+    expect(search.actions.some((a) => [a.command, ...a.equivalents].some((c) => /^give over .+ to coin$/.test(c)))).toBe(true);
+  });
 });
