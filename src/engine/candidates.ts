@@ -256,12 +256,13 @@ function otherLinesOf(
     slots(line.tokens)
       .map((t) => (t.kind === 'object' ? `${t.held}/${t.creature}/${t.search}` : 'topic'))
       .join(',');
-  const shown = (words: Array<string | Token>) =>
-    words.map((w) => (typeof w === 'string' ? w : w.kind === 'word' ? w.text : '_')).join(' ');
+  // wordsOf spells the line's words out, so only its object and topic slots are tokens.
+  const shown = (words: Array<string | Token>) => words.map((w) => (typeof w === 'string' ? w : '_')).join(' ');
   const seen = new Set([shown(chosenWords)]);
+  const chosenSlots = slotsRead(chosen);
   const out: Array<Array<string | Token>> = [];
   for (const { line, verb } of lines) {
-    if (line === chosen || slotsRead(line) !== slotsRead(chosen)) continue;
+    if (line === chosen || slotsRead(line) !== chosenSlots) continue;
     const words = wordsOf(line, verb);
     if (seen.has(shown(words))) continue;
     seen.add(shown(words));

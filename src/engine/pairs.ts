@@ -121,15 +121,8 @@ export class PairPlan {
         }
       if (t.allSecondWords) for (const a of firsts) this.add(out, t.allSecondWords, a, ALL);
       const screen = (object: number, slot: 0 | 1, others: number[]) => {
-        // Not the object's own container or content: the ball pushed back into the bucket it is in changes nothing, and says nothing of the ball.
-        const partner = others.find((o) => o !== object && this.loose.includes(o) && parentOf(o) !== object && parentOf(object) !== o);
-        if (partner === undefined) return;
-        const command = this.scope.fill(t.words, slot === 0 ? [object, partner] : [partner, object]);
-        if (!this.tried.has(command)) {
-          this.tried.add(command);
-          out.push(command);
-        }
-        this.screens.set(command, [...(this.screens.get(command) ?? []), { template: index, object, slot, partner }]);
+        const partner = others.find((o) => this.loose.includes(o) && this.apart(object, o));
+        if (partner !== undefined) this.screen(out, index, object, slot, partner);
       };
       for (const a of firsts) screen(a, 0, seconds);
       for (const b of seconds) screen(b, 1, firsts);
@@ -142,20 +135,29 @@ export class PairPlan {
     return out;
   }
 
-  /** A thing that cannot be carried, in a held slot once, with a carried partner (else a loose one) that is neither its container nor its content. */
+  /** A thing that cannot be carried, in a held slot once, with a carried partner (else a loose one). */
   private screenFixed(out: string[], template: number, object: number, slot: 0 | 1, others: number[]): void {
-    const { parentOf } = this.scope;
-    const apart = (o: number) => o !== object && parentOf(o) !== object && parentOf(object) !== o;
-    const partner = others.find((o) => this.carried.has(o) && apart(o)) ?? others.find((o) => this.loose.includes(o) && apart(o));
-    if (partner === undefined) return;
-    const words = this.scope.templates[template].words;
-    const command = this.scope.fill(words, slot === 0 ? [object, partner] : [partner, object]);
+    const partner =
+      others.find((o) => this.carried.has(o) && this.apart(object, o)) ??
+      others.find((o) => this.loose.includes(o) && this.apart(object, o));
+    if (partner !== undefined) this.screen(out, template, object, slot, partner);
+  }
+
+  /** `object` in `slot` of the template with `partner` in the other: tried once, and remembered as a screen of the object. */
+  private screen(out: string[], template: number, object: number, slot: 0 | 1, partner: number): void {
+    const command = this.scope.fill(this.scope.templates[template].words, slot === 0 ? [object, partner] : [partner, object]);
     if (!this.tried.has(command)) {
       this.tried.add(command);
       out.push(command);
     }
     const screen = { template, object, slot, partner, partnerHeld: this.carried.has(partner) };
     this.screens.set(command, [...(this.screens.get(command) ?? []), screen]);
+  }
+
+  /** Not the object itself, nor its own container or content: the ball pushed back into the bucket it is in changes nothing, and says nothing of the ball. */
+  private apart(object: number, other: number): boolean {
+    const { parentOf } = this.scope;
+    return other !== object && parentOf(other) !== object && parentOf(object) !== other;
   }
 
   /** Each screened object that did something of its own, with every object in the other slot. */

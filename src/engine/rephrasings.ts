@@ -231,14 +231,17 @@ export class Rephrasings {
    */
   otherLineScreens(tried: ReadonlySet<string>): string[] {
     const { objects, held } = this.scope;
+    const partners = new Map<number, number>();
+    for (const object of objects) {
+      const partner = objects.find((o) => o !== object && held.has(o)) ?? objects.find((o) => o !== object);
+      if (partner !== undefined) partners.set(object, partner);
+    }
     const out = new Set<string>();
     for (const template of this.scope.templates) {
       if (template.held.length !== 2 || !template.otherLines) continue;
       for (const words of template.otherLines) {
         for (const slot of [0, 1]) {
-          for (const object of objects) {
-            const partner = objects.find((o) => o !== object && held.has(o)) ?? objects.find((o) => o !== object);
-            if (partner === undefined) continue;
+          for (const [object, partner] of partners) {
             const chosen = slot === 0 ? [object, partner] : [partner, object];
             const command = this.scope.fill(words, chosen);
             if (!tried.has(command)) out.add(command);
