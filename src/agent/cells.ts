@@ -89,6 +89,10 @@ export interface CellMemory {
   known?: { has(worldHash: string): boolean };
   /** Under `valid`, threatened, the explorer fights back with what it carries first (see nextUntried). */
   fightsBack?: boolean;
+  /** Threatened, armed fights that killed here in an earlier episode are fought again; with nothing to fight or light with, the player goes back the way it came (see nextUntried). */
+  facesDanger?: boolean;
+  /** The move that brought the player here (with facesDanger). */
+  arrivedBy?: string | null;
   /** The last command was a blow with something in hand (isArmedFight): the fight goes on. */
   fought?: boolean;
   /** Under `valid`, what was lit and whether a dark room is known: taking and lighting go first (see lighting.ts). */

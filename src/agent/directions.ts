@@ -1,6 +1,56 @@
 /** The compass as the agent types and reads it. */
 export const DIRECTIONS = ['north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out'];
 
+/** The way that leads back on most maps. */
+export const OPPOSITE: Readonly<Record<string, string>> = {
+  north: 'south',
+  south: 'north',
+  east: 'west',
+  west: 'east',
+  northeast: 'southwest',
+  southwest: 'northeast',
+  northwest: 'southeast',
+  southeast: 'northwest',
+  up: 'down',
+  down: 'up',
+  in: 'out',
+  out: 'in',
+};
+
+const SHORT_FORM_OF: Readonly<Record<string, string>> = {
+  n: 'north',
+  s: 'south',
+  e: 'east',
+  w: 'west',
+  ne: 'northeast',
+  nw: 'northwest',
+  se: 'southeast',
+  sw: 'southwest',
+  u: 'up',
+  d: 'down',
+};
+
+/** The compass word a move names ("nw", "go northwest": "northwest"); null for anything else. */
+export function directionOf(command: string): string | null {
+  const word = command
+    .trim()
+    .toLowerCase()
+    .replace(/^go\s+/, '');
+  const full = SHORT_FORM_OF[word] ?? word;
+  return DIRECTIONS.includes(full) ? full : null;
+}
+
+/** Of `candidates`, the move back the way `arrivedBy` came ("up": "down" or "d"); null when none is offered. */
+export function wayBackAmong(arrivedBy: string, candidates: readonly string[]): string | null {
+  const from = directionOf(arrivedBy);
+  const back = from === null ? undefined : OPPOSITE[from];
+  return (back && candidates.find((command) => directionOf(command) === back)) ?? null;
+}
+
+/** The move that brought the player where it stands after a command: that command if it moved the player, else the one before while it stays. */
+export const arrivalAfter = (arrivedBy: string | null, from: number, to: number, command: string): string | null =>
+  from === to ? arrivedBy : isMove(command) ? command : null;
+
 /** The compass words' one- and two-letter short forms, as regular-expression alternatives. */
 const SHORT_FORMS = ['[nsewud]', 'ne', 'nw', 'se', 'sw'];
 const COMPASS_WORD = new RegExp(`^(${[...DIRECTIONS, ...SHORT_FORMS].join('|')})$`);

@@ -39,3 +39,7 @@ export const isArmedFight = (command: string) => {
   const c = command.trim().toLowerCase();
   return FIGHT.test(c) && / with /.test(c);
 };
+
+/** Where a threat holds after a reply: the room it was read in, while the player stays there. */
+export const threatHeld = (threatenedIn: number | null, location: number, reply: string): number | null =>
+  threatened(reply) ? location : threatenedIn === location ? threatenedIn : null;

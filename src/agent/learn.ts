@@ -13,6 +13,8 @@ import { isFirstEver, placeOf } from './cells';
 import type { Decision } from './decision';
 import { observe as observeDynamics, shortState } from './dynamics';
 import type { LearnedState } from './learned';
+import { arrivalAfter } from './directions';
+import { threatHeld } from './fights';
 import { litThing } from './lighting';
 import { saysDark } from './replyReading';
 import { triedKey } from './policy';
@@ -174,6 +176,8 @@ export function learn(
     peakScore: Math.max(state.peakScore ?? state.truth.score, step.truth.score),
     enabled: state.followsUp ? enabledBy(state, step) : [],
     lit: state.lightsFirst ? withLit(state.lit, litThing(command, step.observation)) : state.lit,
+    threatenedIn: state.facesDanger ? threatHeld(state.threatenedIn, step.truth.location.id, step.observation) : null,
+    arrivedBy: state.facesDanger ? arrivalAfter(state.arrivedBy, state.truth.location.id, step.truth.location.id, command) : null,
   };
   const explored = assist.mapRooms(afterBreakthrough(next, state, command), state);
   return { ...explored, memory: observeMemory(explored.memory, turnView(explored, state), modules) };

@@ -162,6 +162,18 @@ export const AgentStateSchema = z.object({
   triesNewPairings: z.boolean().default(false),
   /** Threatened (an attack or an armed foe in the reply), the explorer fights back with what it carries first (see nextUntried); set from its patch. */
   fightsBack: z.boolean().default(false),
+  /**
+   * Threatened, the explorer stands and fights: the threat holds while it stays in the room where
+   * it was read (see threatenedIn), and a blow that killed there in an earlier episode is struck
+   * again, a fight lost being luck and walking away no safer. Threatened with nothing to fight
+   * with, or in the dark with nothing to light, it goes back the way it came (see nextUntried);
+   * set from its patch.
+   */
+  facesDanger: z.boolean().default(false),
+  /** The room where a reply last told of an attack or an armed foe, while the player has not left it (with facesDanger). */
+  threatenedIn: z.number().int().nullable().default(null),
+  /** The move that brought the player into the room it stands in, while it stays there (with facesDanger). */
+  arrivedBy: z.string().nullable().default(null),
   /** In a tired room, a thing named there only by undoing commands ("close door") is not yet named there (see spentIn); set from its patch. */
   undoingNamesNothing: z.boolean().default(false),
   /** Under `valid`, a thing lit is taken first and, once a dark room is known, lighting goes first (see lighting.ts); set from its patch. */
@@ -271,6 +283,9 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     tiresRooms: true,
     triesNewPairings: true,
     fightsBack: true,
+    facesDanger: true,
+    threatenedIn: null,
+    arrivedBy: null,
     undoingNamesNothing: true,
     lightsFirst: true,
     lit: [],
@@ -479,6 +494,22 @@ function fightGoesOn(state: AgentState): boolean {
   return last !== null && isArmedFight(last) && (state.made[`${state.truth.location.id}|${last}`] ?? 0) < FIGHT_ROUNDS;
 }
 
+/**
+ * A threat read in this room holds while the player stays (Zork I's troll, announced "brandishing
+ * a bloody axe", then struck in words no cue reads: "The axe gets you right in the side"), for as
+ * many blows in the room as a fight goes on without one (FIGHT_ROUNDS).
+ */
+function threatStands(state: AgentState): boolean {
+  const here = state.truth.location.id;
+  if (!state.facesDanger || state.threatenedIn !== here) return false;
+  let blows = 0;
+  for (const [key, times] of Object.entries(state.made)) {
+    const bar = key.indexOf('|');
+    if (key.slice(0, bar) === String(here) && isArmedFight(key.slice(bar + 1))) blows += times;
+  }
+  return blows < FIGHT_ROUNDS;
+}
+
 /** The cells this episode and earlier ones reached (see cells.ts). */
 export function cellMemory(state: AgentState): CellMemory {
   const known = knownStates(state.learned.dynamics);
@@ -498,7 +529,13 @@ export function cellMemory(state: AgentState): CellMemory {
     ...(state.looksAhead ? { looksAhead: true } : {}),
     ...(state.avoidsDoom ? { avoidDoom: true } : {}),
     ...(state.leavesStill ? { leavesStill: true } : {}),
-    ...(state.fightsBack ? { fightsBack: true, fought: fightGoesOn(state) } : {}),
+    ...(state.fightsBack
+      ? {
+          fightsBack: true,
+          fought: fightGoesOn(state) || threatStands(state),
+          ...(state.facesDanger ? { facesDanger: true, arrivedBy: state.arrivedBy } : {}),
+        }
+      : {}),
     ...(state.lightsFirst ? { lighting: lightingOf(state) } : {}),
   };
 }

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { Lexicon, LexiconSchema, ShapeWorth, ShapeWorthSchema } from '../schemas/game';
 import { idleAfter, IdleTriesSchema } from './idleTyped';
+import { OPPOSITE } from './directions';
 import {
   ambiguousWords,
   AROUND_EXITS,
@@ -96,20 +97,6 @@ const NAMED_EXIT = 1;
 const FATIGUE = 0.85;
 /** A reply saying a thing stops the move ("the door is closed", "...is in the way"), not that there is no way. */
 const IN_THE_WAY = /\b(?:is|are) (?:closed|locked|shut|barred|blocked)\b|\bin the way\b|\bnailed shut\b/;
-const OPPOSITE: Readonly<Record<string, string>> = {
-  north: 'south',
-  south: 'north',
-  east: 'west',
-  west: 'east',
-  northeast: 'southwest',
-  southwest: 'northeast',
-  northwest: 'southeast',
-  southeast: 'northwest',
-  up: 'down',
-  down: 'up',
-  in: 'out',
-  out: 'in',
-};
 /**
  * A thing the room's replies list apart ("There is a small mailbox here.") is taken before the
  * named exits are walked: what a game lists beside the room's description is what it means to be

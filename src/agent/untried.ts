@@ -5,10 +5,11 @@
 import { type CellMemory, isUndoing, startsWithAny } from './cells';
 import type { PolicyContext } from './policyContext';
 import { timesTried } from './policyContext';
-import { DIRECTIONS, isMove } from './directions';
+import { DIRECTIONS, isMove, wayBackAmong } from './directions';
 import { moveAt } from './state';
 import { isArmedFight, threatened } from './fights';
 import { lightingFirst } from './lighting';
+import { saysDark } from './replyReading';
 
 const NOT_NOUNS = new Set([
   'way',
@@ -46,7 +47,7 @@ export function playerCommands(observation: string): string[] {
 /** What nextUntried reads: the state, what was tried and what killed before, and what is spent in this room. */
 export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learned' | 'rooms' | 'enabled'> &
   Partial<Pick<PolicyContext, 'observation'>> & {
-    cells?: Pick<CellMemory, 'spentHere' | 'menuCommands' | 'fightsBack' | 'fought' | 'lighting'>;
+    cells?: Pick<CellMemory, 'spentHere' | 'menuCommands' | 'fightsBack' | 'fought' | 'facesDanger' | 'arrivedBy' | 'lighting'>;
   };
 
 export interface Untried {
@@ -75,23 +76,33 @@ export interface Untried {
  * that opened a menu this episode comes after spent ones, and keeps no room open. Of the kind
  * left, what the last command made possible (`enabled`) goes first: a player who opens a window
  * climbs through it, one who opens a mailbox takes what is inside, before walking on. With
- * `fightsBack`, a threatened player's armed fights come first, tried or not (see fights.ts); with
- * `lighting`, then taking what was lit and, once the game has shown a dark room, lighting things
- * (see lighting.ts).
+ * `fightsBack`, a threatened player's armed fights come first, tried or not (see fights.ts), and
+ * with `facesDanger` even those that killed here before; with `lighting`, then taking what was
+ * lit and, once the game has shown a dark room, lighting things (see lighting.ts). With
+ * `facesDanger`, a player threatened with nothing to fight with, or in the dark with nothing to
+ * light, then goes back the way it came, once from each state (Zork I's explorer walked on into
+ * the dark attic's grue, and typed "enter bloody axe" under the troll's blows with no sword).
  */
 export function nextUntried(candidates: readonly string[], ctx: UntriedContext): Untried | null {
   const safe = safeCommands(candidates, ctx);
-  // A blow that misses leaves the world as it was, so a fight goes on from the same state.
-  const fights =
-    ctx.cells?.fightsBack && (ctx.cells.fought || (ctx.observation && threatened(ctx.observation)))
-      ? safe.filter((command) => isArmedFight(command) && timesTried(ctx.tried, ctx.worldHash, command) < FIGHT_TRIES)
-      : [];
+  const cells = ctx.cells;
+  // A blow that misses leaves the world as it was, so a fight goes on from the same state. A blow
+  // that killed here before lost to the dice; threatened, walking away is no safer.
+  const threat = Boolean(cells?.fightsBack && (cells.fought || (ctx.observation && threatened(ctx.observation))));
+  const fights = threat
+    ? (cells?.facesDanger ? candidates : safe).filter(
+        (command) => isArmedFight(command) && timesTried(ctx.tried, ctx.worldHash, command) < FIGHT_TRIES,
+      )
+    : [];
   if (fights.length) return { commands: fights, risky: false, opensUp: true, forward: true, spent: false, menu: false, fight: true };
   const untried = safe.filter((command) => timesTried(ctx.tried, ctx.worldHash, command) === 0);
   if (untried.length === 0) return null;
   const lightingFirstHere = ctx.cells?.lighting ? lightingFirst(untried, ctx.cells.lighting) : [];
   if (lightingFirstHere.length)
     return { commands: lightingFirstHere, risky: false, opensUp: true, forward: true, spent: false, menu: false };
+  const endangered = threat || saysDark(ctx.observation ?? '');
+  const retreat = cells?.facesDanger && cells.arrivedBy && endangered ? wayBackAmong(cells.arrivedBy, untried) : null;
+  if (retreat) return { commands: [retreat], risky: false, opensUp: true, forward: true, spent: false, menu: false };
   const spentHere = ctx.cells?.spentHere;
   const menus = ctx.cells?.menuCommands;
   // Risky moves after spent ones: not a jump into the chasm to avoid a fourth "look under bed".

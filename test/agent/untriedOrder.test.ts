@@ -5,7 +5,9 @@
  * there: a find makes every world state new, and the ways out do not change with it.
  */
 import { createRng } from '../../src/agent/rng';
-import { threatened } from '../../src/agent/fights';
+import { wayBackAmong } from '../../src/agent/directions';
+import { triedKey } from '../../src/agent/policy';
+import { threatened, threatHeld } from '../../src/agent/fights';
 import { AgentState, AgentStateSchema, initialState, spentIn } from '../../src/agent/state';
 import { decide, deliberate } from '../../src/agent/turn';
 import { freshLearned } from '../../src/agent/learned';
@@ -353,6 +355,103 @@ describe('under attack', () => {
     });
     expect(new Set(choices(after(7)))).toEqual(new Set(['kill troll with sword', 'attack troll with sword']));
     for (const command of choices(after(8))) expect(command).not.toMatch(/troll/);
+  });
+
+  // Zork I's campaign: episode 7 lost the fight to the dice, and every later episode left the
+  // blow out (learned.deadlyMoves) and walked on under the axe, which killed them anyway.
+  const lostBefore = (facesDanger: boolean): AgentState => {
+    const state = trollRoom(true, struck);
+    const deadlyMoves = ['5|attack troll with sword'];
+    return { ...state, facesDanger, learned: { ...state.learned, deadlyMoves } };
+  };
+
+  it('with the flag: a threatened player fights back even with a blow that killed here in an earlier episode', () => {
+    expect(new Set(choices(lostBefore(true)))).toEqual(new Set(['kill troll with sword', 'attack troll with sword']));
+  });
+
+  it('without it (a state carried from before): the blow that killed is left out while another fight is left', () => {
+    expect(new Set(choices(lostBefore(false)))).toEqual(new Set(['kill troll with sword']));
+  });
+
+  // Episode 8 of the same campaign: the room told of the troll's axe, then its blows came in words
+  // no cue reads, and the explorer typed "enter bloody axe" and "north" until it died.
+  const struckUnread = 'The axe gets you right in the side. Ouch!';
+
+  it('with the flag: a threat read in this room holds while the player stays, though the next reply tells it in other words', () => {
+    const state = { ...trollRoom(true, struckUnread), facesDanger: true, threatenedIn: 5 };
+    expect(new Set(choices(state))).toEqual(new Set(['kill troll with sword', 'attack troll with sword']));
+  });
+
+  it('with the flag: the threat held ends after eight blows in the room, or once the player has left', () => {
+    const state = { ...trollRoom(true, struckUnread), facesDanger: true, threatenedIn: 5 };
+    const blows = { '5|kill troll with sword': 3, '5|attack troll with sword': 5 };
+    for (const command of choices({ ...state, made: { ...state.made, ...blows } })) expect(command).not.toMatch(/troll/);
+    for (const command of choices({ ...state, threatenedIn: 4 })) expect(command).not.toMatch(/troll/);
+  });
+
+  it('keeps the room of a threat until the player leaves it', () => {
+    expect(threatHeld(null, 5, 'A nasty-looking troll, brandishing a bloody axe, blocks all passages out of the room.')).toBe(5);
+    expect(threatHeld(5, 5, struckUnread)).toBe(5);
+    expect(threatHeld(5, 4, 'Cellar. You are in a dark and damp cellar.')).toBeNull();
+    expect(threatHeld(null, 5, struckUnread)).toBeNull();
+  });
+
+  // Zork I's explorer at seed 4 reached the troll with no sword and typed "enter bloody axe" twice until it died.
+  const unarmed = (facesDanger: boolean): AgentState => ({
+    ...trollRoom(true, struck),
+    commands: ['south', 'east', 'open brown sack', 'take garlic', 'enter bloody axe', 'throw garlic at troll'],
+    facesDanger,
+    arrivedBy: 'north',
+  });
+
+  it('with the flag: threatened with nothing to fight with, the player goes back the way it came', () => {
+    expect(new Set(choices(unarmed(true)))).toEqual(new Set(['south']));
+    expect(choices(unarmed(false))).toContain('open brown sack');
+  });
+
+  it('with the flag: goes back once from a state, and not when the way back is not offered', () => {
+    const back = unarmed(true);
+    expect(choices({ ...back, made: { ...back.made, '5|south': 1 }, tried: { [triedKey(back.worldHash, 'south')]: 1 } })).not.toContain(
+      'south',
+    );
+    expect(choices({ ...back, arrivedBy: 'east' })).toContain('open brown sack');
+  });
+
+  it('with the flag: in the dark with nothing to light, the player goes back the way it came', () => {
+    // Zork I's explorer at seed 3 climbed into the dark attic and walked north into the grue.
+    const attic = (facesDanger: boolean): AgentState => ({
+      ...behindHouse(),
+      observation: 'You have moved into a dark place.\nIt is pitch black. You are likely to be eaten by a grue.',
+      truth: truth(9, 'Darkness'),
+      commands: ['north', 'd'],
+      fightsBack: true,
+      facesDanger,
+      arrivedBy: 'up',
+    });
+    expect(new Set(choices(attic(true)))).toEqual(new Set(['d']));
+    expect(choices(attic(false))).toContain('north');
+  });
+
+  it('with the flag: learns where the threat was read and the move that came in, and forgets both on leaving', () => {
+    const cellar = { ...behindHouse(), facesDanger: true, truth: truth(4, 'Cellar') };
+    const entered = played(cellar, 'north', {
+      truth: truth(5, 'The Troll Room'),
+      observation: 'A nasty-looking troll, brandishing a bloody axe, blocks all passages out of the room.',
+    });
+    expect([entered.threatenedIn, entered.arrivedBy]).toEqual([5, 'north']);
+    const struckThere = played(entered, 'take all', { truth: truth(5, 'The Troll Room'), observation: struckUnread });
+    expect([struckThere.threatenedIn, struckThere.arrivedBy]).toEqual([5, 'north']);
+    const left = played(struckThere, 'south', { truth: truth(4, 'Cellar'), observation: 'Cellar.' });
+    expect([left.threatenedIn, left.arrivedBy]).toEqual([null, 'south']);
+    const without = played({ ...cellar, facesDanger: false }, 'north', { truth: truth(5, 'The Troll Room'), observation: struck });
+    expect([without.threatenedIn, without.arrivedBy]).toEqual([null, null]);
+  });
+
+  it('reads the way back among the commands as the list spells them', () => {
+    expect(wayBackAmong('up', ['north', 'd'])).toBe('d');
+    expect(wayBackAmong('go northwest', ['southeast', 'north'])).toBe('southeast');
+    expect(wayBackAmong('up', ['north'])).toBeNull();
+    expect(wayBackAmong('open door', ['north'])).toBeNull();
   });
 
   it('not attacked: fighting stays last', () => {
