@@ -141,6 +141,16 @@ export const DARK = /\b(?:pitch[- ](?:black|dark)|dark place|too dark to see|it 
 /** Whether a reply says the player stands in the dark (any case). */
 export const saysDark = (reply: string) => DARK.test(reply.toLowerCase());
 
+/**
+ * A reply saying the player sees nothing at all: not a room told as "dark and quiet" (snacktime's
+ * sleeping room, described in full) nor "almost too dark to see" (wishbringer's glen), which DARK
+ * reads as dark. In the Jericho suite's own runs this reads only darkness.
+ */
+const PITCH_DARK = /\bpitch[- ](?:black|dark)\b|(?<!almost )\btoo dark to see\b/;
+
+/** Whether a reply says the player sees nothing for the dark (any case). */
+export const saysPitchDark = (reply: string) => PITCH_DARK.test(reply.toLowerCase());
+
 /** Moves a list of a room's exits leaves out though they may work ("in" a thing, "out" of one). */
 export const AROUND_EXITS: ReadonlySet<string> = new Set(['in', 'out']);
 /** A sentence giving every way out of a room: "Obvious exits: North, East.", "You can only go east.", "The only way out is south." */

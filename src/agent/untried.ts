@@ -9,7 +9,7 @@ import { DIRECTIONS, isMove, wayBackAmong } from './directions';
 import { moveAt } from './state';
 import { isArmedFight, threatened } from './fights';
 import { lightingFirst } from './lighting';
-import { saysDark } from './replyReading';
+import { saysPitchDark } from './replyReading';
 
 const NOT_NOUNS = new Set([
   'way',
@@ -100,7 +100,7 @@ export function nextUntried(candidates: readonly string[], ctx: UntriedContext):
   const lightingFirstHere = ctx.cells?.lighting ? lightingFirst(untried, ctx.cells.lighting) : [];
   if (lightingFirstHere.length)
     return { commands: lightingFirstHere, risky: false, opensUp: true, forward: true, spent: false, menu: false };
-  const endangered = threat || saysDark(ctx.observation ?? '');
+  const endangered = threat || saysPitchDark(ctx.observation ?? '');
   const retreat = cells?.facesDanger && cells.arrivedBy && endangered ? wayBackAmong(cells.arrivedBy, untried) : null;
   if (retreat) return { commands: [retreat], risky: false, opensUp: true, forward: true, spent: false, menu: false };
   const spentHere = ctx.cells?.spentHere;

@@ -430,6 +430,9 @@ describe('under attack', () => {
     });
     expect(new Set(choices(attic(true)))).toEqual(new Set(['d']));
     expect(choices(attic(false))).toContain('north');
+    // snacktime's sleeping room is told "dark and quiet" and seen in full: no darkness to leave.
+    const described = 'Sleeping Room\nMost of the time when you are in here it is dark and quiet because that is the best way to sleep.';
+    expect(choices({ ...attic(true), observation: described })).toContain('north');
   });
 
   it('with the flag: learns where the threat was read and the move that came in, and forgets both on leaving', () => {
