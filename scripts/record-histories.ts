@@ -136,6 +136,18 @@ async function main() {
         assist: 'valid',
         continueAsNewEvery: 28,
       });
+    // The explorer under `valid` in the dark: Zork I (Jericho's story file) at seed 3 climbs from
+    // the kitchen into the dark attic at turn 74 with nothing to light, and goes back down at turn
+    // 75 (FACE_DANGER_PATCH; the code before it walked north there into the grue's fangs).
+    if (want('valid-suite'))
+      await recordEpisode('history-valid-dark-episode', {
+        game: suiteStory('zork1.z5'),
+        seed: 3,
+        maxTurns: 76,
+        policy: 'oracle-free',
+        assist: 'valid',
+        continueAsNewEvery: 38,
+      });
     // The explorer under `valid` where it shut a way itself: 9:05 (Jericho's story file) at seed 0
     // handles its things in the bedroom until the room tires, closes the door to the east at turn
     // 21 and opens it again at turn 22 (tired rooms reopen what was closed; the code before them had
