@@ -93,6 +93,10 @@ export interface CellMemory {
   facesDanger?: boolean;
   /** The move that brought the player here (with facesDanger). */
   arrivedBy?: string | null;
+  /** In the pitch dark a light comes first, and the way back only when the last command brought the player here (see nextUntried). */
+  mindsPerils?: boolean;
+  /** The last command was the move that brought the player here. */
+  justArrived?: boolean;
   /** The last command was a blow with something in hand (isArmedFight): the fight goes on. */
   fought?: boolean;
   /** Under `valid`, what was lit and whether a dark room is known: taking and lighting go first (see lighting.ts). */

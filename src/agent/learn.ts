@@ -28,6 +28,7 @@ import {
   markVisited,
   moveAt,
   pushOnce,
+  perilsAfter,
   rememberDeath,
   rememberReward,
   turnView,
@@ -178,6 +179,7 @@ export function learn(
     lit: state.lightsFirst ? withLit(state.lit, litThing(command, step.observation)) : state.lit,
     threatenedIn: state.facesDanger ? threatHeld(state.threatenedIn, step.truth.location.id, step.observation) : null,
     arrivedBy: state.facesDanger ? arrivalAfter(state.arrivedBy, state.truth.location.id, step.truth.location.id, command) : null,
+    perils: state.mindsPerils ? perilsAfter(state, step.truth.location.id, step.truth.died) : [],
   };
   const explored = assist.mapRooms(afterBreakthrough(next, state, command), state);
   return { ...explored, memory: observeMemory(explored.memory, turnView(explored, state), modules) };

@@ -9,7 +9,7 @@ import type { CellMemory } from './cells';
 import { shortState } from './dynamics';
 import type { LearnedState } from './learned';
 import type { Rng } from './rng';
-import { AgentState, carriedNames, cellMemory, readingOf, StateSet, visitedSet } from './state';
+import { AgentState, carriedNames, cellMemory, perilous, readingOf, StateSet, visitedSet } from './state';
 import { TypedCommand, typedCommands, typedContext, Typing } from './typed';
 
 /** A room whose best untried typed command is worth less than this share of the mean shape is spent. */
@@ -100,7 +100,7 @@ export function policyContextOf(state: AgentState, config: EpisodeConfig, rng: R
     learned: state.learned,
     rng,
     tried: state.tried,
-    rooms: { here: state.truth.location.id, exits: state.exits, open: new Set(state.open) },
+    rooms: { here: state.truth.location.id, exits: state.exits, open: new Set(state.open.filter((room) => !perilous(state, room))) },
     ...(state.followsUp && state.enabled.length ? { enabled: new Set(state.enabled) } : {}),
     ...(state.typesOnlyCommands ? { typesOnlyCommands: true } : {}),
     // Only `none` starts with the story's lexicon (the game activity hands it over when the level shows nothing).

@@ -16,10 +16,11 @@ import { StepOutcomeSchema } from './updater';
 import { Reading, READING_FLAGS, startTyping, TypingSchema } from './typed';
 import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
 import { pairKindOf, thingWordsOf, verbOf, verbUses } from './verbSpread';
-import { FIGHT_ROUNDS, isArmedFight } from './fights';
+import { FIGHT_ROUNDS, isArmedFight, threatened } from './fights';
 import { isMove } from './directions';
 import { spentAnywhere } from './spentAnywhere';
 import { type Lighting, litBy } from './lighting';
+import { saysPitchDark } from './replyReading';
 
 export const LlmUsageSchema = z.object({
   calls: z.number().int(),
@@ -174,6 +175,14 @@ export const AgentStateSchema = z.object({
   threatenedIn: z.number().int().nullable().default(null),
   /** The move that brought the player into the room it stands in, while it stays there (with facesDanger). */
   arrivedBy: z.string().nullable().default(null),
+  /**
+   * A room left under a threat or in the dark is not returned to while nothing new is carried (see
+   * perilous); told it is pitch dark, the explorer lights what it can first, and goes back the way
+   * it came only when the move just made brought the dark (see nextUntried); set from its patch.
+   */
+  mindsPerils: z.boolean().default(false),
+  /** Rooms left under a threat or in the dark, with what the player carried then (with mindsPerils). */
+  perils: z.array(z.object({ room: z.number().int(), carried: z.array(z.string()) })).default([]),
   /** In a tired room, a thing named there only by undoing commands ("close door") is not yet named there (see spentIn); set from its patch. */
   undoingNamesNothing: z.boolean().default(false),
   /** Under `valid`, a thing lit is taken first and, once a dark room is known, lighting goes first (see lighting.ts); set from its patch. */
@@ -196,6 +205,7 @@ export const LIMITS = {
   done: 300,
   frontier: 30,
   deadlyMoves: 100,
+  perils: 20,
   darkRooms: 50,
   lit: 20,
   menus: 20,
@@ -286,6 +296,8 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     facesDanger: true,
     threatenedIn: null,
     arrivedBy: null,
+    mindsPerils: true,
+    perils: [],
     undoingNamesNothing: true,
     lightsFirst: true,
     lit: [],
@@ -510,6 +522,30 @@ function threatStands(state: AgentState): boolean {
   return blows < FIGHT_ROUNDS;
 }
 
+/**
+ * A room left under a threat or in the dark is no room to return to while the player carries
+ * nothing it did not carry then: Zork I's explorer went back from the troll with no sword, and the
+ * walk back to the room's untried moves led straight in again, where the troll killed it.
+ */
+export function perilous(state: Pick<AgentState, 'perils' | 'truth'>, room: number): boolean {
+  const peril = state.perils.find((left) => left.room === room);
+  if (!peril) return false;
+  const then = new Set(peril.carried);
+  return carriedNames(state).every((name) => then.has(name));
+}
+
+/**
+ * The perils after a move to `to`: the room left joins them when its last reply told of a threat
+ * or of the dark (not a threat only held there: the foe may lie dead).
+ */
+export function perilsAfter(state: AgentState, to: number, died: boolean): AgentState['perils'] {
+  const from = state.truth.location.id;
+  if (from === to || died) return state.perils;
+  if (!threatened(state.observation) && !saysPitchDark(state.observation)) return state.perils;
+  const others = state.perils.filter((left) => left.room !== from);
+  return [...others, { room: from, carried: carriedNames(state) }].slice(-LIMITS.perils);
+}
+
 /** The cells this episode and earlier ones reached (see cells.ts). */
 export function cellMemory(state: AgentState): CellMemory {
   const known = knownStates(state.learned.dynamics);
@@ -534,6 +570,9 @@ export function cellMemory(state: AgentState): CellMemory {
           fightsBack: true,
           fought: fightGoesOn(state) || threatStands(state),
           ...(state.facesDanger ? { facesDanger: true, arrivedBy: state.arrivedBy } : {}),
+          ...(state.mindsPerils
+            ? { mindsPerils: true, justArrived: state.lastCommand !== null && state.lastCommand === state.arrivedBy }
+            : {}),
         }
       : {}),
     ...(state.lightsFirst ? { lighting: lightingOf(state) } : {}),

@@ -8,7 +8,7 @@ import { timesTried } from './policyContext';
 import { DIRECTIONS, isMove, wayBackAmong } from './directions';
 import { moveAt } from './state';
 import { isArmedFight, threatened } from './fights';
-import { lightingFirst } from './lighting';
+import { lightingFirst, litBy } from './lighting';
 import { saysPitchDark } from './replyReading';
 
 const NOT_NOUNS = new Set([
@@ -47,7 +47,10 @@ export function playerCommands(observation: string): string[] {
 /** What nextUntried reads: the state, what was tried and what killed before, and what is spent in this room. */
 export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learned' | 'rooms' | 'enabled'> &
   Partial<Pick<PolicyContext, 'observation'>> & {
-    cells?: Pick<CellMemory, 'spentHere' | 'menuCommands' | 'fightsBack' | 'fought' | 'facesDanger' | 'arrivedBy' | 'lighting'>;
+    cells?: Pick<
+      CellMemory,
+      'spentHere' | 'menuCommands' | 'fightsBack' | 'fought' | 'facesDanger' | 'arrivedBy' | 'mindsPerils' | 'justArrived' | 'lighting'
+    >;
   };
 
 export interface Untried {
@@ -100,7 +103,11 @@ export function nextUntried(candidates: readonly string[], ctx: UntriedContext):
   const lightingFirstHere = ctx.cells?.lighting ? lightingFirst(untried, ctx.cells.lighting) : [];
   if (lightingFirstHere.length)
     return { commands: lightingFirstHere, risky: false, opensUp: true, forward: true, spent: false, menu: false };
-  const endangered = threat || saysPitchDark(ctx.observation ?? '');
+  const pitchDark = saysPitchDark(ctx.observation ?? '');
+  // Zork I's explorer put its lantern out in the cellar, and the way back led into the dark too.
+  const lights = cells?.mindsPerils && pitchDark ? untried.filter((command) => litBy(command) !== null) : [];
+  if (lights.length) return { commands: lights, risky: false, opensUp: true, forward: true, spent: false, menu: false };
+  const endangered = threat || (pitchDark && (!cells?.mindsPerils || cells.justArrived));
   const retreat = cells?.facesDanger && cells.arrivedBy && endangered ? wayBackAmong(cells.arrivedBy, untried) : null;
   if (retreat) return { commands: [retreat], risky: false, opensUp: true, forward: true, spent: false, menu: false };
   const spentHere = ctx.cells?.spentHere;

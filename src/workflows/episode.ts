@@ -121,8 +121,10 @@ export const NEW_PAIRINGS_PATCH = 'tired-rooms-try-new-pairings';
 export const FIGHTS_BACK_PATCH = 'explorer-fights-back';
 /** Under `valid`, a thing lit is taken first and, once a dark room is known, lighting goes first (see agent/lighting.ts). */
 export const LIGHTS_FIRST_PATCH = 'explorer-lights-before-dark';
-/** Threatened, the explorer fights back even with a blow that killed there before: one lost fight kept Zork I's later episodes from fighting the troll, which killed them anyway. */
+/** Threatened, the explorer fights back even with a blow that killed there before, and with nothing to fight with, or in the dark with nothing to light, it goes back the way it came (see nextUntried). */
 export const FACE_DANGER_PATCH = 'explorer-faces-danger';
+/** A room left under a threat or in the dark is not returned to while the player carries nothing new (see perilous in agent/state.ts); in the pitch dark a light comes first, and the way back only on arrival (see nextUntried). */
+export const MIND_PERILS_PATCH = 'explorer-minds-perils';
 /** In a tired room, a thing named there only by undoing commands is not yet named (see spentIn): what the explorer closed it may open again. */
 export const UNDOING_NAMES_NOTHING_PATCH = 'tired-rooms-reopen-what-was-closed';
 /** Under `none`, what a room's replies list apart from its description ("There is a lamp here.") is taken before its exits are walked (see typed.ts). */
@@ -193,6 +195,7 @@ const DECISION_PATCHES = [
   ['retriesNamed', RETRY_NAMED_PATCH],
   ['lightsFirst', LIGHTS_FIRST_PATCH],
   ['facesDanger', FACE_DANGER_PATCH],
+  ['mindsPerils', MIND_PERILS_PATCH],
 ] as const satisfies ReadonlyArray<readonly [BooleanField, string]>;
 
 type DecisionFlag = (typeof DECISION_PATCHES)[number][0];

@@ -8,7 +8,7 @@ import { createRng } from '../../src/agent/rng';
 import { wayBackAmong } from '../../src/agent/directions';
 import { triedKey } from '../../src/agent/policy';
 import { threatened, threatHeld } from '../../src/agent/fights';
-import { AgentState, AgentStateSchema, initialState, spentIn } from '../../src/agent/state';
+import { AgentState, AgentStateSchema, initialState, perilous, spentIn } from '../../src/agent/state';
 import { decide, deliberate } from '../../src/agent/turn';
 import { freshLearned } from '../../src/agent/learned';
 import { initialMemory } from '../../src/memory/runner';
@@ -19,7 +19,11 @@ import { playedFrom, roomTruth } from './fixtures';
 
 const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
 
-const truth = roomTruth;
+/** The ground truth of a room, and what is carried there. */
+const truth = (id: number, name: string, carried: string[] = []) => ({
+  ...roomTruth(id, name),
+  inventory: carried.map((name, index) => ({ id: 100 + index, name })),
+});
 
 function behindHouse(): AgentState {
   return initialState(
@@ -427,12 +431,32 @@ describe('under attack', () => {
       fightsBack: true,
       facesDanger,
       arrivedBy: 'up',
+      lastCommand: 'up',
     });
     expect(new Set(choices(attic(true)))).toEqual(new Set(['d']));
     expect(choices(attic(false))).toContain('north');
     // snacktime's sleeping room is told "dark and quiet" and seen in full: no darkness to leave.
     const described = 'Sleeping Room\nMost of the time when you are in here it is dark and quiet because that is the best way to sleep.';
     expect(choices({ ...attic(true), observation: described })).toContain('north');
+  });
+
+  it('with the perils flag: in the pitch dark a light comes first, and the way back only when the last move brought the dark', () => {
+    // Zork I's explorer at seed 4 put its lantern out in the cellar, and the way back led into the dark too.
+    const cellar = (mindsPerils: boolean): AgentState => ({
+      ...behindHouse(),
+      observation: 'The brass lantern is now off.\nIt is now pitch black.',
+      truth: truth(4, 'Cellar', ['brass lantern']),
+      commands: ['north', 'south', 'turn on brass lantern', 'drop brass lantern'],
+      fightsBack: true,
+      facesDanger: true,
+      arrivedBy: 'south',
+      lastCommand: 'extinguish brass lantern',
+      mindsPerils,
+    });
+    expect(new Set(choices(cellar(true)))).toEqual(new Set(['turn on brass lantern']));
+    expect(new Set(choices(cellar(false)))).toEqual(new Set(['north']));
+    const unlit = { ...cellar(true), commands: ['north', 'south', 'drop brass lantern'] };
+    expect(choices(unlit)).toContain('south');
   });
 
   it('with the flag: learns where the threat was read and the move that came in, and forgets both on leaving', () => {
@@ -448,6 +472,37 @@ describe('under attack', () => {
     expect([left.threatenedIn, left.arrivedBy]).toEqual([null, 'south']);
     const without = played({ ...cellar, facesDanger: false }, 'north', { truth: truth(5, 'The Troll Room'), observation: struck });
     expect([without.threatenedIn, without.arrivedBy]).toEqual([null, null]);
+  });
+
+  it('with the perils flag: a room left under a threat is no room to return to until something new is carried', () => {
+    // Zork I's explorer at seed 4 went back from the troll with no sword, and its walk back to the
+    // room's untried moves led straight in again.
+    const troll = { ...unarmed(true), mindsPerils: true, truth: truth(5, 'The Troll Room', ['garlic']) };
+    const cellar = played(troll, 'south', { truth: truth(4, 'Cellar', ['garlic']), observation: 'Cellar.' });
+    expect(cellar.perils).toEqual([{ room: 5, carried: ['garlic'] }]);
+    expect(perilous(cellar, 5)).toBe(true);
+    const armed = { ...cellar, truth: truth(4, 'Cellar', ['garlic', 'sword']) };
+    expect(perilous(armed, 5)).toBe(false);
+    expect(played({ ...troll, mindsPerils: false }, 'south', { truth: truth(4, 'Cellar', ['garlic']) }).perils).toEqual([]);
+    const calm = { ...troll, observation: 'The troll is dead.' };
+    expect(played(calm, 'south', { truth: truth(4, 'Cellar', ['garlic']) }).perils).toEqual([]);
+  });
+
+  it('with the perils flag: the walk back to a room with untried moves leaves the peril out', () => {
+    const cellar: AgentState = {
+      ...behindHouse(),
+      observation: 'Cellar.',
+      truth: truth(4, 'Cellar', ['garlic']),
+      commands: ['north', 'up'],
+      made: { '4|north': 1, '4|up': 1 },
+      done: ['4|north', '4|up'],
+      exits: { 4: { north: 5, up: 3 }, 3: { down: 4 } },
+      open: [5, 3],
+      mindsPerils: true,
+      perils: [{ room: 5, carried: ['garlic'] }],
+    };
+    expect(new Set(choices(cellar))).toEqual(new Set(['up']));
+    expect(new Set(choices({ ...cellar, perils: [] }))).toEqual(new Set(['north']));
   });
 
   it('reads the way back among the commands as the list spells them', () => {
