@@ -148,6 +148,19 @@ async function main() {
         assist: 'valid',
         continueAsNewEvery: 38,
       });
+    // The explorer under `valid` minding a peril: Zork I (Jericho's story file) at seed 4 meets the
+    // troll with no sword and goes back to the cellar at turn 55; at turn 56 it walks south to the
+    // rooms it has not finished (MIND_PERILS_PATCH; the code before it walked back in to the troll
+    // there, as the nearest room with untried moves).
+    if (want('valid-suite'))
+      await recordEpisode('history-valid-peril-episode', {
+        game: suiteStory('zork1.z5'),
+        seed: 4,
+        maxTurns: 58,
+        policy: 'oracle-free',
+        assist: 'valid',
+        continueAsNewEvery: 29,
+      });
     // The explorer under `valid` where it shut a way itself: 9:05 (Jericho's story file) at seed 0
     // handles its things in the bedroom until the room tires, closes the door to the east at turn
     // 21 and opens it again at turn 22 (tired rooms reopen what was closed; the code before them had
