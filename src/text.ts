@@ -1,4 +1,18 @@
-/** Text helpers every floor may use: token estimates, clipping, byte lengths, screening model text. Pure and workflow-safe. */
+/** Text helpers every floor may use: the compass's short forms, token estimates, clipping, byte lengths, screening model text. Pure and workflow-safe. */
+
+/** The compass words' short forms as parsers accept them ("ne": "northeast"): one table for the engine, memory and agent. */
+export const COMPASS_SHORT_FORMS: Readonly<Record<string, string>> = {
+  n: 'north',
+  s: 'south',
+  e: 'east',
+  w: 'west',
+  ne: 'northeast',
+  nw: 'northwest',
+  se: 'southeast',
+  sw: 'southwest',
+  u: 'up',
+  d: 'down',
+};
 
 /** Rough tokens for English text (4 characters a token): enough to stay inside a small context. */
 export const approxTokens = (text: string) => Math.ceil(text.length / 4);

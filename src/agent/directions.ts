@@ -1,3 +1,5 @@
+import { COMPASS_SHORT_FORMS } from '../text';
+
 /** The compass as the agent types and reads it. */
 export const DIRECTIONS = ['north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest', 'up', 'down', 'in', 'out'];
 
@@ -17,26 +19,13 @@ export const OPPOSITE: Readonly<Record<string, string>> = {
   out: 'in',
 };
 
-const SHORT_FORM_OF: Readonly<Record<string, string>> = {
-  n: 'north',
-  s: 'south',
-  e: 'east',
-  w: 'west',
-  ne: 'northeast',
-  nw: 'northwest',
-  se: 'southeast',
-  sw: 'southwest',
-  u: 'up',
-  d: 'down',
-};
-
 /** The compass word a move names ("nw", "go northwest": "northwest"); null for anything else. */
 export function directionOf(command: string): string | null {
   const word = command
     .trim()
     .toLowerCase()
     .replace(/^go\s+/, '');
-  const full = SHORT_FORM_OF[word] ?? word;
+  const full = COMPASS_SHORT_FORMS[word] ?? word;
   return DIRECTIONS.includes(full) ? full : null;
 }
 
@@ -51,8 +40,7 @@ export function wayBackAmong(arrivedBy: string, candidates: readonly string[]): 
 export const arrivalAfter = (arrivedBy: string | null, from: number, to: number, command: string): string | null =>
   from === to ? arrivedBy : isMove(command) ? command : null;
 
-/** The compass words' one- and two-letter short forms, as regular-expression alternatives. */
-const SHORT_FORMS = ['[nsewud]', 'ne', 'nw', 'se', 'sw'];
+const SHORT_FORMS = Object.keys(COMPASS_SHORT_FORMS);
 const COMPASS_WORD = new RegExp(`^(${[...DIRECTIONS, ...SHORT_FORMS].join('|')})$`);
 
 /** A compass word or its one- or two-letter short form ("e", "ne"). */

@@ -5,6 +5,7 @@
  * dictionary.ts; nothing here runs the game.
  */
 import type { Lexicon } from '../schemas/game';
+import { COMPASS_SHORT_FORMS } from '../text';
 import { templates } from './candidates';
 import { DEMONSTRATIVES, OBJECT_PRONOUNS, PERSONS, QUANTIFIERS } from './englishWords';
 import { STANDARD_DIRECTIONS } from './grammar';
@@ -12,20 +13,6 @@ import type { GameSession } from './session';
 import type { SessionView } from './sessionView';
 import { inWorldCommands } from './outOfWorld';
 import { objectVocabulary } from './vocabulary';
-
-// The compass words (STANDARD_DIRECTIONS, from grammar.ts) are shown whole: a truncated or abbreviated dictionary word is expanded.
-const ABBREVIATIONS: Record<string, string> = {
-  n: 'north',
-  s: 'south',
-  e: 'east',
-  w: 'west',
-  ne: 'northeast',
-  nw: 'northwest',
-  se: 'southeast',
-  sw: 'southwest',
-  u: 'up',
-  d: 'down',
-};
 
 /** The dictionary flag both Infocom's (PS?OBJECT) and Inform's compilers set on nouns. */
 const NOUN_FLAG = 0x80;
@@ -35,8 +22,9 @@ const NOT_THINGS = new Set<string>([...DEMONSTRATIVES, ...PERSONS, 'self', ...OB
 /** Nouns kept per reply, at most. */
 export const MAX_REPLY_NOUNS = 24;
 
+// The compass words (STANDARD_DIRECTIONS, from grammar.ts) are shown whole: a truncated or abbreviated dictionary word is expanded.
 function wholeDirection(word: string): string {
-  if (ABBREVIATIONS[word]) return ABBREVIATIONS[word];
+  if (COMPASS_SHORT_FORMS[word]) return COMPASS_SHORT_FORMS[word];
   return STANDARD_DIRECTIONS.find((d) => d.startsWith(word) && word.length >= 4) ?? word;
 }
 

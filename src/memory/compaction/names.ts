@@ -2,6 +2,7 @@
  * How names and commands are compared, and how free text is made safe to keep. One place, so the
  * merge, the metrics and the renderer can never disagree about whether two names are the same.
  */
+import { COMPASS_SHORT_FORMS } from '../../text';
 
 const ARTICLES = new Set(['the', 'a', 'an']);
 
@@ -20,17 +21,8 @@ export function nameKey(name: string): string {
 
 export const sameName = (left: string, right: string): boolean => nameKey(left) === nameKey(right);
 
-const DIRECTION_ABBREVIATIONS: Record<string, string> = {
-  n: 'north',
-  s: 'south',
-  e: 'east',
-  w: 'west',
-  ne: 'northeast',
-  nw: 'northwest',
-  se: 'southeast',
-  sw: 'southwest',
-  u: 'up',
-  d: 'down',
+const DIRECTION_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  ...COMPASS_SHORT_FORMS,
   'north east': 'northeast',
   'north west': 'northwest',
   'south east': 'southeast',
