@@ -16,7 +16,7 @@ import type { LearnedState } from './learned';
 import { arrivalAfter } from './directions';
 import { threatHeld } from './fights';
 import { litThing } from './lighting';
-import { saysDark } from './replyReading';
+import { saysDark, saysDarkAhead } from './replyReading';
 import { triedKey } from './policy';
 import type { Rng } from './rng';
 import { afterBreakthrough } from './rooms';
@@ -177,6 +177,7 @@ export function learn(
     peakScore: Math.max(state.peakScore ?? state.truth.score, step.truth.score),
     enabled: state.followsUp ? enabledBy(state, step) : [],
     lit: state.lightsFirst ? withLit(state.lit, litThing(command, step.observation)) : state.lit,
+    toldOfDark: state.toldOfDark || (state.lightsFirst && state.heedsDarkAhead && saysDarkAhead(step.observation)),
     threatenedIn: state.facesDanger ? threatHeld(state.threatenedIn, step.truth.location.id, step.observation) : null,
     arrivedBy: state.facesDanger ? arrivalAfter(state.arrivedBy, state.truth.location.id, step.truth.location.id, command) : null,
     perils: state.mindsPerils ? perilsAfter(state, step.truth.location.id, step.truth.died) : [],

@@ -1,6 +1,7 @@
 /**
  * A light before the dark, under `valid`: once the game has shown a dark room (this episode or an
- * earlier one, see `learned.darkRooms`), a listed command that lights something ("light brass
+ * earlier one, see `learned.darkRooms`) or, with `heedsDarkAhead`, told of a way into one ("a rickety
+ * staircase descending into darkness"), a listed command that lights something ("light brass
  * lantern", "turn on torch") goes before the other untried commands, and a thing the episode lit
  * is taken before anything else. Without it the explorer lit Zork I's lantern on the living-room
  * floor, left it there and went down the trap door: "You have moved into a dark place", then a
@@ -30,7 +31,7 @@ export function litThing(command: string, reply: string): string | null {
 }
 
 export interface Lighting {
-  /** The game has shown a dark room. */
+  /** The game has shown a dark room, or (with `heedsDarkAhead`) told of a way into one. */
   darkKnown: boolean;
   /** What this episode's commands lit (the reply said so). */
   lit: ReadonlySet<string>;

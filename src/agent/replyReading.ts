@@ -142,6 +142,17 @@ export const DARK = /\b(?:pitch[- ](?:black|dark)|dark place|too dark to see|it 
 export const saysDark = (reply: string) => DARK.test(reply.toLowerCase());
 
 /**
+ * A reply telling of a way into the dark ("a rickety staircase descending into darkness", "a ladder
+ * leading down into the darkness", "west (into the dark tunnel)"). In the suite's own runs the
+ * words come where a way leads on (Zork I's trap door, Gold's and Temple's stairs, Karn's hatch),
+ * and also where something falls or wanders off into the dark: read as a hint, not as a fact.
+ */
+const DARK_AHEAD = /\binto (?:the )?(?:inky )?dark(?:ness)?\b/;
+
+/** Whether a reply tells of a way into the dark (any case). */
+export const saysDarkAhead = (reply: string) => DARK_AHEAD.test(reply.toLowerCase());
+
+/**
  * A reply saying the player sees nothing at all: not a room told as "dark and quiet" (snacktime's
  * sleeping room, described in full) nor "almost too dark to see" (wishbringer's glen), which DARK
  * reads as dark. In the Jericho suite's own runs this reads only darkness.

@@ -189,6 +189,10 @@ export const AgentStateSchema = z.object({
   lightsFirst: z.boolean().default(false),
   /** What this episode lit, the reply saying so (see lighting.ts), oldest first. */
   lit: z.array(z.string()).default([]),
+  /** With lightsFirst, a reply that tells of a way into the dark counts as a dark room known (see lighting.ts); set from its patch. */
+  heedsDarkAhead: z.boolean().default(false),
+  /** A reply this episode told of a way into the dark (with heedsDarkAhead). */
+  toldOfDark: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -301,6 +305,8 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     undoingNamesNothing: true,
     lightsFirst: true,
     lit: [],
+    heedsDarkAhead: true,
+    toldOfDark: false,
   };
 }
 
@@ -579,7 +585,7 @@ export function cellMemory(state: AgentState): CellMemory {
   };
 }
 
-/** What the episode lit and tried to light (its commands' `room|command` entries), and whether the game has shown a dark room. */
+/** What the episode lit and tried to light (its commands' `room|command` entries), and whether the game has shown a dark room or told of one. */
 function lightingOf(state: AgentState): Lighting {
   const triedToLight = new Set<string>();
   for (const entry of state.done) {
@@ -587,7 +593,7 @@ function lightingOf(state: AgentState): Lighting {
     if (thing) triedToLight.add(thing);
   }
   return {
-    darkKnown: (state.learned.darkRooms?.length ?? 0) > 0,
+    darkKnown: (state.learned.darkRooms?.length ?? 0) > 0 || state.toldOfDark,
     lit: new Set(state.lit),
     triedToLight,
     carried: new Set(carriedNames(state).map((name) => name.toLowerCase())),

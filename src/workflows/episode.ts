@@ -125,6 +125,8 @@ export const LIGHTS_FIRST_PATCH = 'explorer-lights-before-dark';
 export const FACE_DANGER_PATCH = 'explorer-faces-danger';
 /** A room left under a threat or in the dark is not returned to while the player carries nothing new (see perilous in agent/state.ts); in the pitch dark a light comes first, and the way back only on arrival (see nextUntried). */
 export const MIND_PERILS_PATCH = 'explorer-minds-perils';
+/** Under `valid`, a reply telling of a way into the dark ("a staircase descending into darkness") counts as a dark room known: lighting goes first (see agent/lighting.ts). */
+export const HEED_DARK_AHEAD_PATCH = 'explorer-heeds-dark-ahead';
 /** In a tired room, a thing named there only by undoing commands is not yet named (see spentIn): what the explorer closed it may open again. */
 export const UNDOING_NAMES_NOTHING_PATCH = 'tired-rooms-reopen-what-was-closed';
 /** Under `none`, what a room's replies list apart from its description ("There is a lamp here.") is taken before its exits are walked (see typed.ts). */
@@ -196,6 +198,7 @@ const DECISION_PATCHES = [
   ['lightsFirst', LIGHTS_FIRST_PATCH],
   ['facesDanger', FACE_DANGER_PATCH],
   ['mindsPerils', MIND_PERILS_PATCH],
+  ['heedsDarkAhead', HEED_DARK_AHEAD_PATCH],
 ] as const satisfies ReadonlyArray<readonly [BooleanField, string]>;
 
 type DecisionFlag = (typeof DECISION_PATCHES)[number][0];

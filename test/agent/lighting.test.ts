@@ -114,6 +114,28 @@ describe('a light before the dark, under valid', () => {
     expect(choices(refused).size).toBeGreaterThan(1);
   });
 
+  it('told of a way into the dark ("a staircase descending into darkness"), the explorer lights the lantern first, with heedsDarkAhead only', () => {
+    const told = (heedsDarkAhead: boolean) =>
+      played({ ...livingRoom(true, listed), heedsDarkAhead }, 'open trap door', {
+        observation: 'The door reluctantly opens to reveal a rickety staircase descending into darkness.',
+        commands: [...listed, 'down'],
+      });
+    expect(told(true).toldOfDark).toBe(true);
+    expect(choices(told(true))).toEqual(new Set(['light brass lantern']));
+    // Without it the way the reply opened goes first, as Zork I's explorer went down the trap door with the lantern left on the floor.
+    expect(told(false).toldOfDark).toBe(false);
+    expect(choices(told(false))).toEqual(new Set(['down']));
+  });
+
+  it('a reply about something else dark ("a dark wooden door") tells of no way into the dark', () => {
+    const door = played({ ...livingRoom(true, listed), heedsDarkAhead: true }, 'east', {
+      observation: 'A dark wooden door stands to the west, and the room is dark and quiet.',
+      commands: listed,
+    });
+    expect(door.toldOfDark).toBe(false);
+    expect(choices(door).size).toBeGreaterThan(1);
+  });
+
   it('a reply that says the room is dark is learned for later episodes, with the flag only', () => {
     const step = { observation: 'You have moved into a dark place.', truth: roomTruth(7, 'Cellar') };
     expect(played(livingRoom(true, listed), 'down', step).learned.darkRooms).toEqual(['7']);
