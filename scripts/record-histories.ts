@@ -161,6 +161,19 @@ async function main() {
         assist: 'valid',
         continueAsNewEvery: 29,
       });
+    // The explorer under `valid` told of a way into the dark: Zork I (Jericho's story file) at seed
+    // 5 opens the trap door at turn 51 ("a rickety staircase descending into darkness") and lights
+    // the lantern at turn 52 (HEED_DARK_AHEAD_PATCH; the code before it went down with the lantern
+    // left on the living-room floor, and was eaten).
+    if (want('valid-suite'))
+      await recordEpisode('history-valid-dark-ahead-episode', {
+        game: suiteStory('zork1.z5'),
+        seed: 5,
+        maxTurns: 54,
+        policy: 'oracle-free',
+        assist: 'valid',
+        continueAsNewEvery: 27,
+      });
     // The explorer under `valid` where it shut a way itself: 9:05 (Jericho's story file) at seed 0
     // handles its things in the bedroom until the room tires, closes the door to the east at turn
     // 21 and opens it again at turn 22 (tired rooms reopen what was closed; the code before them had

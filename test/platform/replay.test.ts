@@ -93,7 +93,9 @@ describe('replay of recorded histories', () => {
     // attic with nothing to light, it walked north into the grue where the code after it goes back down.
     // And Zork I under valid at seed 4 recorded before MIND_PERILS_PATCH: at turn 56, back in the
     // cellar from the troll it had no sword for, it walked north to the troll again where the code
-    // after it walks south.
+    // after it walks south. And Zork I under valid at seed 5 recorded before HEED_DARK_AHEAD_PATCH:
+    // at turn 52, the trap door opened on "a rickety staircase descending into darkness", it went
+    // down with the lantern left on the floor where the code after it lights the lantern.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -102,7 +104,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(49);
+    expect(histories).toHaveLength(51);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
