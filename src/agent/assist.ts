@@ -34,6 +34,8 @@ export interface AssistStrategy {
   readonly level: Assist;
   /** What the engine's search hands the agent: outcomes per action, bare commands, or nothing (no search). */
   readonly shows: 'outcomes' | 'commands' | 'nothing';
+  /** Earlier episodes' scoring is replayed by room (see placePlans.ts): where the list says which of a visit's commands can be made now. */
+  readonly plansByPlace: boolean;
   /** The commands a policy may consider now. */
   candidates(ctx: PolicyContext): string[];
   /** What the probe makes certain (a win, a score), and the pool of safe options left to choose from. */
@@ -106,6 +108,7 @@ function exploreUntried(candidates: string[], ctx: PolicyContext): ExploreChoice
 
 const probe: AssistStrategy = {
   level: 'probe',
+  plansByPlace: false,
   shows: 'outcomes',
   candidates: (ctx) => ctx.options.map((o) => o.command),
   certain: (ctx) => probedMove(ctx.options, ctx.rng, ctx.cells),
@@ -151,6 +154,7 @@ const probe: AssistStrategy = {
 
 const valid: AssistStrategy = {
   level: 'valid',
+  plansByPlace: true,
   shows: 'commands',
   candidates: (ctx) => ctx.commands,
   certain: () => ({ pool: [], choice: null }),
@@ -185,6 +189,7 @@ const valid: AssistStrategy = {
  */
 const none: AssistStrategy = {
   level: 'none',
+  plansByPlace: false,
   shows: 'nothing',
   candidates: (ctx) => (ctx.typed ? ctx.typed.map((c) => c.command) : playerCommands(ctx.observation)),
   certain: () => ({ pool: [], choice: null }),

@@ -7,6 +7,7 @@
  * state, so a later episode pushes past where the earlier ones stopped.
  */
 import type { Lighting } from './lighting';
+import type { PlacePlanning } from './placePlans';
 import type { ActionOption } from '../schemas/game';
 
 export interface Cell {
@@ -99,6 +100,8 @@ export interface CellMemory {
   justArrived?: boolean;
   /** The last command was a blow with something in hand (isArmedFight): the fight goes on. */
   fought?: boolean;
+  /** Under `valid`, what a plan by place reads: the visits that paid in earlier episodes, the room map (see placePlans.ts). */
+  placePlans?: PlacePlanning;
   /** Under `valid`, what was lit and whether a dark room is known: taking and lighting go first (see lighting.ts). */
   lighting?: Lighting;
   /** Commands this episode already made where the player stands (whatever was carried then). */

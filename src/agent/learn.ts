@@ -16,12 +16,14 @@ import type { LearnedState } from './learned';
 import { arrivalAfter } from './directions';
 import { threatHeld } from './fights';
 import { litThing } from './lighting';
+import { VISIT_COMMANDS, withMappedMove, withPayingVisit } from './placePlans';
 import { saysDark, saysDarkAhead } from './replyReading';
 import { triedKey } from './policy';
 import type { Rng } from './rng';
 import { afterBreakthrough } from './rooms';
 import {
   AgentState,
+  carriedLower,
   countMade,
   keepNewest,
   LIMITS,
@@ -29,6 +31,7 @@ import {
   moveAt,
   pushOnce,
   perilsAfter,
+  plansGivenUpAfter,
   rememberDeath,
   rememberReward,
   turnView,
@@ -85,6 +88,31 @@ function enabledBy(state: AgentState, step: GameState): string[] {
   return step.commands.filter((command) => !before.has(command)).slice(0, LIMITS.enabled);
 }
 
+/** The commands made since the player came into the room it stands in, after `step`. */
+const visitAfter = (state: AgentState, step: GameState & { command: string }) =>
+  step.truth.location.id === state.truth.location.id ? [...state.visit, step.command].slice(-VISIT_COMMANDS) : [];
+
+/**
+ * What a step teaches plans by place (see placePlans.ts): a move that changed rooms maps the room
+ * left; a step that scored keeps the visit that paid, with the things lit and carried after it.
+ */
+function learnedPlaces(learned: LearnedState, state: AgentState, step: GameState & { command: string }, scoreDelta: number): LearnedState {
+  if (step.truth.died) return learned;
+  const from = state.truth.location.id;
+  const to = step.truth.location.id;
+  let out = learned;
+  if (from !== to) out = { ...out, roomMap: withMappedMove(out.roomMap ?? {}, from, step.command, to) };
+  if (scoreDelta > 0) {
+    const carried = carriedLower({ truth: step.truth });
+    const lit = withLit(state.lit, litThing(step.command, step.observation))
+      .filter((thing) => carried.has(thing))
+      .slice(0, 4);
+    const commands = [...state.visit, step.command].slice(-VISIT_COMMANDS);
+    out = { ...out, payingVisits: withPayingVisit(out.payingVisits ?? [], { room: from, commands, reward: scoreDelta, lit }) };
+  }
+  return out;
+}
+
 /** The state after `step` (the engine's result of running `step.command`, which is what is learned from). */
 export function learn(
   state: AgentState,
@@ -127,6 +155,7 @@ export function learn(
   if (scoreDelta > 0) learned = rememberReward(learned, state.worldHash, command);
   if (step.truth.died)
     learned = rememberDeath(learned, state.worldHash, placeOf(cellOf(state.truth)), moveAt(state.truth.location.id, command));
+  if (state.plansByPlace && assist.plansByPlace) learned = learnedPlaces(learned, state, step, scoreDelta);
   if (state.lightsFirst && saysDark(step.observation))
     learned = { ...learned, darkRooms: pushOnce(learned.darkRooms ?? [], String(step.truth.location.id), LIMITS.darkRooms) };
   const place = step.truth.location.name;
@@ -181,7 +210,9 @@ export function learn(
     threatenedIn: state.facesDanger ? threatHeld(state.threatenedIn, step.truth.location.id, step.observation) : null,
     arrivedBy: state.facesDanger ? arrivalAfter(state.arrivedBy, state.truth.location.id, step.truth.location.id, command) : null,
     perils: state.mindsPerils ? perilsAfter(state, step.truth.location.id, step.truth.died) : [],
+    visit: state.plansByPlace ? visitAfter(state, step) : [],
   };
-  const explored = assist.mapRooms(afterBreakthrough(next, state, command), state);
+  const placed = state.plansByPlace && assist.plansByPlace ? { ...next, plansGivenUp: plansGivenUpAfter(next) } : next;
+  const explored = assist.mapRooms(afterBreakthrough(placed, state, command), state);
   return { ...explored, memory: observeMemory(explored.memory, turnView(explored, state), modules) };
 }

@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { DynamicsSchema } from './dynamics';
 import { ReliabilitySchema } from './reliability';
 
+/** A visit to a room that scored: the commands made there, the paying one last, and what was lit and carried then (see placePlans.ts). */
+export const PayingVisitSchema = z.object({
+  room: z.number().int(),
+  commands: z.array(z.string()).min(1).max(8),
+  reward: z.number(),
+  lit: z.array(z.string()).max(4),
+});
+export type PayingVisit = z.infer<typeof PayingVisitSchema>;
+
 /**
  * What an agent learns across episodes: the dynamics model, the oracle's reliability, the goal
  * it inferred, and actions that paid off in a given world state. Bounded, because it travels
@@ -42,6 +51,13 @@ export const LearnedStateSchema = z.object({
    * lighting.ts). Absent until one is seen, so a run that saw none carries what it carried before.
    */
   darkRooms: z.array(z.string()).max(50).optional(),
+  /**
+   * Visits to rooms that scored, newest last, and the moves that led from room to room (room id ->
+   * command -> room id), for plans by place (see placePlans.ts). Absent until an episode under
+   * its patch learns one, so a run that learned none carries what it carried before.
+   */
+  payingVisits: z.array(PayingVisitSchema).max(30).optional(),
+  roomMap: z.record(z.string(), z.record(z.string(), z.number().int())).optional(),
 });
 export type LearnedState = z.infer<typeof LearnedStateSchema>;
 export const MAX_LEARNED_STATES = 300;

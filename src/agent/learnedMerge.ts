@@ -11,6 +11,7 @@ import { Dynamics, MAX_DYNAMICS_ENTRIES } from './dynamics';
 import { Reliability } from './reliability';
 import { keepNewest, LIMITS, pushOnce } from './state';
 import { MAX_LEARNED_STATES, type LearnedState } from './learned';
+import { mergedMaps, withPayingVisit } from './placePlans';
 
 export function mergeLearned(current: LearnedState, started: LearnedState, finished: LearnedState): LearnedState {
   return {
@@ -29,6 +30,10 @@ export function mergeLearned(current: LearnedState, started: LearnedState, finis
     ...(current.darkRooms || finished.darkRooms
       ? { darkRooms: unite(current.darkRooms ?? [], finished.darkRooms ?? [], LIMITS.darkRooms) }
       : {}),
+    ...(current.payingVisits || finished.payingVisits
+      ? { payingVisits: (finished.payingVisits ?? []).reduce(withPayingVisit, current.payingVisits ?? []) }
+      : {}),
+    ...(current.roomMap || finished.roomMap ? { roomMap: mergedMaps(current.roomMap ?? {}, finished.roomMap ?? {}) } : {}),
   };
 }
 

@@ -24,6 +24,11 @@ export function litBy(command: string): string | null {
   return LIGHT.exec(command.trim().toLowerCase())?.[1] ?? null;
 }
 
+/** What a command takes ("pick up brass lantern": "brass lantern"), or null for any other command. */
+export function takenBy(command: string): string | null {
+  return TAKE.exec(command.trim().toLowerCase())?.[1] ?? null;
+}
+
 /** What a command lit, given its reply: null unless it is a lighting command and the reply says it worked. */
 export function litThing(command: string, reply: string): string | null {
   const thing = litBy(command);

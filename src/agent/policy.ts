@@ -10,6 +10,9 @@ import type { ActionOption } from '../schemas/game';
 import { assistFor } from './assist';
 import { shortState } from './dynamics';
 import { planToReward, planToState } from './planner';
+import { placeStep } from './placeStep';
+import { threatened } from './fights';
+import { saysPitchDark } from './replyReading';
 import { ExploreChoice, FALLBACK_COMMANDS, KnownChoice, MAX_TRIES, PolicyChoice, PolicyContext, steps, timesTried } from './policyContext';
 
 export { FALLBACK_COMMANDS, MAX_RETURN_TRIES, MAX_TRIES, timesTried, triedKey } from './policyContext';
@@ -48,6 +51,8 @@ export function knownMove(ctx: PolicyContext): Known {
   const pool = certain.pool;
   const starts = assist.planStarts(ctx, pool);
   const usable = (command: string) => (starts === null || starts.has(command)) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_TRIES;
+  const byPlace = assist.plansByPlace ? placeMove(ctx, usable) : null;
+  if (byPlace) return { pool, choice: byPlace };
   const plan = planToReward(ctx.learned.dynamics, ctx.worldHash, usable);
   if (plan)
     return { pool, choice: { command: plan.action, reason: 'planned', why: `a learned path to +${plan.reward} in ${steps(plan.steps)}` } };
@@ -69,6 +74,21 @@ export function knownMove(ctx: PolicyContext): Known {
       },
     };
   return { pool, choice: assist.returnMove(ctx, pool) };
+}
+
+/**
+ * A plan by place (see placePlans.ts), while no threat stands: the fight comes first (see
+ * nextUntried), as a walk on under the troll's axe killed the player.
+ */
+function placeMove(ctx: PolicyContext, usable: (command: string) => boolean): KnownChoice | null {
+  const planning = ctx.cells.placePlans;
+  const here = ctx.rooms?.here;
+  if (!planning || here === undefined) return null;
+  if (ctx.cells.fightsBack && (ctx.cells.fought || threatened(ctx.observation))) return null;
+  // In the pitch dark a light comes first (see nextUntried): Zork I's plan walked on and was eaten.
+  if (saysPitchDark(ctx.observation)) return null;
+  const step = placeStep(planning, here, new Set(ctx.commands), usable);
+  return step ? { command: step.command, reason: 'planned', why: step.why } : null;
 }
 
 /** Exploration: with the probe, the best novelty tier of the cells the options lead to (see cells.ts); without, an untried command. */

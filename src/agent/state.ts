@@ -21,6 +21,8 @@ import { isMove } from './directions';
 import { spentAnywhere } from './spentAnywhere';
 import { type Lighting, litBy } from './lighting';
 import { saysPitchDark } from './replyReading';
+import { mergedMaps, nextOfVisit, PAYING_VISITS, type PlacePlanning, visitKey } from './placePlans';
+import type { Exits } from './policyContext';
 
 export const LlmUsageSchema = z.object({
   calls: z.number().int(),
@@ -193,6 +195,12 @@ export const AgentStateSchema = z.object({
   heedsDarkAhead: z.boolean().default(false),
   /** A reply this episode told of a way into the dark (with heedsDarkAhead). */
   toldOfDark: z.boolean().default(false),
+  /** Under `valid`, earlier episodes' scoring is replayed by room: walk to a visit that paid, make its commands (see placePlans.ts); set from its patch. */
+  plansByPlace: z.boolean().default(false),
+  /** Commands made since the player came into the room it stands in, newest last (with plansByPlace). */
+  visit: z.array(z.string()).default([]),
+  /** Paying visits (visitKey) this episode stood in the room of with nothing of theirs offered: not planned again. */
+  plansGivenUp: z.array(z.string()).default([]),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -307,6 +315,9 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     lit: [],
     heedsDarkAhead: true,
     toldOfDark: false,
+    plansByPlace: true,
+    visit: [],
+    plansGivenUp: [],
   };
 }
 
@@ -582,7 +593,43 @@ export function cellMemory(state: AgentState): CellMemory {
         }
       : {}),
     ...(state.lightsFirst ? { lighting: lightingOf(state) } : {}),
+    ...(state.plansByPlace ? { placePlans: placePlanningOf(state) } : {}),
   };
+}
+
+/** The names of the things carried, lower case, as placePlans.ts compares them with what was lit. */
+export const carriedLower = (state: Pick<AgentState, 'truth'>) => new Set(carriedNames(state).map((name) => name.toLowerCase()));
+
+/** The visits given up after a step: those whose room the player stands in with nothing of theirs offered now (see placePlans.ts). */
+export function plansGivenUpAfter(state: AgentState): string[] {
+  const planning = placePlanningOf(state);
+  const listed = new Set(state.commands);
+  let givenUp = state.plansGivenUp;
+  for (const visit of planning.pending)
+    if (visit.room === state.truth.location.id && nextOfVisit(visit, listed, state.visit, planning.lit) === null)
+      givenUp = pushOnce(givenUp, visitKey(visit), PAYING_VISITS);
+  return givenUp;
+}
+
+/** What a plan by place reads (see placePlans.ts): the visits not paid, given up or in a room to keep out of, and the map less the moves into such rooms or that killed. */
+function placePlanningOf(state: AgentState): PlacePlanning {
+  const done = new Set(state.done);
+  const givenUp = new Set(state.plansGivenUp);
+  const deadly = new Set(state.learned.deadlyMoves);
+  const keepOut = (room: number) => perilous(state, room);
+  const pending = (state.learned.payingVisits ?? []).filter(
+    (visit) => !done.has(visitKey(visit)) && !givenUp.has(visitKey(visit)) && !keepOut(visit.room),
+  );
+  const map = mergedMaps(state.learned.roomMap ?? {}, state.exits);
+  const exits: Exits = {};
+  for (const [from, moves] of Object.entries(map)) {
+    const kept = Object.entries(moves).filter(([command, to]) => !keepOut(to) && !deadly.has(`${from}|${command}`));
+    if (kept.length) exits[from] = Object.fromEntries(kept);
+  }
+  const here = state.truth.location.id;
+  const carried = carriedLower(state);
+  const lit = new Set(state.lit.filter((thing) => carried.has(thing)));
+  return { pending, visit: state.visit, carried, lit, exits, madeHere: (command) => state.made[`${here}|${command}`] ?? 0 };
 }
 
 /** What the episode lit and tried to light (its commands' `room|command` entries), and whether the game has shown a dark room or told of one. */
