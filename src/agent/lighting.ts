@@ -55,10 +55,9 @@ export interface Lighting {
 export function lightingFirst(untried: readonly string[], lighting: Lighting): string[] {
   const left = new Set([...lighting.lit].filter((thing) => !lighting.carried.has(thing)));
   if (left.size) {
-    const taken = (command: string) => TAKE.exec(command.trim().toLowerCase())?.[1];
-    const byName = untried.filter((command) => left.has(taken(command) ?? ''));
+    const byName = untried.filter((command) => left.has(takenBy(command) ?? ''));
     if (byName.length) return byName;
-    const all = untried.filter((command) => taken(command) === ALL);
+    const all = untried.filter((command) => takenBy(command) === ALL);
     if (all.length) return all;
   }
   if (!lighting.darkKnown) return [];
