@@ -276,6 +276,31 @@ async function main() {
         assist: 'none',
         continueAsNewEvery: 7,
       });
+    // A campaign under `valid` replaying by place what its first episode scored: Zork I (Jericho's
+    // story file) at seed 0, two episodes of 40 turns. The first opens the kitchen window and climbs
+    // in at turn 37 (+10); the second walks there at once, "south", "east", "open kitchen window",
+    // "west" (PLACE_PLANS_PATCH; the code before it replayed the first episode's 37 turns of
+    // forest by their world states). Its episodes have recordings of their own.
+    if (want('valid-suite')) {
+      const handle = await env.client.workflow.start(campaignWorkflow, {
+        taskQueue,
+        workflowId: 'history-campaign-valid',
+        args: [
+          resolveCampaignConfig({
+            game: suiteStory('zork1.z5'),
+            episodes: 2,
+            seed: 0,
+            maxTurns: 40,
+            policy: 'oracle-free',
+            assist: 'valid',
+          }),
+        ],
+      });
+      await handle.result();
+      writeFileSync(join(out, 'history-campaign-valid.json'), historyToJSON(await handle.fetchHistory()));
+      for (const child of ['history-campaign-valid-episode-001', 'history-campaign-valid-episode-002'])
+        writeFileSync(join(out, `${child}.json`), historyToJSON(await env.client.workflow.getHandle(child).fetchHistory()));
+    }
     if (!want('oracle-free')) return;
     await recordEpisode('history-episode', {
       game: 'lighthouse',

@@ -95,7 +95,10 @@ describe('replay of recorded histories', () => {
     // cellar from the troll it had no sword for, it walked north to the troll again where the code
     // after it walks south. And Zork I under valid at seed 5 recorded before HEED_DARK_AHEAD_PATCH:
     // at turn 52, the trap door opened on "a rickety staircase descending into darkness", it went
-    // down with the lantern left on the floor where the code after it lights the lantern.
+    // down with the lantern left on the floor where the code after it lights the lantern. And the
+    // second episode of a Zork I campaign under valid at seed 0 recorded before PLACE_PLANS_PATCH:
+    // at turn 1 it opened the mailbox (the first episode's path by world states) where the code
+    // after it walks south to the window the first episode climbed in by.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -104,7 +107,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(51);
+    expect(histories).toHaveLength(52);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
