@@ -9,9 +9,11 @@
  * from one to another in any episode, and a later episode walks that map to the nearest visit
  * not yet paid and makes its commands again, those the list offers, in order.
  */
-import type { Exits } from './policyContext';
 import type { PayingVisit } from './learned';
 import { litBy, takenBy } from './lighting';
+
+/** Room id -> command -> the room it led to (the shape of policyContext's Exits, declared here so that the state, which policyContext reads, need not import it). */
+export type RoomMap = Record<string, Record<string, number>>;
 
 /** Commands of a visit kept: the paying one and those made just before it in the room. */
 export const VISIT_COMMANDS = 8;
@@ -30,7 +32,7 @@ export interface PlacePlanning {
   /** Of those, the things this episode lit (see lighting.ts). */
   lit: ReadonlySet<string>;
   /** The rooms' moves this episode and earlier ones mapped, less those into rooms to keep out of. */
-  exits: Exits;
+  exits: RoomMap;
   /** How often this episode made a command where the player stands. */
   madeHere: (command: string) => number;
 }
@@ -77,7 +79,7 @@ export function withPayingVisit(visits: readonly PayingVisit[], paid: PayingVisi
 }
 
 /** The room map after a move from `from` to `to`: the move leads there (the newest rooms kept). */
-export function withMappedMove(map: Exits, from: number, command: string, to: number): Exits {
+export function withMappedMove(map: RoomMap, from: number, command: string, to: number): RoomMap {
   const key = String(from);
   if (map[key]?.[command] === to) return map;
   const { [key]: known = {}, ...others } = map;
@@ -86,7 +88,7 @@ export function withMappedMove(map: Exits, from: number, command: string, to: nu
 }
 
 /** Two room maps as one; `newer`'s move wins where both map it. */
-export function mergedMaps(older: Exits, newer: Exits): Exits {
+export function mergedMaps(older: RoomMap, newer: RoomMap): RoomMap {
   let map = older;
   for (const [from, moves] of Object.entries(newer))
     for (const [command, to] of Object.entries(moves)) map = withMappedMove(map, Number(from), command, to);

@@ -21,8 +21,7 @@ import { isMove } from './directions';
 import { spentAnywhere } from './spentAnywhere';
 import { type Lighting, litBy } from './lighting';
 import { saysPitchDark } from './replyReading';
-import { mergedMaps, nextOfVisit, PAYING_VISITS, type PlacePlanning, visitKey } from './placePlans';
-import type { Exits } from './policyContext';
+import { mergedMaps, nextOfVisit, PAYING_VISITS, type PlacePlanning, type RoomMap, visitKey } from './placePlans';
 
 export const LlmUsageSchema = z.object({
   calls: z.number().int(),
@@ -621,7 +620,7 @@ function placePlanningOf(state: AgentState): PlacePlanning {
     (visit) => !done.has(visitKey(visit)) && !givenUp.has(visitKey(visit)) && !keepOut(visit.room),
   );
   const map = mergedMaps(state.learned.roomMap ?? {}, state.exits);
-  const exits: Exits = {};
+  const exits: RoomMap = {};
   for (const [from, moves] of Object.entries(map)) {
     const kept = Object.entries(moves).filter(([command, to]) => !keepOut(to) && !deadly.has(`${from}|${command}`));
     if (kept.length) exits[from] = Object.fromEntries(kept);
