@@ -40,7 +40,7 @@ export interface PlacePlanning {
 /** The key of a paying visit: its room and its paying command. */
 export const visitKey = (visit: Pick<PayingVisit, 'room' | 'commands'>) => `${visit.room}|${visit.commands[visit.commands.length - 1]}`;
 
-/** The visit's things lit then are carried now: its paying command may be made (Zork I's cellar is dark without the lantern). */
+/** The things the visit had lit are lit now (`lit`: lit this episode and carried): its paying command may be made (Zork I's cellar is dark without the lantern). */
 export const ready = (visit: PayingVisit, lit: ReadonlySet<string>) => visit.lit.every((thing) => lit.has(thing));
 
 /**

@@ -11,8 +11,8 @@ const ROUTE_MOVES_MADE = 6;
 /**
  * The next step of a plan by place: the first visit not yet paid, in the order earlier episodes
  * paid them, that can be paid from here. In its room, its next command; elsewhere, the first move
- * of the shortest mapped walk to its room, when its things lit are carried or its own commands
- * name them (the lantern is taken in the room whose stairs it lights). In that order, not the
+ * of the shortest mapped walk to its room, when the things it had lit are lit now or its own
+ * commands name them (the lantern is taken in the room whose stairs it lights). In that order, not the
  * nearest first: Zork I's trap door shuts behind the player, and the egg up the tree, paid first,
  * is out of reach below. Null when no visit can be.
  */
