@@ -27,9 +27,7 @@ export interface PlacePlanning {
   pending: readonly PayingVisit[];
   /** Commands made since the player came into the room it stands in. */
   visit: readonly string[];
-  /** Names of the things carried, lower case. */
-  carried: ReadonlySet<string>;
-  /** Of those, the things this episode lit (see lighting.ts). */
+  /** The things this episode lit that the player carries, lower case (see lighting.ts). */
   lit: ReadonlySet<string>;
   /** The rooms' moves this episode and earlier ones mapped, less those into rooms to keep out of. */
   exits: RoomMap;

@@ -628,7 +628,7 @@ function placePlanningOf(state: AgentState): PlacePlanning {
   const here = state.truth.location.id;
   const carried = carriedLower(state);
   const lit = new Set(state.lit.filter((thing) => carried.has(thing)));
-  return { pending, visit: state.visit, carried, lit, exits, madeHere: (command) => state.made[`${here}|${command}`] ?? 0 };
+  return { pending, visit: state.visit, lit, exits, madeHere: (command) => state.made[`${here}|${command}`] ?? 0 };
 }
 
 /** What the episode lit and tried to light (its commands' `room|command` entries), and whether the game has shown a dark room or told of one. */
@@ -642,7 +642,7 @@ function lightingOf(state: AgentState): Lighting {
     darkKnown: (state.learned.darkRooms?.length ?? 0) > 0 || state.toldOfDark,
     lit: new Set(state.lit),
     triedToLight,
-    carried: new Set(carriedNames(state).map((name) => name.toLowerCase())),
+    carried: carriedLower(state),
   };
 }
 

@@ -54,11 +54,10 @@ describe('paying visits and the room map', () => {
 });
 
 describe('placeStep', () => {
-  const planning = (pending: PayingVisit[], carried: string[] = []): PlacePlanning => ({
+  const planning = (pending: PayingVisit[], lit: string[] = []): PlacePlanning => ({
     pending,
     visit: [],
-    carried: new Set(carried),
-    lit: new Set(carried),
+    lit: new Set(lit),
     exits: map,
     madeHere: () => 0,
   });
