@@ -12,11 +12,12 @@ import { LIMITS as BELIEF_LIMITS, pushBounded } from './beliefs';
 import { isFirstEver, placeOf } from './cells';
 import type { Decision } from './decision';
 import { observe as observeDynamics, shortState } from './dynamics';
-import type { LearnedState } from './learned';
 import { arrivalAfter } from './directions';
 import { threatHeld } from './fights';
 import { litThing } from './lighting';
-import { VISIT_COMMANDS, withMappedMove, withPayingVisit } from './placePlans';
+import { type LearnedState, VISIT_COMMANDS, VISIT_LIGHTS } from './learned';
+import { withMappedMove, withPayingVisit } from './placePlans';
+import { keepNewest } from './newest';
 import { saysDark, saysDarkAhead } from './replyReading';
 import { triedKey } from './policy';
 import type { Rng } from './rng';
@@ -25,7 +26,6 @@ import {
   AgentState,
   carriedLower,
   countMade,
-  keepNewest,
   LIMITS,
   markVisited,
   moveAt,
@@ -106,7 +106,7 @@ function learnedPlaces(learned: LearnedState, state: AgentState, step: GameState
     const carried = carriedLower({ truth: step.truth });
     const lit = withLit(state.lit, litThing(step.command, step.observation))
       .filter((thing) => carried.has(thing))
-      .slice(0, 4);
+      .slice(0, VISIT_LIGHTS);
     const commands = [...state.visit, step.command].slice(-VISIT_COMMANDS);
     out = { ...out, payingVisits: withPayingVisit(out.payingVisits ?? [], { room: from, commands, reward: scoreDelta, lit }) };
   }

@@ -2,12 +2,20 @@ import { z } from 'zod';
 import { DynamicsSchema } from './dynamics';
 import { ReliabilitySchema } from './reliability';
 
+/** Commands of a paying visit kept: the paying one and those made just before it in the room. */
+export const VISIT_COMMANDS = 8;
+/** Things lit and carried that a paying visit keeps. */
+export const VISIT_LIGHTS = 4;
+/** Paying visits and mapped rooms an agent carries across episodes. */
+export const PAYING_VISITS = 30;
+export const MAPPED_ROOMS = 80;
+
 /** A visit to a room that scored: the commands made there, the paying one last, and what was lit and carried then (see placePlans.ts). */
 export const PayingVisitSchema = z.object({
   room: z.number().int(),
-  commands: z.array(z.string()).min(1).max(8),
+  commands: z.array(z.string()).min(1).max(VISIT_COMMANDS),
   reward: z.number(),
-  lit: z.array(z.string()).max(4),
+  lit: z.array(z.string()).max(VISIT_LIGHTS),
 });
 export type PayingVisit = z.infer<typeof PayingVisitSchema>;
 
@@ -56,7 +64,7 @@ export const LearnedStateSchema = z.object({
    * command -> room id), for plans by place (see placePlans.ts). Absent until an episode under
    * its patch learns one, so a run that learned none carries what it carried before.
    */
-  payingVisits: z.array(PayingVisitSchema).max(30).optional(),
+  payingVisits: z.array(PayingVisitSchema).max(PAYING_VISITS).optional(),
   roomMap: z.record(z.string(), z.record(z.string(), z.number().int())).optional(),
 });
 export type LearnedState = z.infer<typeof LearnedStateSchema>;

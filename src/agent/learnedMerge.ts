@@ -9,7 +9,8 @@
  */
 import { Dynamics, MAX_DYNAMICS_ENTRIES } from './dynamics';
 import { Reliability } from './reliability';
-import { keepNewest, LIMITS, pushOnce } from './state';
+import { LIMITS, pushOnce } from './state';
+import { keepNewest } from './newest';
 import { MAX_LEARNED_STATES, type LearnedState } from './learned';
 import { mergedMaps, withPayingVisit } from './placePlans';
 

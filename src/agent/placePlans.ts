@@ -6,20 +6,16 @@
  * the grating) to the 44 points a walk of some 25 takes, and had half its turns left for
  * anything new. Here each score is kept as a paying visit (the room, the commands made there in
  * the visit that paid, the thing lit and carried then), the rooms as a map of the moves that led
- * from one to another in any episode, and a later episode walks that map to the nearest visit
- * not yet paid and makes its commands again, those the list offers, in order.
+ * from one to another in any episode, and a later episode walks that map to the first visit not
+ * yet paid, in the order the visits were paid, and makes its commands again, those the list
+ * offers, in order.
  */
-import type { PayingVisit } from './learned';
+import { MAPPED_ROOMS, type PayingVisit, PAYING_VISITS } from './learned';
 import { litBy, takenBy } from './lighting';
+import { withNewestEntry } from './newest';
 
 /** Room id -> command -> the room it led to (the shape of policyContext's Exits, declared here so that the state, which policyContext reads, need not import it). */
 export type RoomMap = Record<string, Record<string, number>>;
-
-/** Commands of a visit kept: the paying one and those made just before it in the room. */
-export const VISIT_COMMANDS = 8;
-/** Paying visits and mapped rooms an agent carries across episodes. */
-export const PAYING_VISITS = 30;
-export const MAPPED_ROOMS = 80;
 
 /** What a plan by place reads: the visits not yet paid this episode, and where the player stands. */
 export interface PlacePlanning {
@@ -80,9 +76,7 @@ export function withPayingVisit(visits: readonly PayingVisit[], paid: PayingVisi
 export function withMappedMove(map: RoomMap, from: number, command: string, to: number): RoomMap {
   const key = String(from);
   if (map[key]?.[command] === to) return map;
-  const { [key]: known = {}, ...others } = map;
-  const kept = Object.keys(others).slice(-(MAPPED_ROOMS - 1));
-  return { ...Object.fromEntries(kept.map((room) => [room, others[room]])), [key]: { ...known, [command]: to } };
+  return withNewestEntry(map, key, { ...map[key], [command]: to }, MAPPED_ROOMS);
 }
 
 /** Two room maps as one; `newer`'s move wins where both map it. */

@@ -10,7 +10,8 @@ import { cellOf } from '../schemas/game';
 import { exhausted, frontier, parseCell, tierOf } from './cells';
 import type { Exits } from './policyContext';
 import { safePool } from './probed';
-import { AgentState, carriedNames, cellMemory, doneIn, keepNewest, LIMITS, rememberCells, spentIn } from './state';
+import { AgentState, carriedNames, cellMemory, doneIn, LIMITS, rememberCells, spentIn } from './state';
+import { keepNewest } from './newest';
 import { nextUntried } from './untried';
 
 export type { Exits } from './policyContext';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { utf8Bytes } from '../text';
-import { LearnedState, LearnedStateSchema, MAX_LEARNED_STATES } from './learned';
+import { LearnedState, LearnedStateSchema, MAX_LEARNED_STATES, PAYING_VISITS } from './learned';
 import { ActionOptionSchema, cellOf, GroundTruthData, GroundTruthSchema, StartGameResult } from '../schemas/game';
 import { BeliefsSchema, freshBeliefs, Beliefs } from './beliefs';
 import type { TurnView } from '../memory/module';
@@ -21,7 +21,8 @@ import { isMove } from './directions';
 import { spentAnywhere } from './spentAnywhere';
 import { type Lighting, litBy } from './lighting';
 import { saysPitchDark } from './replyReading';
-import { mergedMaps, nextOfVisit, PAYING_VISITS, type PlacePlanning, type RoomMap, visitKey } from './placePlans';
+import { keepNewest } from './newest';
+import { mergedMaps, nextOfVisit, type PlacePlanning, type RoomMap, visitKey } from './placePlans';
 
 export const LlmUsageSchema = z.object({
   calls: z.number().int(),
@@ -446,13 +447,6 @@ export function markVisited(visited: string[], worldHash: string): string[] {
   const short = shortState(worldHash);
   if (visited.includes(short)) return visited;
   return [...visited, short].slice(-LIMITS.visited);
-}
-
-/** A bounded record keeps its newest keys (insertion order is the age order). */
-export function keepNewest<T>(record: Record<string, T>, max: number): Record<string, T> {
-  const keys = Object.keys(record);
-  if (keys.length <= max) return record;
-  return Object.fromEntries(keys.slice(keys.length - max).map((k) => [k, record[k]]));
 }
 
 /** The state a fatal move was made from, remembered for later episodes (the thoughtbox's "an earlier episode died here"). */

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { Lexicon, LexiconSchema, ShapeWorth, ShapeWorthSchema } from '../schemas/game';
 import { idleAfter, IdleTriesSchema } from './idleTyped';
 import { OPPOSITE } from './directions';
+import { withNewestEntry } from './newest';
 import {
   ambiguousWords,
   AROUND_EXITS,
@@ -423,12 +424,8 @@ function blockedAfter(
   return blocked && opening ? { ...blocked, opened: true } : blocked;
 }
 
-/** `byRoom` with `room`'s entry set to `value` and made the newest; the newest LIMITS.rooms rooms kept. */
-function withRoomEntry<T>(byRoom: Record<string, T>, room: string, value: T): Record<string, T> {
-  const { [room]: _, ...others } = byRoom;
-  const kept = Object.keys(others).slice(-(LIMITS.rooms - 1));
-  return { ...Object.fromEntries(kept.map((id) => [id, others[id]])), [room]: value };
-}
+/** `byRoom` with `room`'s entry set to `value`, at most LIMITS.rooms rooms kept (see newest.ts). */
+const withRoomEntry = <T>(byRoom: Record<string, T>, room: string, value: T) => withNewestEntry(byRoom, room, value, LIMITS.rooms);
 
 /** `byRoom` with `room`'s ways out replaced by `exits` when a reply gave them. */
 function withWholeExits(byRoom: Record<string, string[]>, room: string, exits: readonly string[]): Record<string, string[]> {

@@ -14,7 +14,8 @@ import {
   timesTried,
 } from './policyContext';
 import { routeToOpen } from './rooms';
-import { AgentState, doneIn, keepNewest, LIMITS, moveAt, readingOf } from './state';
+import { AgentState, doneIn, LIMITS, moveAt, readingOf } from './state';
+import { keepNewest } from './newest';
 import { TypedCommand, typedCommands, typedContext } from './typed';
 
 /** The typed commands not made in this room yet, nor known to have killed the player here. */
