@@ -174,6 +174,20 @@ async function main() {
         assist: 'valid',
         continueAsNewEvery: 27,
       });
+    // The explorer under `valid` where things are lost: Inhumane (Jericho's story file) at seed 0
+    // walks out into the desert, where "drop two" at turn 13 loses the torch button and the shovel
+    // in the sand (no listed command names them again); at turn 14 it walks north
+    // (MIND_LOSSES_PATCH; the code before it made "drop all" there, lost the torch, and was eaten in
+    // the dark at turn 15).
+    if (want('valid-suite'))
+      await recordEpisode('history-valid-losses-episode', {
+        game: suiteStory('inhumane.z5'),
+        seed: 0,
+        maxTurns: 16,
+        policy: 'oracle-free',
+        assist: 'valid',
+        continueAsNewEvery: 8,
+      });
     // The explorer under `valid` where it shut a way itself: 9:05 (Jericho's story file) at seed 0
     // handles its things in the bedroom until the room tires, closes the door to the east at turn
     // 21 and opens it again at turn 22 (tired rooms reopen what was closed; the code before them had

@@ -8,6 +8,7 @@
  */
 import type { Lighting } from './lighting';
 import type { PlacePlanning } from './placePlans';
+import type { Losses } from './losses';
 import type { ActionOption } from '../schemas/game';
 
 export interface Cell {
@@ -102,6 +103,8 @@ export interface CellMemory {
   fought?: boolean;
   /** Under `valid`, what a plan by place reads: the visits that paid in earlier episodes, the room map (see placePlans.ts). */
   placePlans?: PlacePlanning;
+  /** Under `valid`, the shapes that lost carried things here, and what is carried and lit (see losses.ts). */
+  losses?: Losses;
   /** Under `valid`, what was lit and whether a dark room is known: taking and lighting go first (see lighting.ts). */
   lighting?: Lighting;
   /** Commands this episode already made where the player stands (whatever was carried then). */

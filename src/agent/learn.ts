@@ -15,7 +15,8 @@ import { observe as observeDynamics, shortState } from './dynamics';
 import { arrivalAfter } from './directions';
 import { threatHeld } from './fights';
 import { litThing } from './lighting';
-import { type LearnedState, VISIT_COMMANDS, VISIT_LIGHTS } from './learned';
+import { type LearnedState, LOSING_MOVES, VISIT_COMMANDS, VISIT_LIGHTS } from './learned';
+import { lossAt, lossShape, lostThings, placesThings } from './losses';
 import { withMappedMove, withPayingVisit } from './placePlans';
 import { keepNewest } from './newest';
 import { saysDark, saysDarkAhead } from './replyReading';
@@ -25,6 +26,7 @@ import { afterBreakthrough } from './rooms';
 import {
   AgentState,
   carriedLower,
+  carriedNames,
   countMade,
   LIMITS,
   markVisited,
@@ -113,6 +115,17 @@ function learnedPlaces(learned: LearnedState, state: AgentState, step: GameState
   return out;
 }
 
+/** A command that lost carried things (see losses.ts) is remembered with its room. */
+function learnedLosses(learned: LearnedState, state: AgentState, step: GameState & { command: string }): LearnedState {
+  if (lostThings(state.truth.inventory, step.truth.inventory, step.commands).length === 0) return learned;
+  const carried = carriedNames(state);
+  if (!placesThings(lossShape(step.command, carried))) return learned;
+  return {
+    ...learned,
+    losingMoves: pushOnce(learned.losingMoves ?? [], lossAt(state.truth.location.id, step.command, carried), LOSING_MOVES),
+  };
+}
+
 /** The state after `step` (the engine's result of running `step.command`, which is what is learned from). */
 export function learn(
   state: AgentState,
@@ -156,6 +169,8 @@ export function learn(
   if (step.truth.died)
     learned = rememberDeath(learned, state.worldHash, placeOf(cellOf(state.truth)), moveAt(state.truth.location.id, command));
   if (state.plansByPlace && assist.plansByPlace) learned = learnedPlaces(learned, state, step, scoreDelta);
+  if (state.mindsLosses && assist.shows === 'commands' && !step.truth.died && scoreDelta <= 0)
+    learned = learnedLosses(learned, state, step);
   if (state.lightsFirst && saysDark(step.observation))
     learned = { ...learned, darkRooms: pushOnce(learned.darkRooms ?? [], String(step.truth.location.id), LIMITS.darkRooms) };
   const place = step.truth.location.name;

@@ -11,7 +11,7 @@ import { Dynamics, MAX_DYNAMICS_ENTRIES } from './dynamics';
 import { Reliability } from './reliability';
 import { LIMITS, pushOnce } from './state';
 import { keepNewest } from './newest';
-import { MAX_LEARNED_STATES, type LearnedState } from './learned';
+import { LOSING_MOVES, MAX_LEARNED_STATES, type LearnedState } from './learned';
 import { mergedMaps, withPayingVisit } from './placePlans';
 
 export function mergeLearned(current: LearnedState, started: LearnedState, finished: LearnedState): LearnedState {
@@ -33,6 +33,9 @@ export function mergeLearned(current: LearnedState, started: LearnedState, finis
       : {}),
     ...(current.payingVisits || finished.payingVisits
       ? { payingVisits: (finished.payingVisits ?? []).reduce(withPayingVisit, current.payingVisits ?? []) }
+      : {}),
+    ...(current.losingMoves || finished.losingMoves
+      ? { losingMoves: unite(current.losingMoves ?? [], finished.losingMoves ?? [], LOSING_MOVES) }
       : {}),
     ...(current.roomMap || finished.roomMap ? { roomMap: mergedMaps(current.roomMap ?? {}, finished.roomMap ?? {}) } : {}),
   };

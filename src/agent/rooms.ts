@@ -10,7 +10,7 @@ import { cellOf } from '../schemas/game';
 import { exhausted, frontier, parseCell, tierOf } from './cells';
 import type { Exits } from './policyContext';
 import { safePool } from './probed';
-import { AgentState, carriedNames, cellMemory, doneIn, LIMITS, rememberCells, spentIn } from './state';
+import { AgentState, carriedNames, cellMemory, doneIn, LIMITS, lossesOf, rememberCells, spentIn } from './state';
 import { keepNewest } from './newest';
 import { nextUntried } from './untried';
 
@@ -143,7 +143,12 @@ export function mappedByMoves(now: AgentState, before: AgentState): AgentState {
       tried: now.tried,
       learned: now.learned,
       rooms: { here: judged.truth.location.id, exits, open: new Set() },
-      cells: { spentHere: spentIn(now, judged.truth.location.id, carriedNames(judged)), menuCommands: new Set(now.menus) },
+      cells: {
+        spentHere: spentIn(now, judged.truth.location.id, carriedNames(judged)),
+        menuCommands: new Set(now.menus),
+        // What nextUntried leaves out as losing is not a move that keeps a room open.
+        ...(now.mindsLosses ? { losses: lossesOf({ ...judged, learned: now.learned }) } : {}),
+      },
     })?.opensUp ?? false;
   for (const judged of to === from ? [now] : [before, now]) if (opensUp(judged)) open = [...open, judged.truth.location.id];
   return { ...now, exits, open: open.slice(-LIMITS.rooms) };

@@ -22,6 +22,7 @@ import { spentAnywhere } from './spentAnywhere';
 import { type Lighting, litBy } from './lighting';
 import { saysPitchDark } from './replyReading';
 import { keepNewest } from './newest';
+import { type Losses, losingAnywhere } from './losses';
 import { mergedMaps, nextOfVisit, type PlacePlanning, type RoomMap, visitKey } from './placePlans';
 
 export const LlmUsageSchema = z.object({
@@ -201,6 +202,8 @@ export const AgentStateSchema = z.object({
   visit: z.array(z.string()).default([]),
   /** Paying visits (visitKey) this episode stood in the room of with nothing of theirs offered: not planned again. */
   plansGivenUp: z.array(z.string()).default([]),
+  /** Under `valid`, a command that lost carried things is not made again in its room (see losses.ts); set from its patch. */
+  mindsLosses: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -318,6 +321,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     plansByPlace: true,
     visit: [],
     plansGivenUp: [],
+    mindsLosses: true,
   };
 }
 
@@ -587,6 +591,20 @@ export function cellMemory(state: AgentState): CellMemory {
       : {}),
     ...(state.lightsFirst ? { lighting: lightingOf(state) } : {}),
     ...(state.plansByPlace ? { placePlans: placePlanningOf(state) } : {}),
+    ...(state.mindsLosses ? { losses: lossesOf(state) } : {}),
+  };
+}
+
+/** What minding losses reads (see losses.ts). */
+export function lossesOf(state: AgentState): Losses {
+  const carried = carriedNames(state);
+  const lower = new Set(carried.map((name) => name.toLowerCase()));
+  return {
+    room: state.truth.location.id,
+    losing: new Set(state.learned.losingMoves ?? []),
+    losingAnywhere: losingAnywhere(state.learned.losingMoves ?? []),
+    carried,
+    lit: state.lit.filter((thing) => lower.has(thing)),
   };
 }
 

@@ -10,6 +10,7 @@ import { moveAt } from './state';
 import { isArmedFight, threatened } from './fights';
 import { lightingFirst, litBy } from './lighting';
 import { saysPitchDark } from './replyReading';
+import { losesHere, risksLight } from './losses';
 
 const NOT_NOUNS = new Set([
   'way',
@@ -49,7 +50,16 @@ export type UntriedContext = Pick<PolicyContext, 'worldHash' | 'tried' | 'learne
   Partial<Pick<PolicyContext, 'observation'>> & {
     cells?: Pick<
       CellMemory,
-      'spentHere' | 'menuCommands' | 'fightsBack' | 'fought' | 'facesDanger' | 'arrivedBy' | 'mindsPerils' | 'justArrived' | 'lighting'
+      | 'spentHere'
+      | 'menuCommands'
+      | 'fightsBack'
+      | 'fought'
+      | 'facesDanger'
+      | 'arrivedBy'
+      | 'mindsPerils'
+      | 'justArrived'
+      | 'lighting'
+      | 'losses'
     >;
   };
 
@@ -98,6 +108,12 @@ export function nextUntried(candidates: readonly string[], ctx: UntriedContext):
       )
     : [];
   if (fights.length) return { commands: fights, risky: false, opensUp: true, forward: true, spent: false, menu: false, fight: true };
+  // Minding losses, in the pitch dark a light comes first even where lighting was tried from this
+  // state (the explorer had put its lantern out there), twice at most.
+  if (cells?.losses && cells.mindsPerils && saysPitchDark(ctx.observation ?? '')) {
+    const relight = safe.filter((command) => litBy(command) !== null && timesTried(ctx.tried, ctx.worldHash, command) < RELIGHT_TRIES);
+    if (relight.length) return { commands: relight, risky: false, opensUp: true, forward: true, spent: false, menu: false };
+  }
   const untried = safe.filter((command) => timesTried(ctx.tried, ctx.worldHash, command) === 0);
   if (untried.length === 0) return null;
   const lightingFirstHere = ctx.cells?.lighting ? lightingFirst(untried, ctx.cells.lighting) : [];
@@ -143,11 +159,19 @@ export function withoutMenus(candidates: readonly string[], ctx: Pick<UntriedCon
   return kept.length ? kept : [...candidates];
 }
 
-/** The candidates less the moves that killed the player here in an earlier episode (all of them if every one did). */
+/**
+ * The candidates less the moves that killed the player here in an earlier episode, and (minding
+ * losses) those of a shape that lost carried things here and risky ones made with the light (see
+ * losses.ts); all of them if every one did.
+ */
 export function safeCommands(candidates: readonly string[], ctx: UntriedContext): string[] {
   const here = ctx.rooms?.here;
   const deadly = new Set(ctx.learned.deadlyMoves);
-  const safe = here === undefined ? [...candidates] : candidates.filter((command) => !deadly.has(moveAt(here, command)));
+  const losses = ctx.cells?.losses;
+  const losing = (command: string) =>
+    losses !== undefined && (losesHere(losses, command) || risksLight(losses, command, riskOf(command) === RISK.risky));
+  const safe =
+    here === undefined ? [...candidates] : candidates.filter((command) => !deadly.has(moveAt(here, command)) && !losing(command));
   return safe.length ? safe : [...candidates];
 }
 
@@ -228,6 +252,8 @@ const RISKY = startsWithAny([
   'dive',
 ]);
 
+/** Lighting commands made from one pitch-dark world state before the explorer gives the light up there (see nextUntried). */
+const RELIGHT_TRIES = 2;
 /** Blows tried from one world state before the explorer gives the fight up there (nothing it does changes the fight). */
 const FIGHT_TRIES = 4;
 
