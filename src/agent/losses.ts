@@ -22,6 +22,8 @@ type Place = GroundTruthData['location'];
 const NOT_NAMES = new Set(['the', 'a', 'an', 'of', 'some', 'pair', 'set', 'piece']);
 /** Commands that leave a thing where the player stands: a loss there says the place swallows things. */
 const DROPPING = new Set(['drop $', 'put down $', 'put $ down', 'discard $', 'throw $', 'throw away $', 'toss $', 'leave $']);
+/** A listed command that takes back whatever lies about: with it, nothing tells what is lost. */
+const TAKING_ALL = /^(?:take|get|pick up|remove)\b.*\ball\b/;
 /** Commands that put a light out. */
 const PUTTING_OUT = /^(?:extinguish|turn off|switch off|blow out|put out|douse|unlight)\b/;
 /** Words that stand for carried things in a command ("drop all", "drop two"). */
@@ -81,10 +83,11 @@ export const lossAt = (room: number, command: string, carried: readonly string[]
 /**
  * The names of the things carried `before` and not `after` that no command of `listed` names by
  * any word of theirs: gone where they cannot be taken back. Empty without a list (the game ended,
- * a menu): nothing tells a loss then.
+ * a menu) or with one that offers to take all: nothing tells a loss then.
  */
 export function lostThings(before: readonly Place[], after: readonly Place[], listed: readonly string[]): string[] {
-  if (listed.length === 0) return [];
+  // "take all" may stand for taking back what was put down (the list names a group by one of its commands).
+  if (listed.length === 0 || listed.some((command) => TAKING_ALL.test(command.toLowerCase()))) return [];
   const kept = new Set(after.map((thing) => thing.id));
   const words = new Set(listed.flatMap((command) => command.toLowerCase().split(/\s+/)));
   return before

@@ -60,8 +60,10 @@ describe('lostThings', () => {
     expect(lostThings([amulet], [], ['wear amulet'])).toEqual([]);
     expect(lostThings([amulet], [], ['north'])).toEqual(['jeweled amulet']);
   });
-  it('nothing is lost where there is no list to tell (the game ended, a menu)', () => {
+  it('nothing is lost where there is no list to tell (the game ended, a menu), or it offers to take all', () => {
     expect(lostThings([torch], [], [])).toEqual([]);
+    expect(lostThings([torch], [], ['take all', 'north'])).toEqual([]);
+    expect(lostThings([torch], [], ['take all off table', 'north'])).toEqual([]);
   });
   it('a losing move is kept by its room and its shape, the carried things left out', () => {
     const carried = ['brass lantern', 'rope'];
