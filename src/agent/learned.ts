@@ -9,7 +9,7 @@ export const VISIT_LIGHTS = 4;
 /** Paying visits and mapped rooms an agent carries across episodes. */
 export const PAYING_VISITS = 30;
 export const MAPPED_ROOMS = 80;
-/** Losing moves (`room|verb`, see losses.ts) an agent carries across episodes. */
+/** Losing moves (`room|shape`, see losses.ts) an agent carries across episodes. */
 export const LOSING_MOVES = 50;
 
 /** A visit to a room that scored: the commands made there, the paying one last, and what was lit and carried then (see placePlans.ts). */
@@ -69,7 +69,7 @@ export const LearnedStateSchema = z.object({
   payingVisits: z.array(PayingVisitSchema).max(PAYING_VISITS).optional(),
   roomMap: z.record(z.string(), z.record(z.string(), z.number().int())).optional(),
   /**
-   * `room id|verb` where a command lost carried things (gone, and offered back by no listed
+   * `room id|shape` where a command lost carried things (gone, and offered back by no listed
    * command; see losses.ts), newest last. Absent until an episode under its patch loses one.
    */
   losingMoves: z.array(z.string()).max(LOSING_MOVES).optional(),

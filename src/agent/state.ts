@@ -202,7 +202,7 @@ export const AgentStateSchema = z.object({
   visit: z.array(z.string()).default([]),
   /** Paying visits (visitKey) this episode stood in the room of with nothing of theirs offered: not planned again. */
   plansGivenUp: z.array(z.string()).default([]),
-  /** Under `valid`, a command that lost carried things is not made again in its room (see losses.ts); set from its patch. */
+  /** Under `valid`, a command of a shape that lost carried things is not made again where it lost them, nor is the light risked (see losses.ts); set from its patch. */
   mindsLosses: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
@@ -597,19 +597,23 @@ export function cellMemory(state: AgentState): CellMemory {
 
 /** What minding losses reads (see losses.ts). */
 export function lossesOf(state: AgentState): Losses {
-  const carried = carriedNames(state);
-  const lower = new Set(carried.map((name) => name.toLowerCase()));
   return {
     room: state.truth.location.id,
     losing: new Set(state.learned.losingMoves ?? []),
     losingAnywhere: losingAnywhere(state.learned.losingMoves ?? []),
-    carried,
-    lit: state.lit.filter((thing) => lower.has(thing)),
+    carried: carriedNames(state),
+    lit: litCarried(state),
   };
 }
 
 /** The names of the things carried, lower case, as placePlans.ts compares them with what was lit. */
 export const carriedLower = (state: Pick<AgentState, 'truth'>) => new Set(carriedNames(state).map((name) => name.toLowerCase()));
+
+/** What this episode lit that the player still carries, lower case (see lighting.ts). */
+function litCarried(state: Pick<AgentState, 'truth' | 'lit'>): string[] {
+  const carried = carriedLower(state);
+  return state.lit.filter((thing) => carried.has(thing));
+}
 
 /** The visits given up after a step: those whose room the player stands in with nothing of theirs offered now (see placePlans.ts). */
 export function plansGivenUpAfter(state: AgentState): string[] {
@@ -638,9 +642,13 @@ function placePlanningOf(state: AgentState): PlacePlanning {
     if (kept.length) exits[from] = Object.fromEntries(kept);
   }
   const here = state.truth.location.id;
-  const carried = carriedLower(state);
-  const lit = new Set(state.lit.filter((thing) => carried.has(thing)));
-  return { pending, visit: state.visit, lit, exits, madeHere: (command) => state.made[`${here}|${command}`] ?? 0 };
+  return {
+    pending,
+    visit: state.visit,
+    lit: new Set(litCarried(state)),
+    exits,
+    madeHere: (command) => state.made[`${here}|${command}`] ?? 0,
+  };
 }
 
 /** What the episode lit and tried to light (its commands' `room|command` entries), and whether the game has shown a dark room or told of one. */

@@ -129,7 +129,7 @@ export const MIND_PERILS_PATCH = 'explorer-minds-perils';
 export const HEED_DARK_AHEAD_PATCH = 'explorer-heeds-dark-ahead';
 /** Under `valid`, earlier episodes' scoring is replayed by room: a walk over the rooms mapped to a visit that paid, then its commands (see agent/placePlans.ts). */
 export const PLACE_PLANS_PATCH = 'explorer-plans-by-place';
-/** Under `valid`, a command after which carried things are gone, offered back by no listed command, is not made again in its room (see agent/losses.ts). */
+/** Under `valid`, a command after which carried things are gone, offered back by no listed command, is not made again in its shape where it lost them, and the light is not risked (see agent/losses.ts). */
 export const MIND_LOSSES_PATCH = 'explorer-minds-losses';
 /** In a tired room, a thing named there only by undoing commands is not yet named (see spentIn): what the explorer closed it may open again. */
 export const UNDOING_NAMES_NOTHING_PATCH = 'tired-rooms-reopen-what-was-closed';
