@@ -174,6 +174,19 @@ async function main() {
         assist: 'valid',
         continueAsNewEvery: 27,
       });
+    // The explorer under `valid` where a clock makes every state new: Planetfall (Jericho's story
+    // file) at seed 0 makes "wear chronometer" at turns 1 and 3, answered alike ("You are wearing
+    // the chronometer."), and it is spent for the episode (SPEND_ECHOES_PATCH; the code before it
+    // made it again at turn 10, on the gangway, and at turns 13 and 18).
+    if (want('valid-suite'))
+      await recordEpisode('history-valid-echoes-episode', {
+        game: suiteStory('planetfall.z3'),
+        seed: 0,
+        maxTurns: 14,
+        policy: 'oracle-free',
+        assist: 'valid',
+        continueAsNewEvery: 7,
+      });
     // The explorer under `valid` where things are lost: Inhumane (Jericho's story file) at seed 0
     // walks out into the desert, where "drop two" at turn 13 loses the torch button and the shovel
     // in the sand (no listed command names them again); at turn 14 it walks north

@@ -13,6 +13,7 @@ import { isFirstEver, placeOf } from './cells';
 import type { Decision } from './decision';
 import { observe as observeDynamics, shortState } from './dynamics';
 import { arrivalAfter } from './directions';
+import { echoesAfter } from './echoes';
 import { threatHeld } from './fights';
 import { litThing } from './lighting';
 import { type LearnedState, LOSING_MOVES, VISIT_COMMANDS, VISIT_LIGHTS } from './learned';
@@ -126,6 +127,23 @@ function learnedLosses(learned: LearnedState, state: AgentState, step: GameState
   };
 }
 
+/** What echoesAfter reads of a step: what was on screen and seen before it, and after. */
+function echoStep(state: AgentState, step: GameState & { command: string }) {
+  const seen = (truth: AgentState['truth']) => ({
+    room: truth.location.id,
+    carried: truth.inventory.map((item) => item.name),
+    score: truth.score,
+  });
+  return {
+    command: step.command,
+    reply: step.observation,
+    shown: state.observation,
+    before: seen(state.truth),
+    after: seen(step.truth),
+    died: step.truth.died,
+  };
+}
+
 /** The state after `step` (the engine's result of running `step.command`, which is what is learned from). */
 export function learn(
   state: AgentState,
@@ -208,6 +226,7 @@ export function learn(
     discovered: firstEver ? pushOnce(state.discovered, shortState(state.worldHash), LIMITS.frontier) : state.discovered,
     done: pushOnce(state.done, `${state.truth.location.id}|${command}`, LIMITS.done),
     made: countMade(state.made, state.truth.location.id, command),
+    echoes: state.spendsEchoes && assist.shows === 'commands' ? echoesAfter(state.echoes, echoStep(state, step)) : state.echoes,
     places: newPlace ? [...state.places, place].slice(-LIMITS.places) : state.places,
     stalledTurns: scoreDelta > 0 || newPlace ? 0 : state.stalledTurns + 1,
     nouns: step.nouns ?? [],

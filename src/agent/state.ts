@@ -19,6 +19,7 @@ import { pairKindOf, thingWordsOf, verbOf, verbUses } from './verbSpread';
 import { FIGHT_ROUNDS, isArmedFight, threatened } from './fights';
 import { isMove } from './directions';
 import { spentAnywhere } from './spentAnywhere';
+import { EchoesSchema, NO_ECHOES } from './echoes';
 import { type Lighting, litBy } from './lighting';
 import { saysPitchDark } from './replyReading';
 import { keepNewest } from './newest';
@@ -73,6 +74,10 @@ export const AgentStateSchema = z.object({
   done: z.array(z.string()).default([]),
   /** `room id|command` -> how many times this episode made it there (see CellMemory.spentHere). */
   made: z.record(z.string(), z.number().int().positive()).default({}),
+  /** Under `valid`, a command answered as before, changing nothing seen, is spent for the episode wherever made (see echoes.ts); set from its patch. */
+  spendsEchoes: z.boolean().default(false),
+  /** The replies that tell echoes, and the commands answered with one (with spendsEchoes). */
+  echoes: EchoesSchema.default(NO_ECHOES),
   /** Rooms this episode left with moves that still open something up, oldest first (see rooms.ts). */
   open: z.array(z.number().int()).default([]),
   /** Short world hashes from which this episode was the first ever to reach a place or item (see learned.frontier). */
@@ -257,6 +262,8 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     exits: {},
     done: [],
     made: {},
+    spendsEchoes: true,
+    echoes: NO_ECHOES,
     open: [],
     spent: [],
     discovered: [],
@@ -390,11 +397,24 @@ export const ROOM_TIRES_AFTER = 15;
  * else changed since: every item taken makes each world state new, so untried-from-this-state
  * sent Zork I's explorer round the forest's exits again after each find (60 of 100 turns
  * outdoors). A move that is not made from the room now is not listed, so a door opened since
- * brings its way back as new. With `tiresRooms`, a room tires (ROOM_TIRES_AFTER).
+ * brings its way back as new. With `tiresRooms`, a room tires (ROOM_TIRES_AFTER). With
+ * `spendsEchoes`, a command answered with an echo is spent everywhere (see echoes.ts).
  */
 export function spentIn(
   state: Pick<AgentState, 'made'> &
-    Partial<Pick<AgentState, 'spendsMoves' | 'spendsPairs' | 'tiresRooms' | 'triesNewPairings' | 'undoingNamesNothing' | 'spendsAnywhere'>>,
+    Partial<
+      Pick<
+        AgentState,
+        | 'spendsMoves'
+        | 'spendsPairs'
+        | 'tiresRooms'
+        | 'triesNewPairings'
+        | 'undoingNamesNothing'
+        | 'spendsAnywhere'
+        | 'spendsEchoes'
+        | 'echoes'
+      >
+    >,
   room: number,
   carried: readonly string[] = [],
 ): SpentCommands {
@@ -425,9 +445,14 @@ export function spentIn(
     return things.every((word) => named.has(word)) && (!state.triesNewPairings || namedTogether(things));
   };
   const everywhere = state.spendsAnywhere ? spentAnywhere(state.made, carried) : () => false;
+  const echoed = new Set(state.spendsEchoes ? (state.echoes?.spent ?? []) : []);
   return {
     has: (command) =>
-      commands.has(command) || (kinds.size > 0 && kinds.has(pairKindOf(command) ?? '')) || tired(command) || everywhere(command),
+      commands.has(command) ||
+      (kinds.size > 0 && kinds.has(pairKindOf(command) ?? '')) ||
+      tired(command) ||
+      everywhere(command) ||
+      (echoed.size > 0 && echoed.has(command.trim().toLowerCase())),
     tired: isTired,
   };
 }

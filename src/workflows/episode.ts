@@ -131,6 +131,8 @@ export const HEED_DARK_AHEAD_PATCH = 'explorer-heeds-dark-ahead';
 export const PLACE_PLANS_PATCH = 'explorer-plans-by-place';
 /** Under `valid`, a command after which carried things are gone, offered back by no listed command, is not made again in its shape where it lost them, and the light is not risked (see agent/losses.ts). */
 export const MIND_LOSSES_PATCH = 'explorer-minds-losses';
+/** Under `valid`, a command answered as it was before, changing nothing seen ("You are wearing the chronometer."), or naming nothing and showing again what was shown ("look" on arrival), is spent for the episode wherever it is made (see agent/echoes.ts). */
+export const SPEND_ECHOES_PATCH = 'explorer-spends-echoes';
 /** In a tired room, a thing named there only by undoing commands is not yet named (see spentIn): what the explorer closed it may open again. */
 export const UNDOING_NAMES_NOTHING_PATCH = 'tired-rooms-reopen-what-was-closed';
 /** Under `none`, what a room's replies list apart from its description ("There is a lamp here.") is taken before its exits are walked (see typed.ts). */
@@ -205,6 +207,7 @@ const DECISION_PATCHES = [
   ['heedsDarkAhead', HEED_DARK_AHEAD_PATCH],
   ['plansByPlace', PLACE_PLANS_PATCH],
   ['mindsLosses', MIND_LOSSES_PATCH],
+  ['spendsEchoes', SPEND_ECHOES_PATCH],
 ] as const satisfies ReadonlyArray<readonly [BooleanField, string]>;
 
 type DecisionFlag = (typeof DECISION_PATCHES)[number][0];

@@ -346,6 +346,9 @@ describe('the turn pipeline keeps the map', () => {
       1,
       initialMemory(freshLearned(), valid),
     );
+    // Each reply here is "Done." with nothing seen changed: spending echoes would spend both at
+    // their second try (see echoes.test.ts); this is the count's own rule.
+    state = { ...state, spendsEchoes: false };
     const chosen: string[] = [];
     for (let turn = 1; turn <= 5; turn++) {
       const decision = decide(state, valid, createRng(turn), deliberate(state, valid, createRng(turn)), null);
