@@ -108,12 +108,13 @@ async function main() {
         assist: 'valid',
         continueAsNewEvery: 15,
       });
-    // The explorer under `valid` on a suite game, where a room tires with things in hand: in
-    // snacktime's sitting room, tired with the sock and the can taken there, the explorer gives the
-    // pet the can at turn 56 (tired rooms try new pairings; the code before them had spent "give
-    // pet can" untried and walked between rooms; before idle commands were spent anywhere it
-    // waited there twice more and gave it at turn 61). Needs ../shared/jericho (the story is not
-    // in the repository; the replay tests answer its activities from the recording).
+    // The explorer under `valid` on a suite game, where a room tires with things in hand:
+    // snacktime. Recorded before SPEND_ECHOES_PATCH, in the sitting room, tired with the sock and
+    // the can taken there, it gave the pet the can at turn 56 (tired rooms try new pairings; see
+    // before-patches/history-valid-suite-before-pairings); since then, with echoes spent, its commands part
+    // from that recording's at turn 17 ("take sock" for "take dino"), and it gives the pet the shiny
+    // thing at turn 35 instead. Needs ../shared/jericho (the story is not in the repository; the replay tests answer its
+    // activities from the recording).
     if (want('valid-suite'))
       await recordEpisode('history-valid-suite-episode', {
         game: suiteStory('snacktime.z8'),
@@ -176,8 +177,9 @@ async function main() {
       });
     // The explorer under `valid` where a clock makes every state new: Planetfall (Jericho's story
     // file) at seed 0 makes "wear chronometer" at turns 1 and 3, answered alike ("You are wearing
-    // the chronometer."), and it is spent for the episode (SPEND_ECHOES_PATCH; the code before it
-    // made it again at turn 10, on the gangway, and at turns 13 and 18).
+    // the chronometer."), and it is spent for the episode: at turn 9, on the gangway, the explorer
+    // goes down (SPEND_ECHOES_PATCH; the code before it put on the uniform there and made "wear
+    // chronometer" again at turns 10 and 13).
     if (want('valid-suite'))
       await recordEpisode('history-valid-echoes-episode', {
         game: suiteStory('planetfall.z3'),
@@ -201,10 +203,12 @@ async function main() {
         assist: 'valid',
         continueAsNewEvery: 8,
       });
-    // The explorer under `valid` where it shut a way itself: 9:05 (Jericho's story file) at seed 0
-    // handles its things in the bedroom until the room tires, closes the door to the east at turn
-    // 21 and opens it again at turn 22 (tired rooms reopen what was closed; the code before them had
-    // spent "open door" and got out of bed instead, never to go east).
+    // The explorer under `valid` in 9:05's bedroom (Jericho's story file) at seed 0, handling its
+    // things until the room tires. Recorded before SPEND_ECHOES_PATCH it closed the door to the
+    // east at turn 21 and opened it again at turn 22 (tired rooms reopen what was closed; see
+    // before-patches/history-valid-reopen-before-undoing); since then "look under bed", answered
+    // alike at turns 5 and 10, is spent, and its 24 turns put things on the end table and in the
+    // bed instead, the door left shut.
     if (want('valid-suite'))
       await recordEpisode('history-valid-reopen-episode', {
         game: suiteStory('905.z5'),

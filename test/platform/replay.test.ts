@@ -100,7 +100,10 @@ describe('replay of recorded histories', () => {
     // at turn 1 it opened the mailbox (the first episode's path by world states) where the code
     // after it walks south to the window the first episode climbed in by. And inhumane under valid
     // at seed 0 recorded before MIND_LOSSES_PATCH: at turn 14, "drop two" having lost two things in
-    // the desert's sand, it dropped all there (the torch) where the code after it walks north.
+    // the desert's sand, it dropped all there (the torch) where the code after it walks north. And
+    // planetfall under valid at seed 0 recorded before SPEND_ECHOES_PATCH: at turn 9, on the
+    // gangway, "wear chronometer" answered alike at turns 1 and 3, it put on the uniform (and the
+    // chronometer again at turn 10) where the code after it, the chronometer spent, goes down.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -109,7 +112,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(54);
+    expect(histories).toHaveLength(56);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
