@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { isMove } from './directions';
 import { withNewestEntry } from './newest';
+import { asCompared } from './replyReading';
 import { thingWordsOf } from './verbSpread';
 
 export const EchoesSchema = z.object({
@@ -35,13 +36,10 @@ export interface Seen {
   score: number;
 }
 
-/** The text as compared: whitespace and case aside. */
-const plain = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
-
 /** The first line of a reply that is not blank, as compared, cut short. */
 export function firstLine(reply: string): string {
   const line = reply.split('\n').find((text) => text.trim() !== '') ?? '';
-  return plain(line).slice(0, LIMITS.line);
+  return asCompared(line).slice(0, LIMITS.line);
 }
 
 const sameSeen = (before: Seen, after: Seen) =>
@@ -63,11 +61,10 @@ export function echoesAfter(
     ([made]) => made === command || !thingWordsOf(made).some((word) => things.includes(word)),
   );
   const { [command]: last, ...others } = Object.fromEntries(kept);
-  if (echoes.spent.includes(command)) return { ...echoes, replies: others };
-  if (step.died || !sameSeen(step.before, step.after)) return { ...echoes, replies: others };
+  if (echoes.spent.includes(command) || step.died || !sameSeen(step.before, step.after)) return { ...echoes, replies: others };
   const line = firstLine(step.reply);
-  const reply = plain(step.reply);
-  const showsAgain = things.length === 0 && reply !== '' && plain(step.shown).includes(reply);
+  const reply = asCompared(step.reply);
+  const showsAgain = things.length === 0 && reply !== '' && asCompared(step.shown).includes(reply);
   if (line !== '' && (line === last || showsAgain)) return { replies: others, spent: [...echoes.spent, command].slice(-LIMITS.spent) };
   return { ...echoes, replies: withNewestEntry(others, command, line, LIMITS.replies) };
 }

@@ -6,6 +6,7 @@
  * that changes (the inventory after something was taken, a prayer at an altar) keeps it typed.
  */
 import { z } from 'zod';
+import { asCompared } from './replyReading';
 
 export const IdleTriesSchema = z.object({
   /** Command -> the last reply it had that gained nothing, whitespace and case aside. */
@@ -27,7 +28,7 @@ export function idleAfter(
   const command = step.command;
   const isIdle = step.shape === command && !command.includes('$') && !directions.includes(command);
   if (!isIdle || step.gained || known.struck.includes(command)) return idle;
-  const reply = step.reply.toLowerCase().replace(/\s+/g, ' ').trim();
+  const reply = asCompared(step.reply);
   if (known.replies[command] === reply) {
     const { [command]: _, ...replies } = known.replies;
     return { replies, struck: [...known.struck, command].slice(-LIMITS.struck) };

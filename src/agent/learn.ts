@@ -131,7 +131,7 @@ function learnedLosses(learned: LearnedState, state: AgentState, step: GameState
 function echoStep(state: AgentState, step: GameState & { command: string }) {
   const seen = (truth: AgentState['truth']) => ({
     room: truth.location.id,
-    carried: truth.inventory.map((item) => item.name),
+    carried: carriedNames({ truth }),
     score: truth.score,
   });
   return {
