@@ -121,6 +121,12 @@ export function objectLayout(mem: Uint8Array, version: number, objectTable: numb
   return { version, objectTable, entrySize, attrBytes: v3 ? 4 : 6, firstEntry, count };
 }
 
+interface EntryWords {
+  words: Uint32Array;
+  /** The same memory as bytes. */
+  bytes: Uint8Array;
+}
+
 export class ObjectTable {
   constructor(
     private readonly layout: ObjectLayout,
@@ -259,18 +265,50 @@ export class ObjectTable {
     const now = this.entryBytes(mem);
     // Most candidates touch no entry at all: a native comparison answers them without the loop.
     if (Buffer.compare(now, entries) === 0) return true;
-    const { entrySize, attrBytes, version } = this.layout;
-    const parentEnd = attrBytes + (version <= 3 ? 1 : 2);
-    for (let i = 0; i < now.length; i++) {
-      if (now[i] === entries[i]) continue;
-      const id = Math.floor(i / entrySize) + 1;
-      if (mask.ignoreObjects.has(id)) continue;
-      const offset = i - (id - 1) * entrySize;
-      if (offset < attrBytes) {
-        if (!attributesMasked(id, offset, now[i] ^ entries[i], mask)) return false;
-      } else if (offset < parentEnd) return false;
-    }
+    // A daemon that moves every turn (Zork's thief) changes some entry on nearly every candidate,
+    // so the loop runs for most of them: four bytes at a time (both sides copied to aligned
+    // scratch), with what the mask ignores cleared.
+    const compared = this.comparedBits(mask);
+    const scratch = (this.scratch ??= { now: this.entryWords(), before: this.entryWords() });
+    scratch.now.bytes.set(now);
+    scratch.before.bytes.set(entries);
+    const nowWords = scratch.now.words;
+    const beforeWords = scratch.before.words;
+    for (let i = 0; i < compared.length; i++) if ((nowWords[i] ^ beforeWords[i]) & compared[i]) return false;
     return true;
+  }
+
+  private readonly comparedBitsByMask = new WeakMap<WorldMask, Uint32Array>();
+  private scratch?: { now: EntryWords; before: EntryWords };
+
+  /** Room for every entry byte, readable four bytes at a time. */
+  private entryWords(): EntryWords {
+    const words = new Uint32Array(Math.ceil((this.layout.count * this.layout.entrySize) / 4));
+    return { words, bytes: new Uint8Array(words.buffer) };
+  }
+
+  /**
+   * Per entry byte, the bits sameWorld compares: attributes but the ignored ones, the parent link;
+   * nothing of an ignored object, nor the sibling, child and property links.
+   */
+  private comparedBits(mask: WorldMask): Uint32Array {
+    const cached = this.comparedBitsByMask.get(mask);
+    if (cached) return cached;
+    const { count, entrySize, attrBytes, version } = this.layout;
+    const parentEnd = attrBytes + (version <= 3 ? 1 : 2);
+    const kept = attributeBytesKept(mask, attrBytes);
+    const { words, bytes: bits } = this.entryWords();
+    for (let id = 1; id <= count; id++) {
+      if (mask.ignoreObjects.has(id)) continue;
+      const entry = (id - 1) * entrySize;
+      bits.set(kept, entry);
+      bits.fill(0xff, entry + attrBytes, entry + parentEnd);
+    }
+    for (const [id, attribute] of mask.ignoreObjectAttributes) {
+      if (id >= 1 && id <= count && attribute >> 3 < attrBytes) bits[(id - 1) * entrySize + (attribute >> 3)] &= ~(0x80 >> (attribute & 7));
+    }
+    this.comparedBitsByMask.set(mask, words);
+    return words;
   }
 
   worldState(mem: Uint8Array, score: number, mask: WorldMask): WorldState {
@@ -308,18 +346,6 @@ function attributeBytesKept(mask: WorldMask, attrBytes: number): Uint8Array {
     keptBytes.set(mask, keep);
   }
   return keep;
-}
-
-/** Whether every attribute whose bit differs in this attribute byte of the object is masked. */
-function attributesMasked(id: number, byte: number, differing: number, mask: WorldMask): boolean {
-  for (let bit = 0; bit < 8; bit++) {
-    if (!(differing & (0x80 >> bit))) continue;
-    const attribute = byte * 8 + bit;
-    if (mask.ignoreAttributes.has(attribute)) continue;
-    if (mask.ignoreObjectAttributes.some(([o, a]) => o === id && a === attribute)) continue;
-    return false;
-  }
-  return true;
 }
 
 export function worldHash(state: WorldState): string {
