@@ -120,6 +120,8 @@ export class CaptureGlkOte extends GlkOteBase {
   private windowTypes = new Map<number, string>();
   /** Grid windows (the v3 status window, the upper window) by window id, as last drawn. */
   private readonly grids = new Map<number, string[]>();
+  /** Grid windows grue draws itself (the v3 status line). */
+  private readonly drawnHere = new Set<number>();
   pending: PendingInput | null = null;
   special: { filemode: string } | null = null;
   exited = false;
@@ -136,6 +138,12 @@ export class CaptureGlkOte extends GlkOteBase {
 
   setGrid(windowId: number, lines: string[]): void {
     this.grids.set(windowId, [...lines]);
+  }
+
+  /** Draw a grid window here, not through Glk (./glkBypass): Glk's updates no longer redraw it. */
+  drawGrid(windowId: number, lines: string[]): void {
+    this.drawnHere.add(windowId);
+    this.setGrid(windowId, lines);
   }
 
   sendLine(text: string): void {
@@ -169,7 +177,7 @@ export class CaptureGlkOte extends GlkOteBase {
 
   update_content(content: NonNullable<GlkUpdate['content']>): void {
     for (const win of content) {
-      if (!win.lines) continue;
+      if (!win.lines || this.drawnHere.has(win.id)) continue;
       const grid = this.grids.get(win.id) ?? [];
       for (const line of win.lines) grid[line.line] = styledText(line.content);
       this.grids.set(win.id, grid);

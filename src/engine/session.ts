@@ -29,6 +29,7 @@ import { inspectStory, LoadedStory, loadStoryFile, StoryInfo } from './story';
 import { FrotzRandom } from './frotzRandom';
 import { vmFaultError } from './vmFault';
 import { installVmHooks } from './vmHooks';
+import { bypassGlkForWhatGrueReads } from './glkBypass';
 import { captureVm, restoreVm, VmParts } from './vmCapture';
 import type { VmState } from './vmState';
 import { createZvm, Zvm } from './zvm';
@@ -185,6 +186,7 @@ export class GameSession {
       },
     });
     this.screen.install();
+    bypassGlkForWhatGrueReads(this.vm, this.glk, this.glkote);
     const opts = { vm: this.vm, Glk: this.glk, GlkOte: this.glkote, Dialog: NO_FILES_DIALOG };
     // ZVM writes into the buffer it is given: every session gets its own copy.
     this.vm.prepare(this.bytes.slice(), opts);
