@@ -11,6 +11,7 @@ import type { GameBinding } from './bindings';
 import { VmFaultError } from './errors';
 import type { GameSession, VmState } from './session';
 import { groupHits, type ProbeHit } from './effectGroups';
+import { appendAll } from './appendAll';
 
 export interface ProbeRequest {
   id: number;
@@ -19,15 +20,38 @@ export interface ProbeRequest {
   story?: Uint8Array;
   binding: GameBinding | null;
   state: VmState;
-  candidates: string[];
-  /** Candidate indices this thread tries. */
+  /** Which pass of which search: a thread sets up once per pass (restore, read the world, time a look and a wait). */
+  pass: number;
+  /** The candidates this request tries, and each one's index in its pass. */
+  commands: string[];
   indices: number[];
 }
 
 export type ProbeReply = { id: number; hits: ProbeHit[] } | { id: number; error: string };
 
+/**
+ * The calling thread's share of a pass: the candidates at these indices, tried from the same state
+ * while the threads try theirs. Its VM has played the game and every earlier search, so it is
+ * warm where a thread's is not yet: a thread's first searches of a story run its Z-code cold,
+ * several times slower (V8 has not compiled the blocks yet).
+ */
+export type ProbeHere = (indices: number[]) => Promise<ProbeHit[]>;
+
 /** Below this many candidates a search is not worth splitting. */
 const MIN_PARALLEL_CANDIDATES = 48;
+
+/**
+ * A pass is handed out in chunks, each to whichever thread (or the calling thread) is free, so a
+ * thread still cold on a story takes fewer than a warm one. Small enough that the last chunks do
+ * not keep the others waiting, large enough that a request's cost (the state sent, a reply) stays
+ * small beside its candidates'.
+ */
+function chunkSize(candidates: number, shares: number): number {
+  return Math.min(64, Math.max(8, Math.ceil(candidates / (shares * 8))));
+}
+
+/** Requests a thread has in hand at once: the next one waits in its queue while it works on this one. */
+const REQUESTS_IN_FLIGHT = 2;
 
 // Threads run the TypeScript module through tsx, as the CLI does, so there is no build step. Both are
 // resolved here: an eval'd thread resolves bare names from the working directory, which need not be grue's.
@@ -140,6 +164,7 @@ class ProbeThread {
 export class ProbePool {
   private readonly threads: ProbeThread[] = [];
   private nextId = 1;
+  private nextPass = 1;
 
   constructor(
     readonly size: number = defaultProbeThreads(),
@@ -161,25 +186,54 @@ export class ProbePool {
    * current one), numbered from `offset`: a later pass continues the numbering. In candidate
    * order, as the serial search finds them, since the next pass is planned from them.
    */
-  async probeHits(session: GameSession, candidates: string[], offset = 0, state: VmState = session.captureState()): Promise<ProbeHit[]> {
+  async probeHits(
+    session: GameSession,
+    candidates: string[],
+    offset = 0,
+    state: VmState = session.captureState(),
+    here?: ProbeHere,
+  ): Promise<ProbeHit[]> {
     for (let i = this.threads.length - 1; i >= 0; i--) if (!this.threads[i].alive) this.threads.splice(i, 1);
     while (this.threads.length < this.size) this.threads.push(new ProbeThread(this.stallLimit));
     const md5 = session.story.md5;
-    const parts = this.threads.map((thread, t) => {
+    const pass = this.nextPass++;
+    const size = chunkSize(candidates.length, this.threads.length + (here ? 1 : 0));
+    let next = 0;
+    const takeChunk = (): number[] | undefined => {
+      if (next >= candidates.length) return undefined;
       const indices: number[] = [];
-      // Interleaved, so the costly two-object candidates at the end are shared out too.
-      for (let i = t; i < candidates.length; i += this.threads.length) indices.push(i);
-      const story = thread.stories.has(md5) ? undefined : session.storyFile;
-      thread.stories.add(md5);
-      return thread.run({ id: this.nextId++, md5, story, binding: session.binding ?? null, state, candidates, indices }, session.storyName);
-    });
+      for (const end = Math.min(candidates.length, next + size); next < end; next++) indices.push(next);
+      return indices;
+    };
+    const onThread = async (thread: ProbeThread): Promise<ProbeHit[]> => {
+      const hits: ProbeHit[] = [];
+      for (let indices = takeChunk(); indices; indices = takeChunk()) {
+        const story = thread.stories.has(md5) ? undefined : session.storyFile;
+        thread.stories.add(md5);
+        const commands = indices.map((i) => candidates[i]);
+        const request = { id: this.nextId++, md5, story, binding: session.binding ?? null, state, pass, commands, indices };
+        appendAll(hits, await thread.run(request, session.storyName));
+      }
+      return hits;
+    };
+    const onCallingThread = async (probe: ProbeHere): Promise<ProbeHit[]> => {
+      const hits: ProbeHit[] = [];
+      for (let indices = takeChunk(); indices; indices = takeChunk()) {
+        appendAll(hits, await probe(indices));
+        // The threads' replies are read, and their next chunks sent, only when this thread is free.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return hits;
+    };
+    const parts = this.threads.flatMap((thread) => Array.from({ length: REQUESTS_IN_FLIGHT }, () => onThread(thread)));
+    if (here) parts.push(onCallingThread(here));
     const hits = (await Promise.all(parts)).flat().sort((a, b) => a.index - b.index);
     return offset ? hits.map((hit) => ({ ...hit, index: hit.index + offset })) : hits;
   }
 
-  /** Whether a search over this many candidates should use the pool. */
+  /** Whether a search over this many candidates should use the pool (beside the calling thread). */
   worthIt(candidates: number): boolean {
-    return this.size > 1 && candidates >= MIN_PARALLEL_CANDIDATES;
+    return candidates >= MIN_PARALLEL_CANDIDATES;
   }
 
   async close(): Promise<void> {
@@ -187,7 +241,10 @@ export class ProbePool {
   }
 }
 
-/** GRUE_PROBE_THREADS, else one per core (at most 4: beyond that the turn's other work dominates). */
+/**
+ * GRUE_PROBE_THREADS, else one per core but the one the search itself runs on, which takes a share
+ * of each pass (at least one; at most 3: beyond four in all the turn's other work dominates).
+ */
 export function defaultProbeThreads(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.GRUE_PROBE_THREADS;
   if (raw !== undefined && raw !== '') {
@@ -195,7 +252,7 @@ export function defaultProbeThreads(env: NodeJS.ProcessEnv = process.env): numbe
     if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`GRUE_PROBE_THREADS must be a whole number from 1 to 64 (got "${raw}").`);
     return n;
   }
-  return Math.max(1, Math.min(4, availableParallelism()));
+  return Math.max(1, Math.min(4, availableParallelism()) - 1);
 }
 
 let shared: ProbePool | undefined;

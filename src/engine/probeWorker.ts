@@ -19,14 +19,19 @@ function sessionFor(request: ProbeRequest): GameSession {
   return session;
 }
 
+/** The prober of the pass this thread last worked on: a pass comes in several requests. */
+let current: { session: GameSession; pass: number; probe: ReturnType<typeof candidateProber> } | undefined;
+
 parentPort!.on('message', (request: ProbeRequest) => {
   let reply: ProbeReply;
   try {
     const session = sessionFor(request);
-    const probe = candidateProber(session, request.state);
+    if (current?.session !== session || current.pass !== request.pass) {
+      current = { session, pass: request.pass, probe: candidateProber(session, request.state) };
+    }
     const hits: ProbeHit[] = [];
-    for (const index of request.indices) {
-      const hit = probe(request.candidates[index], index);
+    for (let k = 0; k < request.indices.length; k++) {
+      const hit = current.probe(request.commands[k], request.indices[k]);
       if (hit) hits.push(hit);
     }
     reply = { id: request.id, hits };

@@ -17,6 +17,7 @@ import { diffKey, isEmptyDiff, withoutOneWayIgnores, worldDiff, type WorldState 
 import type { GameSession, VmState } from './session';
 import { isEmptyOps, maskedOps, type ObjectOps, opsKey, traceObjectOps } from './objectOps';
 import type { ProbePool } from './probePool';
+import { appendAll } from './appendAll';
 import { groupHits, type ProbeHit, type Prober, type ValidAction } from './effectGroups';
 import type { YieldOptions } from './stepsRunner';
 import { spellOut } from './wholeWords';
@@ -213,8 +214,11 @@ export async function searchValidActionsYielding(session: GameSession, options: 
     const hits: ProbeHit[] = [];
     const tried: string[] = [];
     for (let list = passes(hits); list; list = passes(hits)) {
-      if (options.pool?.worthIt(list.length)) appendAll(hits, await options.pool.probeHits(session, list, tried.length, start));
-      else appendAll(hits, await probeHere(session, start, list, tried.length, every));
+      if (options.pool?.worthIt(list.length)) {
+        let probe: Prober | undefined;
+        const here = (indices: number[]) => probeHere((probe ??= candidateProber(session, start)), list, 0, every, indices);
+        appendAll(hits, await options.pool.probeHits(session, list, tried.length, start, here));
+      } else appendAll(hits, await probeHere(candidateProber(session, start), list, tried.length, every));
       appendAll(tried, list);
     }
     return { actions: finishSearch(session, start, groupHits(hits), passes.reworded), candidates: tried };
@@ -224,21 +228,13 @@ export async function searchValidActionsYielding(session: GameSession, options: 
   }
 }
 
-/**
- * `target.push(...items)` without spreading: a spread passes every item as an argument on the
- * stack, and a pass of ~125,000 candidates or more (Sherlock's North Ambulatory: 141,562) threw
- * "Maximum call stack size exceeded" out of the game activity.
- */
-export function appendAll<T>(target: T[], items: readonly T[]): void {
-  for (const item of items) target.push(item);
-}
-
-/** One pass on this thread, giving the event loop back every `every` ms. */
-async function probeHere(session: GameSession, start: VmState, list: string[], offset: number, every: number): Promise<ProbeHit[]> {
-  const probe = candidateProber(session, start);
+/** One pass (or the candidates at `indices` of it) on this thread, giving the event loop back every `every` ms. */
+async function probeHere(probe: Prober, list: string[], offset: number, every: number, indices?: number[]): Promise<ProbeHit[]> {
   const hits: ProbeHit[] = [];
   let since = performance.now();
-  for (let i = 0; i < list.length; i++) {
+  const count = indices ? indices.length : list.length;
+  for (let k = 0; k < count; k++) {
+    const i = indices ? indices[k] : k;
     const hit = probe(list[i], offset + i);
     if (hit) hits.push(hit);
     if (performance.now() - since >= every) {

@@ -1,4 +1,4 @@
-import { appendAll } from '../../src/engine/validActions';
+import { appendAll } from '../../src/engine/appendAll';
 
 describe('appendAll: a search pass of any size is kept', () => {
   it('appends 200,000 candidates to what was tried before, in order', () => {
