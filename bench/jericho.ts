@@ -32,7 +32,7 @@
  * _filter_candidate_actions) so its groups are kept; `jerichoParallelMsMedian` the same with
  * use_parallel=True (pool start-up excluded). `grueMsMedian` is grue's search as its game turns
  * run it: candidate generation plus the candidates tried on the probe threads (`probeThreads`,
- * GRUE_PROBE_THREADS or one per core); `grueSerialMsMedian` the same on one thread
+ * GRUE_PROBE_THREADS or one per core but one) and the search's own thread; `grueSerialMsMedian` the same on one thread
  * (searchValidActions). The two must return the same actions, or the bench stops (--no-serial skips it).
  *
  * Definitions, all by Jericho's own effect test: grue's offered commands (one `command` per grue

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findValidActions, findValidActionsYielding, GameSession } from '../../src/engine';
+import { candidateProber, findValidActions, findValidActionsYielding, GameSession } from '../../src/engine';
 import { VmFaultError } from '../../src/engine/errors';
 import { defaultProbeThreads, ProbePool } from '../../src/engine/probePool';
 import { describeWithGame, describeWithJerichoStory, GAME_FILES, ZORK_ROUTE } from '../helpers';
@@ -50,6 +50,29 @@ describe('probe pool', () => {
     try {
       const session = GameSession.fromFile(join(GAME_FILES, 'ferry.z8'), { binding: null });
       expect(await findValidActionsYielding(session, { pool })).toEqual(findValidActions(session));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('shares a pass with the calling thread in chunks, each candidate tried once, hits in candidate order', async () => {
+    const pool = new ProbePool(1);
+    try {
+      const session = GameSession.fromFile(join(GAME_FILES, 'lighthouse.z5'));
+      const candidates = Array.from({ length: 200 }, (_, i) => (i === 150 ? 'open wooden chest' : `examine thing${i}`));
+      const start = session.captureState();
+      const probe = candidateProber(session, start);
+      const here: number[] = [];
+      const hits = await pool.probeHits(session, candidates, 1000, start, async (indices) => {
+        here.push(...indices);
+        return indices.map((i) => probe(candidates[i], i)).filter((hit) => hit !== null);
+      });
+      // The thread had two chunks in hand before the calling thread took its first.
+      expect(here.length).toBeGreaterThan(0);
+      expect(here.length).toBeLessThan(candidates.length);
+      expect(new Set(here).size).toBe(here.length);
+      // The chest's command was tried once, by whichever side held its chunk, and numbered from the offset.
+      expect(hits.map((hit) => hit.index)).toEqual([1150]);
     } finally {
       await pool.close();
     }
