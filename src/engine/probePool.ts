@@ -1,9 +1,9 @@
 /**
- * Worker threads that try valid-action candidates in parallel. Each thread keeps its own VM per
- * story; for a search it is sent the state (RAM, stack, registers: a few kilobytes) and every
- * n-th candidate, tries them exactly as the serial search does (candidateProber), and sends back
- * the ones that changed the world. Groups are merged by candidate index, so the result is the
- * same as the serial search's whatever the thread count or timing.
+ * Worker threads that try valid-action candidates in parallel, beside the thread that asks. Each
+ * thread keeps its own VM per story; a pass is handed out in chunks, each sent with the state
+ * (RAM, stack, registers: a few kilobytes), tried exactly as the serial search tries them
+ * (candidateProber), and the ones that changed the world sent back. Hits are merged by candidate
+ * index, so the result is the same as the serial search's whatever the thread count or timing.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -199,8 +199,9 @@ export class ProbePool {
     const pass = this.nextPass++;
     const size = chunkSize(candidates.length, this.threads.length + (here ? 1 : 0));
     let next = 0;
+    let failure: { error: unknown } | undefined;
     const takeChunk = (): number[] | undefined => {
-      if (next >= candidates.length) return undefined;
+      if (failure || next >= candidates.length) return undefined;
       const indices: number[] = [];
       for (const end = Math.min(candidates.length, next + size); next < end; next++) indices.push(next);
       return indices;
@@ -227,7 +228,18 @@ export class ProbePool {
     };
     const parts = this.threads.flatMap((thread) => Array.from({ length: REQUESTS_IN_FLIGHT }, () => onThread(thread)));
     if (here) parts.push(onCallingThread(here));
-    const hits = (await Promise.all(parts)).flat().sort((a, b) => a.index - b.index);
+    // After a failure no chunk is handed out, and the pass ends only when every part has stopped:
+    // the calling thread's share must not go on with the session once the caller has it back.
+    const settled = await Promise.allSettled(
+      parts.map((part) =>
+        part.catch((error: unknown) => {
+          failure ??= { error };
+          throw error;
+        }),
+      ),
+    );
+    if (failure) throw failure.error;
+    const hits = settled.flatMap((part) => (part.status === 'fulfilled' ? part.value : [])).sort((a, b) => a.index - b.index);
     return offset ? hits.map((hit) => ({ ...hit, index: hit.index + offset })) : hits;
   }
 

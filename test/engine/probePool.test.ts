@@ -91,6 +91,36 @@ describe('probe pool', () => {
     }
   });
 
+  it('stops sharing out a pass when a thread fails, and ends it only once the calling thread has stopped', async () => {
+    const pool = new ProbePool(1);
+    try {
+      const session = GameSession.fromFile(join(GAME_FILES, 'lighthouse.z5'));
+      // The thread has the story loaded, so its error comes back at once.
+      expect((await pool.probe(session, ['look', 'open wooden chest'])).size).toBe(1);
+      const broken = { ...session.captureState(), ram: new Uint8Array(3) };
+      const candidates = Array.from({ length: 2000 }, (_, i) => `examine thing${i}`);
+      let ended = false;
+      let sharesAfterTheEnd = 0;
+      let shares = 0;
+      const here = async (indices: number[]) => {
+        shares++;
+        if (ended) sharesAfterTheEnd++;
+        // As long as a chunk of real candidates: the thread's error comes back meanwhile.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return [];
+      };
+      await expect(pool.probeHits(session, candidates, 0, broken, here)).rejects.toThrow(/probe thread: .*different story/);
+      ended = true;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(sharesAfterTheEnd).toBe(0);
+      // 2,000 candidates are 32 chunks of 64: the failure stopped the calling thread long before its share was done.
+      expect(shares).toBeGreaterThan(0);
+      expect(shares).toBeLessThan(10);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('reports a thread failure as an error, not a hang', async () => {
     const pool = new ProbePool(1);
     try {
