@@ -102,7 +102,7 @@ describe('probe pool', () => {
       let ended = false;
       let sharesAfterTheEnd = 0;
       let shares = 0;
-      const here = async (indices: number[]) => {
+      const here = async (_indices: number[]) => {
         shares++;
         if (ended) sharesAfterTheEnd++;
         // As long as a chunk of real candidates: the thread's error comes back meanwhile.
