@@ -21,13 +21,13 @@ const ARTICLE = /^(?:an?|the|some|two|three|four|five|six|several)\b/;
 /** Words after which a listed thing's phrase goes on about it ("an egg encrusted with jewels"). */
 const PHRASE_END = /\s(?:with|which|that|who|encrusted|lying|sitting|resting|hanging|apparently|here|on|in)\b/;
 
+/** A reply as two replies are compared: whitespace and case aside. */
+export const asCompared = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
 /**
  * The things `text` lists apart from the description (see LISTING), each by the last of `nouns`
  * its phrase holds: "a small bird's nest" is the nest, "a pile of leaves" the leaves.
  */
-/** A reply as two replies are compared: whitespace and case aside. */
-export const asCompared = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
-
 export function listedNouns(text: string, nouns: readonly string[]): string[] {
   const known = new Set(nouns);
   const out: string[] = [];

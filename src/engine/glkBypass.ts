@@ -20,7 +20,7 @@ interface BypassedZvm extends Zvm {
   v3_status(): void;
   globals: number;
   io: Zvm['io'] & { currentwin: number; width: number };
-  statuswin: (Zvm['statuswin'] & { gridwidth: number; gridheight: number }) | null;
+  statuswin: (Zvm['statuswin'] & { gridwidth: number }) | null;
 }
 
 export function bypassGlkForWhatGrueReads(vm: Zvm, glk: GlkApi, glkote: CaptureGlkOte): void {
