@@ -228,11 +228,13 @@ export class Rephrasings {
    * other slot holding a thing carried (else any other thing): where the parser keeps the line it
    * matched, a line can be a group of its own for one thing in a slot whatever the other ("give
    * over X to coin", where "give X to coin" changes nothing), which no group's rewording reaches.
+   * `only`: the things to screen, where not every one.
    */
-  otherLineScreens(tried: ReadonlySet<string>): string[] {
+  otherLineScreens(tried: ReadonlySet<string>, only?: ReadonlySet<number>): string[] {
     const { objects, held } = this.scope;
     const partners = new Map<number, number>();
     for (const object of objects) {
+      if (only && !only.has(object)) continue;
       const partner = objects.find((o) => o !== object && held.has(o)) ?? objects.find((o) => o !== object);
       if (partner !== undefined) partners.set(object, partner);
     }
@@ -250,6 +252,20 @@ export class Rephrasings {
       }
     }
     return [...out];
+  }
+
+  /**
+   * The things whose phrase another thing in scope shares (Enter's four coins, each "coin"): the
+   * parser picks one of them without asking, and a parser that keeps the line it matched when it
+   * picks keeps it in a byte Jericho watches, whatever line the rest of the command reads as.
+   */
+  sharedPhraseThings(): Set<number> {
+    const byPhrase = new Map<string, number[]>();
+    for (const object of this.scope.objects) {
+      const phrase = this.scope.phrase.get(object)!;
+      byPhrase.set(phrase, [...(byPhrase.get(phrase) ?? []), object]);
+    }
+    return new Set([...byPhrase.values()].filter((things) => things.length > 1).flat());
   }
 
   /** Every way to name the chosen objects, each by its phrase, a word it shares or the phrase the parser guesses, but the phrases alone. */

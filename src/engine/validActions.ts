@@ -145,11 +145,13 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
       beforeOtherLines = hits.length;
       return list(lines);
     }
-    // Only where a group in another line's words was a group of its own: the parser keeps the line it matched.
+    // Every thing, where a group in another line's words was a group of its own (the parser keeps
+    // the line it matched); else only the things whose phrase another shares (the parser picks one).
     if (pass === 9 && beforeOtherLines !== undefined) {
       const known = new Set(hits.slice(0, beforeOtherLines).map((hit) => hit.key));
-      if (!hits.slice(beforeOtherLines).some((hit) => !known.has(hit.key))) return null;
-      const screens = rephrasings.otherLineScreens(tried);
+      const lineKept = hits.slice(beforeOtherLines).some((hit) => !known.has(hit.key));
+      const screens = rephrasings.otherLineScreens(tried, lineKept ? undefined : rephrasings.sharedPhraseThings());
+      if (!screens.length) return null;
       for (const command of screens) reworded.add(command);
       return list(screens);
     }

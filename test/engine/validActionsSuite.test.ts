@@ -841,4 +841,18 @@ describeWithSuite(['enter'], "another line's words, where the parser keeps which
     const search = searchValidActions(session);
     expect(search.actions.some((a) => [a.command, ...a.equivalents].some((c) => /^give over .+ to coin$/.test(c)))).toBe(true);
   });
+
+  it('tries each other line on the things whose phrase another shares, where no rewording showed that the parser keeps its line', () => {
+    // The opening, in the cafe: four coins, each "coin", from which the parser picks one; no
+    // group's command in another line's words is a group of its own here.
+    const session = sessionAt(enter, 0, enter.seed);
+    expect(session.afterTrying('give over key to coin', () => session.mem[11219])).toBe(4);
+    const search = searchValidActions(session);
+    const commands = (a: { command: string; equivalents: string[] }) => [a.command, ...a.equivalents];
+    expect(search.actions.some((a) => commands(a).some((c) => /^give over .+ to coin$/.test(c)))).toBe(true);
+    // Only with those things: a key and a book, each alone of its phrase, are not tried together.
+    expect(search.candidates).toContain('give over coin to key');
+    expect(search.candidates).not.toContain('give over key to book');
+    expect(search.candidates).not.toContain('give over book to key');
+  });
 });
