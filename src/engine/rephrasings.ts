@@ -263,7 +263,9 @@ export class Rephrasings {
     const byPhrase = new Map<string, number[]>();
     for (const object of this.scope.objects) {
       const phrase = this.scope.phrase.get(object)!;
-      byPhrase.set(phrase, [...(byPhrase.get(phrase) ?? []), object]);
+      const things = byPhrase.get(phrase);
+      if (things) things.push(object);
+      else byPhrase.set(phrase, [object]);
     }
     return new Set([...byPhrase.values()].filter((things) => things.length > 1).flat());
   }

@@ -70,7 +70,8 @@ function onePass(candidates: string[]): Passes {
  * the one-word wordings of what did something, those where the parser's announced guess names the
  * thing of a slot kept tried with every thing there (see rephrasings.ts), and where the record
  * sees the parser's bytes, each group in the words of the other lines of its template, then each
- * other line of a two-object template with each thing in each slot once. The start
+ * other line of a two-object template with each thing in each slot once (only the things that
+ * share a phrase, where no group in another line's words was a group of its own). The start
  * state is read before any candidate runs, and again from a restored copy for the widened pass.
  */
 function twoPasses(session: GameSession, context: SearchContext): Passes {
