@@ -2,6 +2,7 @@
  * Which objects the parser says are out of reach, asked the way a player would: "examine" each,
  * and compare with what "examine" on things surely elsewhere gets (see outOfReach).
  */
+import { maskedOps, traceObjectOps } from './objectOps';
 import type { GameSession } from './session';
 import type { ExamineCheck, Template } from './templates';
 import { nounPhrases } from './vocabulary';
@@ -16,11 +17,17 @@ function replyWithout(reply: string, phrase: string): string {
 export function examineCheck(session: GameSession, inScope: number[], examine: Template | undefined): ExamineCheck | null {
   if (!examine) return null;
   const verb = examine.words[0] as string;
-  const replies = new Map<string, string | null>();
-  const reply = (phrase: string) => {
-    if (!replies.has(phrase)) replies.set(phrase, session.replyOrFault(`${verb} ${phrase}`));
-    return replies.get(phrase)!;
+  const replies = new Map<string, { text: string | null; operations: number }>();
+  const examined = (phrase: string) => {
+    let found = replies.get(phrase);
+    if (!found) {
+      const { result, ops } = traceObjectOps(session.mem, () => session.replyOrFault(`${verb} ${phrase}`));
+      const { moves, sets, clears } = maskedOps(ops, session.mask);
+      replies.set(phrase, (found = { text: result, operations: (moves.length + sets.length + clears.length) / 2 }));
+    }
+    return found;
   };
+  const reply = (phrase: string) => examined(phrase).text;
   const answer = (phrase: string) => {
     const text = reply(phrase);
     return text === null ? null : replyWithout(text, phrase);
@@ -30,6 +37,7 @@ export function examineCheck(session: GameSession, inScope: number[], examine: T
   return {
     verb,
     reply,
+    operations: (phrase) => examined(phrase).operations,
     answer,
     refusal: () => (refusal === undefined ? (refusal = mostGiven(controls())) : refusal),
   };

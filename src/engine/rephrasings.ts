@@ -45,6 +45,8 @@ interface Name {
   fits: number;
   /** A phrase the parser reads as the thing after a guess, which marks more objects than the plain one. */
   guessed?: boolean;
+  /** The word ends the printed name of a thing in scope: the word a player names it by ("light" for the brass light). */
+  head?: boolean;
 }
 
 /** How a variant was made: the command it rewords and the words it put in which of its slots. */
@@ -85,8 +87,8 @@ export class Rephrasings {
     const standIns = [...pronounsSaid(this.session, read), ...words.standIns];
     const out = new Set<string>();
     for (const commands of groups) {
-      // The toggles follow from how many objects each name fits: one wording per template and
-      // such count is enough (a group's members mostly differ in the object of one slot).
+      // The toggles follow from how the parser reads each name: one wording per template and
+      // such reading is enough (a group's members mostly differ in the object of one slot).
       const namingsTried = new Set<string>();
       for (const command of commands) {
         const made = this.filled.get(command);
@@ -106,7 +108,7 @@ export class Rephrasings {
           names.forEach((name, slot) => {
             if (name.fits > 1 || name.guessed) slots.set(slot, name.text);
           });
-          offer(`${template}#${names.map((name) => (name.guessed ? 'guessed' : name.fits)).join(',')}`, slots);
+          offer(`${template}#${names.map((name) => this.reading(name)).join(',')}`, slots);
         }
         for (const pronoun of standIns)
           for (let slot = 0; slot < made.chosen.length; slot++) offer(`${template}#${pronoun}@${slot}`, new Map([[slot, pronoun]]));
@@ -270,6 +272,18 @@ export class Rephrasings {
     return new Set([...byPhrase.values()].filter((things) => things.length > 1).flat());
   }
 
+  /**
+   * What the parser's toggles on reading a name follow from: how many things in scope it fits and,
+   * for a shared word that ends a thing's printed name (the word a player names it by), how many
+   * operations "examine" with it made. Seastalker's "light" fits three things, as "button" does,
+   * but the parser searches further for it and toggles once more.
+   */
+  private reading(name: Name): string {
+    if (name.guessed) return 'guessed';
+    const examine = this.scope.examine;
+    return name.fits > 1 && name.head && examine ? `${name.fits}~${examine.operations(name.text)}` : String(name.fits);
+  }
+
   /** Every way to name the chosen objects, each by its phrase, a word it shares or the phrase the parser guesses, but the phrases alone. */
   private namings(chosen: number[]): Name[][] {
     const ambiguous = this.ambiguousWords();
@@ -307,18 +321,23 @@ export class Rephrasings {
     const wordsOf = new Map<number, string[]>();
     const fits = new Map<string, number>();
     const spelled = new Map<string, string>();
+    const heads = new Set<string>();
     for (const id of this.scope.objects) {
+      const printed = printedWords(this.session, id);
+      if (printed.length) heads.add(printed[printed.length - 1].stored);
+      for (const { word, stored } of printed) if (!spelled.has(stored)) spelled.set(stored, word);
       const { nouns, adjectives } = objectVocabulary(this.session, id);
       const words = [...new Set([...nouns, ...adjectives])].filter(
         (w) => /^[a-z]/.test(w) && (!DETERMINERS.has(w) || this.readsAsAThing(w)),
       );
       wordsOf.set(id, words);
       for (const word of words) fits.set(word, (fits.get(word) ?? 0) + 1);
-      for (const { word, stored } of printedWords(this.session, id)) if (!spelled.has(stored)) spelled.set(stored, word);
     }
     this.ambiguous = new Map();
     for (const [id, words] of wordsOf) {
-      const shared = words.filter((w) => fits.get(w)! > 1).map((w) => ({ text: spelled.get(w) ?? w, fits: fits.get(w)! }));
+      const shared = words
+        .filter((w) => fits.get(w)! > 1)
+        .map((w) => ({ text: spelled.get(w) ?? w, fits: fits.get(w)!, ...(heads.has(w) ? { head: true } : {}) }));
       if (shared.length) this.ambiguous.set(id, shared);
     }
     return this.ambiguous;

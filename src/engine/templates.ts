@@ -60,6 +60,12 @@ export interface ExamineCheck {
   verb: string;
   /** The reply to "examine" with the phrase, as the game gives it; null where the story faults on it. */
   reply(phrase: string): string | null;
+  /**
+   * How many object operations the parser made reading the phrase, those the world mask ignores
+   * aside: an Infocom parser toggles a scratch attribute as it searches for what a word means, more
+   * times for some words than their count of things in scope says (Seastalker's "light").
+   */
+  operations(phrase: string): number;
   answer(phrase: string): string | null;
   refusal(): string | null;
 }

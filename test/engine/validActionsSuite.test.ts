@@ -856,3 +856,21 @@ describeWithSuite(['enter'], "another line's words, where the parser keeps which
     expect(search.candidates).not.toContain('give over book to key');
   });
 });
+
+describeWithSuite(['seastalker'], 'rewordings: words the parser reads further than their things in scope say', ({ seastalker }) => {
+  it('words each group with "light" as well as with "button", both fitting three things in the sub', () => {
+    // Past the walkthrough's 29th command: three lights (brass, yellow, the depth finder's) and
+    // three buttons in scope. The parser searches further for "light", toggling once more.
+    const session = sessionAt(seastalker, 29, seastalker.seed);
+    const search = searchValidActions(session);
+    const commands = (a: { command: string; equivalents: string[] }) => [a.command, ...a.equivalents];
+    const grouped = (command: string) => search.actions.find((a) => commands(a).includes(command));
+    for (const device of ['finder', 'hydrophone']) {
+      // Each turns the device off, as the phrase does, in a group of its own.
+      const byWord = grouped(`turn off ${device} with light`);
+      expect(byWord?.diff).toEqual(grouped(`turn off ${device} with brass light`)?.diff);
+      expect(byWord?.diff.attributesCleared).toHaveLength(1);
+      expect(byWord).not.toBe(grouped(`turn off ${device} with brass light`));
+    }
+  });
+});
