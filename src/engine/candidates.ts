@@ -477,6 +477,25 @@ function verbsAlone(lines: readonly Template[]): string[] {
   return [...out];
 }
 
+/**
+ * The lines whose two object slots end them side by side ("plug in X Y", "give X Y"), cut before
+ * the second slot ("plug in X"): Jericho fills such a line with a word the parser reads into the
+ * first phrase ("plug in a couch", "give all couch"), so the parser reads one object, looks for
+ * the second and asks for it, and what it marks on the way (Party Foul's parser marks the thing
+ * named, twice) is an effect Jericho counts. Each cut line once, however many templates hold it.
+ */
+export function cutLines(lines: readonly Template[]): Array<Template['words']> {
+  const out = new Map<string, Template['words']>();
+  for (const words of lines.flatMap((t) => [t.words, ...(t.otherLines ?? [])])) {
+    const slots = words.flatMap((w, k) => (typeof w === 'string' ? [] : [k]));
+    if (slots.length === 2 && slots[1] === slots[0] + 1 && slots[1] === words.length - 1) {
+      const cut = words.slice(0, -1);
+      out.set(cut.map((w) => (typeof w === 'string' ? w : '_')).join(' '), cut);
+    }
+  }
+  return [...out.values()];
+}
+
 const verbsAloneByGrammar = new WeakMap<Grammar, readonly string[]>();
 
 /** The story's verbs alone, read once per grammar: the search asks for them on every turn. */

@@ -10,7 +10,15 @@
  * letting a turn pass ("wait"): those are the scene's moves.
  */
 import { createHash } from 'node:crypto';
-import { candidateScope, familiarity, otherShapeCommands, sceneCandidates, singleCandidates, storyVerbsAlone } from './candidates';
+import {
+  candidateScope,
+  cutLines,
+  familiarity,
+  otherShapeCommands,
+  sceneCandidates,
+  singleCandidates,
+  storyVerbsAlone,
+} from './candidates';
 import { PairPlan } from './pairs';
 import { Rephrasings } from './rephrasings';
 import { diffKey, isEmptyDiff, withoutOneWayIgnores, worldDiff, type WorldState } from './objects';
@@ -21,6 +29,7 @@ import { appendAll } from './appendAll';
 import { groupHits, type ProbeHit, type Prober, type ValidAction } from './effectGroups';
 import type { YieldOptions } from './stepsRunner';
 import { spellOut } from './wholeWords';
+import type { CandidateScope, Template } from './templates';
 
 export type { ValidAction } from './effectGroups';
 
@@ -66,7 +75,9 @@ function onePass(candidates: string[]): Passes {
 /**
  * The candidate lists of the search: the first pass, then (given its hits) the held pairs and the
  * screens, then the screened objects' expansions (see pairs.ts), where all that found few
- * effects the widened pass (see FEW_EFFECTS), then the verbs alone (see storyVerbsAlone), and last
+ * effects the widened pass (see FEW_EFFECTS), then the verbs alone (see storyVerbsAlone) with the
+ * screens of the lines cut before their second slot (see cutLines), each cut line whose screen did
+ * something on every thing in scope, and last
  * the one-word wordings of what did something, those where the parser's announced guess names the
  * thing of a slot kept tried with every thing there (see rephrasings.ts), and where the record
  * sees the parser's bytes, each group in the words of the other lines of its template, then each
@@ -87,6 +98,7 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
   let screened = 0;
   let beforeVariants = 0;
   let beforeOtherLines: number | undefined;
+  let cutScreens: Array<{ words: Template['words']; commands: string[] }> = [];
   const reworded = otherShapeCommands(scope);
   const list = (commands: string[]) => {
     for (const command of commands) tried.add(command);
@@ -119,15 +131,27 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
       if (new Set(hits.map((hit) => hit.key)).size < FEW_EFFECTS) return widened(session, start, context, tried);
       pass++;
     }
-    if (pass === 5) return list(storyVerbsAlone(session).filter((c) => !tried.has(c)));
+    if (pass === 5) {
+      cutScreens = cutLines(scope.templates).map((words) => ({
+        words,
+        commands: cutScreenObjects(scope).map((o) => scope.fill(words, [o])),
+      }));
+      return list([...storyVerbsAlone(session), ...cutScreens.flatMap((screen) => screen.commands)].filter((c) => !tried.has(c)));
+    }
+    // Each cut line whose screen did something, on every thing in scope.
     if (pass === 6) {
+      const hit = new Set(hits.map((h) => h.action.command));
+      const cut = cutScreens.filter((screen) => screen.commands.some((c) => hit.has(c)));
+      return list([...new Set(cut.flatMap(({ words }) => scope.objects.map((o) => scope.fill(words, [o]))))].filter((c) => !tried.has(c)));
+    }
+    if (pass === 7) {
       const groups = [...groupHits(hits).values()].map((g) => [g.command, ...g.equivalents]);
       beforeVariants = hits.length;
       const variants = rephrasings.variants(groups, tried, whatThePlayerReads(session, start, context.reply));
       for (const command of variants) reworded.add(command);
       return list(variants);
     }
-    if (pass === 7) {
+    if (pass === 8) {
       const touched = new Map(hits.slice(0, beforeVariants).map((hit) => [hit.action.command, hit.touched]));
       const variantHits = hits.slice(beforeVariants).sort((a, b) => a.index - b.index);
       const spread = rephrasings.spread(
@@ -139,7 +163,7 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
       return list(spread);
     }
     // Only where the record sees the parser's own bytes (watched ones changed) can another line's words be another group.
-    if (pass === 8 && hits.some((hit) => hit.action.diff.watched?.length)) {
+    if (pass === 9 && hits.some((hit) => hit.action.diff.watched?.length)) {
       const groups = [...groupHits(hits).values()].map((g) => [g.command, ...g.equivalents]);
       const lines = rephrasings.otherLines(groups, tried);
       for (const command of lines) reworded.add(command);
@@ -148,7 +172,7 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
     }
     // Every thing, where a group in another line's words was a group of its own (the parser keeps
     // the line it matched); else only the things whose phrase another shares (the parser picks one).
-    if (pass === 9 && beforeOtherLines !== undefined) {
+    if (pass === 10 && beforeOtherLines !== undefined) {
       const known = new Set(hits.slice(0, beforeOtherLines).map((hit) => hit.key));
       const lineKept = hits.slice(beforeOtherLines).some((hit) => !known.has(hit.key));
       const screens = rephrasings.otherLineScreens(tried, lineKept ? undefined : rephrasings.sharedPhraseThings());
@@ -159,6 +183,13 @@ function twoPasses(session: GameSession, context: SearchContext): Passes {
     return null;
   };
   return Object.assign(next, { reworded });
+}
+
+/** The things a cut line is screened with: the first thing held and the first not held. */
+function cutScreenObjects(scope: CandidateScope): number[] {
+  const held = scope.objects.find((o) => scope.held.has(o));
+  const loose = scope.objects.find((o) => !scope.held.has(o));
+  return [held, loose].filter((o): o is number => o !== undefined);
 }
 
 /**

@@ -874,3 +874,17 @@ describeWithSuite(['seastalker'], 'rewordings: words the parser reads further th
     }
   });
 });
+
+describeWithSuite(['partyfoul'], 'two object slots side by side, the line cut before the second', ({ partyfoul }) => {
+  it('tries "plug in X" on each thing, as Jericho\'s "plug in a X" reads, once a screen of the cut line did something', () => {
+    // The kitchen, past the walkthrough's 16th command: "plug in OBJ OBJ" is one of the "plug"
+    // lines; the parser reads "plug in couch" (Jericho: "plug in a couch"), asks for the second
+    // thing, and marks the couch twice on the way.
+    const session = sessionAt(partyfoul, 16, partyfoul.seed);
+    const search = searchValidActions(session);
+    const commands = (a: { command: string; equivalents: string[] }) => [a.command, ...a.equivalents];
+    for (const thing of ['couch', 'blue']) expect(search.actions.some((a) => commands(a).includes(`plug in ${thing}`))).toBe(true);
+    // A line whose slots are not side by side is not cut: "plug X" is no candidate.
+    expect(search.candidates).not.toContain('plug couch');
+  });
+});
