@@ -10,10 +10,11 @@
  *   thing in the second, and each object in the second slot once with one such thing in the
  *   first (never the object's own container or content). An object whose screen does something
  *   beyond taking the partner ("break the board with the awl": the board breaks; "ask the old
- *   man about the bottle": he answers and notes it), moves something on the way, or puts the
- *   partner in or on it (a workbench that takes one loose thing takes the others), is then tried
- *   with every object in the other slot, since each one taken on the way, asked about or put
- *   there is another outcome.
+ *   man about the bottle": he answers and notes it), moves something on the way, puts the
+ *   partner in or on it (a workbench that takes one loose thing takes the others), or marks the
+ *   partner without taking it ("ask chuck for door"), is then tried with every object in the
+ *   other slot, since each one taken on the way, asked about, asked for or put there is another
+ *   outcome.
  * - Things in scope that cannot be carried (nothing moved them) never fill a slot the grammar
  *   wants held, but a story's object may answer a verb in any slot: Enchanter's dusty book, too
  *   heavy to take, opens for "open the pencil with the dusty book" and marks the pencil touched.
@@ -169,7 +170,9 @@ export class PairPlan {
           this.add(out, this.scope.templates[template].allWords!, ALL, second, word);
       }
       for (const s of this.screens.get(hit.command) ?? []) {
-        const own = s.partnerHeld ? !hit.sharedEffect && operatedOn(hit, s.partner, s.object) : didMoreThanTake(hit, s.partner, s.object);
+        const own = s.partnerHeld
+          ? !hit.sharedEffect && operatedOn(hit, s.partner, s.object)
+          : didMoreThanTake(hit, s.partner, s.object) || (!hit.sharedEffect && markedUntaken(hit, s.partner));
         if (!own) continue;
         const t = this.scope.templates[s.template];
         for (const other of this.pool(t, s.slot === 0 ? 1 : 0)) {
@@ -198,6 +201,15 @@ function didMoreThanTake(hit: PairOutcome, partner: number, object: number): boo
     diff.attributesCleared.some((a) => a.object !== partner) ||
     (diff.watched?.length ?? 0) > 0
   );
+}
+
+/**
+ * Whether a screen operated on its loose partner without taking it: Party Foul's "ask chuck for
+ * door" marks the door (twice) and changes nothing in the end, and Jericho keys each thing asked
+ * for apart, by the operations on it. Asked only of a screen whose effect no other candidate had.
+ */
+function markedUntaken(hit: PairOutcome, partner: number): boolean {
+  return (hit.touched ?? []).includes(partner) && !(hit.movedOnTheWay ?? []).includes(partner);
 }
 
 /**

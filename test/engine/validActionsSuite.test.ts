@@ -888,3 +888,17 @@ describeWithSuite(['partyfoul'], 'two object slots side by side, the line cut be
     expect(search.candidates).not.toContain('plug couch');
   });
 });
+
+describeWithSuite(['partyfoul'], 'pairs: a screen that marks its loose partner', ({ partyfoul }) => {
+  it('asks Chuck for each thing once "ask chuck for" a loose thing marked it, though nothing changed in the end', () => {
+    // The kitchen, past the walkthrough's 16th command: "ask chuck for door" marks the door, which
+    // was marked already; "ask chuck for jar" marks the jar, which was not.
+    const session = sessionAt(partyfoul, 16, partyfoul.seed);
+    const search = searchValidActions(session);
+    const asked = search.actions.find((a) => [a.command, ...a.equivalents].includes('ask chuck for jar'));
+    // Party Foul prints its names by routine: the jar is found by its noun.
+    const jar = session.objectTree().find((o) => objectNouns(session, o.id).includes('jar'))?.id;
+    expect(jar).toBeDefined();
+    expect(asked?.diff.attributesSet.map((a) => a.object)).toEqual([jar]);
+  });
+});
