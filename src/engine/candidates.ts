@@ -17,7 +17,7 @@ import { thingNames } from './thingNames';
 import { examineCheck, outOfReach } from './outOfReach';
 import { parserNames } from './parserNames';
 import { scopeObjects } from './scope';
-import { ALL, examineTemplate, type CandidateScope, type Template } from './templates';
+import { ALL, examineTemplate, type CandidateScope, type Template, wordingOf } from './templates';
 
 export type { CandidateScope, Template } from './templates';
 import { nounPhrases, objectNouns } from './vocabulary';
@@ -257,15 +257,14 @@ function otherLinesOf(
       .map((t) => (t.kind === 'object' ? `${t.held}/${t.creature}/${t.search}` : 'topic'))
       .join(',');
   // wordsOf spells the line's words out, so only its object and topic slots are tokens.
-  const shown = (words: Array<string | Token>) => words.map((w) => (typeof w === 'string' ? w : '_')).join(' ');
-  const seen = new Set([shown(chosenWords)]);
+  const seen = new Set([wordingOf(chosenWords)]);
   const chosenSlots = slotsRead(chosen);
   const out: Array<Array<string | Token>> = [];
   for (const { line, verb } of lines) {
     if (line === chosen || slotsRead(line) !== chosenSlots) continue;
     const words = wordsOf(line, verb);
-    if (seen.has(shown(words))) continue;
-    seen.add(shown(words));
+    if (seen.has(wordingOf(words))) continue;
+    seen.add(wordingOf(words));
     out.push(words);
   }
   return out;
@@ -490,7 +489,7 @@ export function cutLines(lines: readonly Template[]): Array<Template['words']> {
     const slots = words.flatMap((w, k) => (typeof w === 'string' ? [] : [k]));
     if (slots.length === 2 && slots[1] === slots[0] + 1 && slots[1] === words.length - 1) {
       const cut = words.slice(0, -1);
-      out.set(cut.map((w) => (typeof w === 'string' ? w : '_')).join(' '), cut);
+      out.set(wordingOf(cut), cut);
     }
   }
   return [...out.values()];

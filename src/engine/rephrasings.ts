@@ -32,7 +32,7 @@ import { OBJECT_PRONOUNS } from './englishWords';
 import { announcesAGuess, asksWhichIsMeant, guessedOrAsked } from './parserNames';
 import { DETERMINERS, objectVocabulary, printedWords } from './vocabulary';
 import type { GameSession } from './session';
-import { ALL, type CandidateScope, type Template } from './templates';
+import { ALL, type CandidateScope, type Template, wordingOf } from './templates';
 
 interface Filled {
   words: Template['words'];
@@ -93,7 +93,7 @@ export class Rephrasings {
       for (const command of commands) {
         const made = this.filled.get(command);
         if (!made) continue;
-        const template = made.words.map((w) => (typeof w === 'string' ? w : '_')).join(' ');
+        const template = wordingOf(made.words);
         /** The command reworded with `slots`, once per naming and new wording. */
         const offer = (naming: string, slots: Map<number, string>) => {
           if (namingsTried.has(naming)) return;

@@ -49,6 +49,11 @@ export interface Template {
 /** "all" in a slot, for `fill`: it stands for an object in a slot that takes several ("take all", "put all in the box"). */
 export const ALL = 0;
 
+/** A template's words as one text, each object slot shown as "_": how lines are told apart by their wording. */
+export function wordingOf(words: ReadonlyArray<string | Token>): string {
+  return words.map((w) => (typeof w === 'string' ? w : '_')).join(' ');
+}
+
 /**
  * How the parser answers "examine" on a phrase (the reply less the phrase's words), and the reply
  * it gives for a phrase that names nothing in reach: "examine" on objects out of scope, the reply
