@@ -1,5 +1,6 @@
 /**
- * npm run bench:explore -- [--assist none|valid|probe] [--steps 100] [--episodes 1] [--games all|a,b] [--seed N] [--prior FILE] [--suite DIR] [--log]
+ * npm run bench:explore -- [--assist none|valid|probe] [--steps 100] [--episodes 1] [--games all|a,b] [--seed N | --seeds 0-3]
+ *   [--jobs N] [--prior FILE] [--suite DIR] [--log]
  *
  * The oracle-free explorer played in-process on the Jericho suite: no Temporal, no LLM. Each game
  * of suite.json is opened with Jericho's seed, Jericho's reset commands are sent (as its reset
@@ -17,7 +18,9 @@
  *
  * Prints one JSON object: per game { game, maxScore, best, peak, normalised, steps, seconds, places, doomedTurns },
  * the suite mean of normalised (best / maxScore; lgop, whose maximum is unknown, aside) and the
- * mean of peak / maxScore. `--log` writes each game's commands and replies to stderr.
+ * mean of peak / maxScore. `--log` writes each game's commands and replies to stderr. `--seeds`
+ * plays each game with every seed and adds each seed's games and the standard error of their
+ * means; `--jobs N` spreads the (seed, game) pairs over N child processes (see explorePool.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -37,6 +40,7 @@ import { AssistSchema } from '../src/schemas/game';
 import type { Assist, GameState, StartGameResult } from '../src/schemas/game';
 import { SuiteFileSchema, SuiteGame } from '../src/schemas/jerichoSuite';
 import { arg } from './cli';
+import { playInChildren, resultOf, serveParent, type WorkItem } from './explorePool';
 
 const log = (msg: string) => process.stderr.write(`bench:explore ${msg}\n`);
 
@@ -228,7 +232,34 @@ export function suiteMeans(runs: GameRun[]): { normalised: number; peakNormalise
   };
 }
 
-function main(): void {
+/** `--seeds 0,1,2` or `--seeds 0-3` (else `--seed N`, default 0): the explorer's seeds to play each game with. */
+export function parseSeeds(seeds: string, seed: string): number[] {
+  const text = seeds || seed;
+  const range = /^(\d+)-(\d+)$/.exec(text);
+  const list = range
+    ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, index) => Number(range[1]) + index)
+    : text.split(',').map(Number);
+  if (!list.length || list.some((value) => !Number.isInteger(value) || value < 0))
+    throw new Error(`bench:explore plays --seeds like 0,1,2 or 0-3, or --seed N (got "${text}")`);
+  return list;
+}
+
+/** The suite means of each seed's runs, their mean, and its standard error (how far luck alone moves it). */
+export function seedMeans(bySeed: ReadonlyArray<{ seed: number; runs: GameRun[] }>) {
+  const means = bySeed.map(({ seed, runs }) => ({ seed, ...suiteMeans(runs) }));
+  const values = means.map((m) => m.normalised);
+  const average = mean(values);
+  const variance = values.length > 1 ? values.reduce((sum, value) => sum + (value - average) ** 2, 0) / (values.length - 1) : 0;
+  return {
+    normalised: round(average),
+    peakNormalised: round(mean(means.map((m) => m.peakNormalised))),
+    games: means[0]?.games ?? 0,
+    seeds: means,
+    standardError: round(Math.sqrt(variance / Math.max(1, values.length))),
+  };
+}
+
+async function main(): Promise<void> {
   const asked = AssistSchema.safeParse(arg('assist', 'none'));
   if (!asked.success) throw new Error(`bench:explore plays --assist none, valid or probe (got "${arg('assist', 'none')}")`);
   const assist = asked.data;
@@ -237,7 +268,9 @@ function main(): void {
   const episodes = Number(arg('episodes', '1'));
   if (!Number.isInteger(episodes) || episodes < 1)
     throw new Error(`bench:explore plays --episodes 1 or more (got "${arg('episodes', '1')}")`);
-  const seed = Number(arg('seed', '0'));
+  const seeds = parseSeeds(arg('seeds', ''), arg('seed', '0'));
+  const jobs = Number(arg('jobs', '1'));
+  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`bench:explore plays with --jobs 1 or more (got "${arg('jobs', '1')}")`);
   const wanted = arg('games', 'all');
   const suite = readSuite(suiteDir);
   const names = wanted === 'all' ? suite.map((g) => g.game) : wanted.split(',');
@@ -246,41 +279,45 @@ function main(): void {
   const verbose = process.argv.includes('--log');
   const priorFile = arg('prior', '');
   const prior = priorFile ? VerbPriorSchema.parse(JSON.parse(readFileSync(priorFile, 'utf8'))) : undefined;
-  const runs: GameRun[] = [];
-  for (const entry of suite.filter((g) => names.includes(g.game))) {
+  const play = ({ seed, game }: WorkItem): GameRun => {
+    const entry = suite.find((g) => g.game === game)!;
+    const at = seeds.length > 1 ? ` (seed ${seed})` : '';
     const options: PlayOptions = {
       steps,
       seed,
       assist,
       ...(prior ? { prior } : {}),
-      ...(verbose ? { onStep: (command, reply, why) => log(`${entry.game} > ${command}  (${why})\n${reply.slice(0, 300)}`) } : {}),
+      ...(verbose ? { onStep: (command, reply, why) => log(`${game}${at} > ${command}  (${why})\n${reply.slice(0, 300)}`) } : {}),
       onEpisode: (index, run) =>
-        log(`${entry.game} episode ${index + 1}/${episodes}: ${run.best} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s`),
+        log(`${game}${at} episode ${index + 1}/${episodes}: ${run.best} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s`),
     };
     const run = episodes > 1 ? playCampaign(suiteDir, entry, episodes, options) : playGame(suiteDir, entry, options);
-    runs.push({ ...run, normalised: round(run.normalised) });
     log(
-      `${run.game}: ${run.best}/${run.maxScore} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s` +
+      `${game}${at}: ${run.best}/${run.maxScore} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s` +
         (run.fault ? ` — ${run.fault}` : ''),
     );
-  }
-  const aside = runs.filter((r) => r.maxScore === 0).map((r) => ({ game: r.game, best: r.best, peak: r.peak }));
-  console.log(
-    JSON.stringify(
-      {
-        assist,
-        steps,
-        episodes,
-        seed,
-        prior: priorFile || 'default',
-        games: runs.filter((r) => r.maxScore > 0),
-        aside,
-        mean: suiteMeans(runs),
-      },
-      null,
-      1,
-    ),
-  );
+    return { ...run, normalised: round(run.normalised) };
+  };
+  if (process.argv.includes('--child')) return serveParent(play);
+  const items = seeds.flatMap((seed) => suite.filter((g) => names.includes(g.game)).map((g) => ({ seed, game: g.game })));
+  const results = jobs > 1 ? await playInChildren<GameRun>(__filename, process.argv.slice(2), items, jobs) : null;
+  const runOf = (item: WorkItem) => (results ? resultOf(results, item) : play(item));
+  const bySeed = seeds.map((seed) => ({ seed, runs: items.filter((item) => item.seed === seed).map(runOf) }));
+  const shown = (runs: GameRun[]) => ({
+    games: runs.filter((r) => r.maxScore > 0),
+    aside: runs.filter((r) => r.maxScore === 0).map((r) => ({ game: r.game, best: r.best, peak: r.peak })),
+  });
+  const about = { assist, steps, episodes, prior: priorFile || 'default' };
+  // One seed prints as it always has; several add each seed's games and the spread of their means.
+  const report =
+    seeds.length === 1
+      ? { ...about, seed: seeds[0], ...shown(bySeed[0].runs), mean: suiteMeans(bySeed[0].runs) }
+      : { ...about, seeds, bySeed: bySeed.map(({ seed, runs }) => ({ seed, ...shown(runs) })), mean: seedMeans(bySeed) };
+  console.log(JSON.stringify(report, null, 1));
 }
 
-if (require.main === module) main();
+if (require.main === module)
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
