@@ -263,8 +263,9 @@ function otherLinesOf(
   for (const { line, verb } of lines) {
     if (line === chosen || slotsRead(line) !== chosenSlots) continue;
     const words = wordsOf(line, verb);
-    if (seen.has(wordingOf(words))) continue;
-    seen.add(wordingOf(words));
+    const wording = wordingOf(words);
+    if (seen.has(wording)) continue;
+    seen.add(wording);
     out.push(words);
   }
   return out;
