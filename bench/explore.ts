@@ -1,6 +1,6 @@
 /**
  * npm run bench:explore -- [--assist none|valid|probe] [--steps 100] [--episodes 1] [--games all|a,b] [--seed N | --seeds 0-3]
- *   [--jobs N] [--prior FILE] [--suite DIR] [--log]
+ *   [--jobs N] [--save FILE] [--prior FILE] [--suite DIR] [--log]
  *
  * The oracle-free explorer played in-process on the Jericho suite: no Temporal, no LLM. Each game
  * of suite.json is opened with Jericho's seed, Jericho's reset commands are sent (as its reset
@@ -21,6 +21,8 @@
  * mean of peak / maxScore. `--log` writes each game's commands and replies to stderr. `--seeds`
  * plays each game with every seed and adds each seed's games and the standard error of their
  * means; `--jobs N` spreads the (seed, game) pairs over N child processes (see explorePool.ts).
+ * `--save FILE` adds each run to FILE as it finishes and, run again, plays only the runs FILE
+ * lacks (see exploreSaved.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -40,28 +42,12 @@ import { AssistSchema } from '../src/schemas/game';
 import type { Assist, GameState, StartGameResult } from '../src/schemas/game';
 import { SuiteFileSchema, SuiteGame } from '../src/schemas/jerichoSuite';
 import { arg } from './cli';
-import { playInChildren, resultOf, serveParent, type WorkItem } from './explorePool';
+import { playInChildren, serveParent, type WorkItem } from './explorePool';
+import { appendSaved, type GameRun, readSaved, savedKey } from './exploreSaved';
 
 const log = (msg: string) => process.stderr.write(`bench:explore ${msg}\n`);
 
-export interface GameRun {
-  game: string;
-  maxScore: number;
-  /** The score the episode ended with (the episode's score, as a campaign counts it). */
-  best: number;
-  /** The highest score reached during the episode. */
-  peak: number;
-  normalised: number;
-  steps: number;
-  seconds: number;
-  /** Rooms the episode reached. */
-  places: number;
-  /** Turns whose options held a move the probe shows leads to death a few idle turns later, beside others (see doom.ts). */
-  doomedTurns: number;
-  fault?: string;
-  /** Each episode's final score, when the game was played as a campaign (`--episodes`). */
-  finals?: number[];
-}
+export type { GameRun };
 
 export type ExploreAssist = Assist;
 
@@ -299,15 +285,29 @@ async function main(): Promise<void> {
     return { ...run, normalised: round(run.normalised) };
   };
   if (process.argv.includes('--child')) return serveParent(play);
+  const about = { assist, steps, episodes, prior: priorFile || 'default' };
   const items = seeds.flatMap((seed) => suite.filter((g) => names.includes(g.game)).map((g) => ({ seed, game: g.game })));
-  const results = jobs > 1 ? await playInChildren<GameRun>(__filename, process.argv.slice(2), items, jobs) : null;
-  const runOf = (item: WorkItem) => (results ? resultOf(results, item) : play(item));
+  const saveFile = arg('save', '');
+  const played = saveFile ? readSaved(saveFile, about, log) : new Map<string, GameRun>();
+  const missing = items.filter((item) => !played.has(savedKey(item.seed, item.game)));
+  if (saveFile) log(`${items.length - missing.length} of ${items.length} runs read from ${saveFile}; playing ${missing.length}`);
+  const finished = (item: WorkItem, run: GameRun) => {
+    played.set(savedKey(item.seed, item.game), run);
+    if (saveFile) appendSaved(saveFile, about, item.seed, run);
+    if (missing.length > 1) log(`${played.size} of ${items.length} runs done`);
+  };
+  if (jobs > 1) await playInChildren<GameRun>(__filename, process.argv.slice(2), missing, jobs, finished);
+  else for (const item of missing) finished(item, play(item));
+  const runOf = (item: WorkItem) => {
+    const run = played.get(savedKey(item.seed, item.game));
+    if (!run) throw new Error(`bench:explore: no run of ${item.game} at seed ${item.seed}`);
+    return run;
+  };
   const bySeed = seeds.map((seed) => ({ seed, runs: items.filter((item) => item.seed === seed).map(runOf) }));
   const shown = (runs: GameRun[]) => ({
     games: runs.filter((r) => r.maxScore > 0),
     aside: runs.filter((r) => r.maxScore === 0).map((r) => ({ game: r.game, best: r.best, peak: r.peak })),
   });
-  const about = { assist, steps, episodes, prior: priorFile || 'default' };
   // One seed prints as it always has; several add each seed's games and the spread of their means.
   const report =
     seeds.length === 1

@@ -15,14 +15,18 @@ type FromChild<T> = { item: WorkItem; result: T } | { item: WorkItem; error: str
 
 const keyOf = (item: WorkItem) => `${item.seed}|${item.game}`;
 
-/** Plays `items` in `jobs` children of `script` (run with `args` and `--child`); the results by seed and game. */
+/**
+ * Plays `items` in `jobs` children of `script` (run with `args` and `--child`), handing each
+ * result to `onResult` as it comes; resolves when all are played.
+ */
 export function playInChildren<T>(
   script: string,
   args: readonly string[],
   items: readonly WorkItem[],
   jobs: number,
-): Promise<Map<string, T>> {
-  const results = new Map<string, T>();
+  onResult: (item: WorkItem, result: T) => void,
+): Promise<void> {
+  const played = new Set<string>();
   const queue = [...items];
   return new Promise((resolve, reject) => {
     let running = 0;
@@ -40,23 +44,26 @@ export function playInChildren<T>(
         if ('error' in message) {
           failed = true;
           reject(new Error(`bench:explore: ${message.item.game} at seed ${message.item.seed} failed: ${message.error}`));
-        } else results.set(keyOf(message.item), message.result);
+        } else {
+          played.add(keyOf(message.item));
+          onResult(message.item, message.result);
+        }
         next();
       });
       child.on('exit', (code, signal) => {
         running--;
-        if (current && !results.has(keyOf(current)) && !failed) {
+        if (current && !played.has(keyOf(current)) && !failed) {
           failed = true;
           reject(
             new Error(`bench:explore: the child playing ${current.game} at seed ${current.seed} exited (${signal ?? `code ${code}`})`),
           );
         }
-        if (running === 0 && !failed) resolve(results);
+        if (running === 0 && !failed) resolve();
       });
       next();
     };
     for (let index = 0; index < Math.min(jobs, items.length); index++) start();
-    if (items.length === 0) resolve(results);
+    if (items.length === 0) resolve();
   });
 }
 
@@ -71,10 +78,3 @@ export function serveParent<T>(play: (item: WorkItem) => T): void {
   });
   process.on('disconnect', () => process.exit(0));
 }
-
-/** The result of `item` from playInChildren's map. */
-export const resultOf = <T>(results: ReadonlyMap<string, T>, item: WorkItem): T => {
-  const result = results.get(keyOf(item));
-  if (result === undefined) throw new Error(`bench:explore: no result for ${item.game} at seed ${item.seed}`);
-  return result;
-};

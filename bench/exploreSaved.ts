@@ -1,0 +1,80 @@
+/**
+ * bench:explore's runs kept as each finishes (`--save FILE`): one JSON line per (seed, game). A
+ * campaign row takes hours (ten episodes a game at `valid`), longer than a work session; run again
+ * with the same file, bench:explore reads what was played and plays only what is missing, so a
+ * row stopped by a crash or the end of a session loses at most the games then in play.
+ */
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+export const GameRunSchema = z.object({
+  game: z.string(),
+  maxScore: z.number(),
+  /** The score the episode ended with (the episode's score, as a campaign counts it). */
+  best: z.number(),
+  /** The highest score reached during the episode. */
+  peak: z.number(),
+  normalised: z.number(),
+  steps: z.number().int(),
+  seconds: z.number(),
+  /** Rooms the episode reached. */
+  places: z.number().int(),
+  /** Turns whose options held a move the probe shows leads to death a few idle turns later, beside others (see doom.ts). */
+  doomedTurns: z.number().int(),
+  fault: z.string().optional(),
+  /** Each episode's final score, when the game was played as a campaign (`--episodes`). */
+  finals: z.array(z.number()).optional(),
+});
+export type GameRun = z.infer<typeof GameRunSchema>;
+
+/** What makes runs comparable: a saved run of other settings is not the same row. */
+export const RunSettingsSchema = z.object({
+  assist: z.string(),
+  steps: z.number().int(),
+  episodes: z.number().int(),
+  prior: z.string(),
+});
+export type RunSettings = z.infer<typeof RunSettingsSchema>;
+
+const SavedRunSchema = z.object({ settings: RunSettingsSchema, seed: z.number().int(), game: z.string(), run: GameRunSchema });
+
+export const savedKey = (seed: number, game: string) => `${seed}|${game}`;
+
+const sameSettings = (a: RunSettings, b: RunSettings) =>
+  a.assist === b.assist && a.steps === b.steps && a.episodes === b.episodes && a.prior === b.prior;
+
+/**
+ * The runs `file` holds, by savedKey; none when it does not exist yet. A last line cut short (the
+ * process stopped while writing it) is left out, with a warning; any other line that does not
+ * read, or a run of other settings, is an error naming the line, since mixing rows would be wrong.
+ */
+export function readSaved(file: string, settings: RunSettings, warn: (message: string) => void): Map<string, GameRun> {
+  const runs = new Map<string, GameRun>();
+  if (!existsSync(file)) return runs;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.forEach((line, index) => {
+    if (!line.trim()) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      const last = lines.slice(index + 1).every((rest) => !rest.trim());
+      if (last) return warn(`${file}: line ${index + 1} was cut short and is left out (its game is played again)`);
+      throw new Error(`${file}: line ${index + 1} is not JSON; remove the line or use another --save file`);
+    }
+    const saved = SavedRunSchema.safeParse(json);
+    if (!saved.success) throw new Error(`${file}: line ${index + 1} is not a saved run: ${saved.error.issues[0]?.message}`);
+    if (!sameSettings(saved.data.settings, settings))
+      throw new Error(
+        `${file}: line ${index + 1} was played with ${JSON.stringify(saved.data.settings)}, not ${JSON.stringify(settings)}; ` +
+          'use another --save file for these settings',
+      );
+    runs.set(savedKey(saved.data.seed, saved.data.game), saved.data.run);
+  });
+  return runs;
+}
+
+/** Adds one finished run to `file` as a line of its own, creating the file if need be. */
+export function appendSaved(file: string, settings: RunSettings, seed: number, run: GameRun): void {
+  appendFileSync(file, `${JSON.stringify({ settings, seed, game: run.game, run })}\n`);
+}
