@@ -308,10 +308,12 @@ async function main() {
         continueAsNewEvery: 7,
       });
     // A campaign under `valid` replaying by place what its first episode scored: Zork I (Jericho's
-    // story file) at seed 0, two episodes of 40 turns. The first opens the kitchen window and climbs
-    // in at turn 37 (+10); the second walks there at once, "south", "east", "open kitchen window",
-    // "west" (PLACE_PLANS_PATCH; the code before it replayed the first episode's 37 turns of
-    // forest by their world states). Its episodes have recordings of their own.
+    // story file) at seed 2, two episodes of 100 turns. The second walks to where the first scored
+    // at once (PLACE_PLANS_PATCH; the code before it replayed the first episode's forest by its
+    // world states), and at turn 70, the rooms it stands in spent, walks back "around the forest"
+    // to where the first made a first (RETURN_BY_ROOM_PATCH; the code before it went north to the
+    // nearest room left open, and ended with 15 points where this one ends with 44).
+    // Its episodes have recordings of their own.
     if (want('valid-suite')) {
       const handle = await env.client.workflow.start(campaignWorkflow, {
         taskQueue,
@@ -320,8 +322,8 @@ async function main() {
           resolveCampaignConfig({
             game: suiteStory('zork1.z5'),
             episodes: 2,
-            seed: 0,
-            maxTurns: 40,
+            seed: 2,
+            maxTurns: 100,
             policy: 'oracle-free',
             assist: 'valid',
           }),

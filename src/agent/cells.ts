@@ -103,6 +103,8 @@ export interface CellMemory {
   fought?: boolean;
   /** Under `valid`, what a plan by place reads: the visits that paid in earlier episodes, the room map (see placePlans.ts). */
   placePlans?: PlacePlanning;
+  /** Rooms earlier episodes made a first in, not yet acted in this episode (see learned.frontierRooms); set from its patch. */
+  frontierRooms?: ReadonlySet<number>;
   /** Under `valid`, the shapes that lost carried things here, and what is carried and lit (see losses.ts). */
   losses?: Losses;
   /** Under `valid`, what was lit and whether a dark room is known: taking and lighting go first (see lighting.ts). */

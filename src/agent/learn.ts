@@ -16,10 +16,10 @@ import { arrivalAfter } from './directions';
 import { echoesAfter } from './echoes';
 import { threatHeld } from './fights';
 import { litThing } from './lighting';
-import { type LearnedState, LOSING_MOVES, VISIT_COMMANDS, VISIT_LIGHTS } from './learned';
+import { type LearnedState, LOSING_MOVES, MAPPED_ROOMS, VISIT_COMMANDS, VISIT_LIGHTS } from './learned';
 import { lossAt, lossShape, lostThings, placesThings } from './losses';
 import { withMappedMove, withPayingVisit } from './placePlans';
-import { keepNewest } from './newest';
+import { keepNewest, withNewestEntry } from './newest';
 import { saysDark, saysDarkAhead } from './replyReading';
 import { triedKey } from './policy';
 import type { Rng } from './rng';
@@ -114,6 +114,20 @@ function learnedPlaces(learned: LearnedState, state: AgentState, step: GameState
     out = { ...out, payingVisits: withPayingVisit(out.payingVisits ?? [], { room: from, commands, reward: scoreDelta, lit }) };
   }
   return out;
+}
+
+/**
+ * Where the player now stands, the moves the room map holds from it that the list does not offer:
+ * Zork I's chimney up from the studio, mapped when the player carried little, is no way with the
+ * lantern and the sword, and a plan walking there turned back at it for forty turns.
+ */
+function closedMovesAfter(state: AgentState, learned: LearnedState, step: GameState & { command: string }): Record<string, string[]> {
+  const here = String(step.truth.location.id);
+  const offered = new Set(step.commands);
+  const mapped = Object.keys({ ...learned.roomMap?.[here], ...state.exits[here] });
+  const closed = mapped.filter((command) => !offered.has(command));
+  if (!closed.length && !state.closedMoves[here]) return state.closedMoves;
+  return withNewestEntry(state.closedMoves, here, closed, MAPPED_ROOMS);
 }
 
 /** A command that lost carried things (see losses.ts) is remembered with its room. */
@@ -224,6 +238,13 @@ export function learn(
     cells: pushOnce(state.cells, cellOf(step.truth), LIMITS.cells),
     // The state the find was made from: a later episode returns there and tries what was not tried.
     discovered: firstEver ? pushOnce(state.discovered, shortState(state.worldHash), LIMITS.frontier) : state.discovered,
+    // The room the find was made in: a later episode walks back there by room (see returns.ts).
+    closedMoves:
+      state.returnsToFrontierRooms && assist.plansByPlace && !step.truth.died ? closedMovesAfter(state, learned, step) : state.closedMoves,
+    discoveredRooms:
+      firstEver && state.returnsToFrontierRooms && assist.plansByPlace
+        ? pushOnce(state.discoveredRooms, step.truth.location.id, LIMITS.frontier)
+        : state.discoveredRooms,
     done: pushOnce(state.done, `${state.truth.location.id}|${command}`, LIMITS.done),
     made: countMade(state.made, state.truth.location.id, command),
     echoes: state.spendsEchoes && assist.shows === 'commands' ? echoesAfter(state.echoes, echoStep(state, step)) : state.echoes,

@@ -73,6 +73,12 @@ export const LearnedStateSchema = z.object({
    * command; see losses.ts), newest last. Absent until an episode under its patch loses one.
    */
   losingMoves: z.array(z.string()).max(LOSING_MOVES).optional(),
+  /**
+   * Room ids in which an episode was the first to reach a place or an item, and which no later
+   * episode made a command in again, oldest first: later episodes walk the room map back to them
+   * (Go-Explore's return by room; see returns.ts). Absent until an episode under its patch finds one.
+   */
+  frontierRooms: z.array(z.number().int()).max(30).optional(),
 });
 export type LearnedState = z.infer<typeof LearnedStateSchema>;
 export const MAX_LEARNED_STATES = 300;

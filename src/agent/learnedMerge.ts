@@ -38,10 +38,13 @@ export function mergeLearned(current: LearnedState, started: LearnedState, finis
       ? { losingMoves: unite(current.losingMoves ?? [], finished.losingMoves ?? [], LOSING_MOVES) }
       : {}),
     ...(current.roomMap || finished.roomMap ? { roomMap: mergedMaps(current.roomMap ?? {}, finished.roomMap ?? {}) } : {}),
+    ...(current.frontierRooms || finished.frontierRooms
+      ? { frontierRooms: unite(current.frontierRooms ?? [], finished.frontierRooms ?? [], LIMITS.frontier) }
+      : {}),
   };
 }
 
-function unite(current: readonly string[], finished: readonly string[], max: number): string[] {
+function unite<T extends string | number>(current: readonly T[], finished: readonly T[], max: number): T[] {
   let united = [...current];
   for (const item of finished) united = pushOnce(united, item, max);
   return united;

@@ -62,7 +62,10 @@ export function knownMove(ctx: PolicyContext): Known {
   // earlier episode found a place or item nobody had reached and no later episode stood again,
   // then explore from it. A find is often one branch of several (9:05's car: "yes" to the office,
   // "no" drives on): from the branch point, a change no episode has seen ranks first.
-  const goals = ctx.learned.frontier.filter((goal) => !ctx.visited.has(goal));
+  // Returned to by room instead (see returns.ts): a walk to an exact world state replays the
+  // earlier episode's every change on the way (Zork I's went 36 steps through the dam's buttons).
+  const byRoom = assist.plansByPlace && ctx.cells.frontierRooms !== undefined;
+  const goals = byRoom ? [] : ctx.learned.frontier.filter((goal) => !ctx.visited.has(goal));
   const back = planToState(ctx.learned.dynamics, ctx.worldHash, goals, usable);
   if (back)
     return {

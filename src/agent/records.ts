@@ -11,7 +11,7 @@ import { AssistSchema, CampaignConfigSchema, EpisodeConfig, PolicyNameSchema } f
 import { BeliefsSchema } from './beliefs';
 import { LearnedState, LearnedStateSchema } from './learned';
 import { accuracy } from './reliability';
-import { AgentState, LIMITS, pushOnce, rememberCells, visitedSet } from './state';
+import { AgentState, LIMITS, pushOnce, rememberCells, roomsActedIn, visitedSet } from './state';
 import type { ThoughtboxSession } from './thoughtbox/schema';
 import type { Decision } from './turn';
 
@@ -188,11 +188,20 @@ export function learnedAfter(state: AgentState): LearnedState {
   return {
     ...rememberCells(state.learned, state.cells),
     frontier,
+    ...(state.returnsToFrontierRooms ? frontierRoomsAfter(state) : {}),
     episodes: state.learned.episodes + 1,
     bestScore: Math.max(state.learned.bestScore, state.truth.score),
     overallGoal: state.beliefs.overallGoal,
     memory: state.memory,
   };
+}
+
+/** The frontier by room (see learned.frontierRooms): the earlier rooms this episode made no command in, then its own finds. */
+function frontierRoomsAfter(state: AgentState): Pick<LearnedState, 'frontierRooms'> {
+  const actedIn = roomsActedIn(state);
+  let rooms = (state.learned.frontierRooms ?? []).filter((room) => !actedIn.has(room));
+  for (const room of state.discoveredRooms) rooms = pushOnce(rooms, room, LIMITS.frontier);
+  return rooms.length || state.learned.frontierRooms ? { frontierRooms: rooms } : {};
 }
 
 export function episodeResult(

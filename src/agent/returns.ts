@@ -37,12 +37,28 @@ export function returnWithProbe(pool: ActionOption[], ctx: PolicyContext): Known
  */
 export function returnWithoutProbe(candidates: readonly string[], ctx: PolicyContext): KnownChoice | null {
   if (nextUntried(candidates, ctx)?.opensUp) return null;
-  return toOpenRoom(ctx, returnable(ctx, new Set(safeCommands(candidates, ctx))));
+  const usable = returnable(ctx, new Set(safeCommands(candidates, ctx)));
+  return toFrontierRoom(ctx, usable) ?? toOpenRoom(ctx, usable);
 }
 
 /** A move a return may take: listed here, and not yet retried too often from this state. */
 const returnable = (ctx: PolicyContext, listed: ReadonlySet<string>) => (command: string) =>
   listed.has(command) && timesTried(ctx.tried, ctx.worldHash, command) < MAX_RETURN_TRIES;
+
+/**
+ * Go-Explore's return across episodes, by room: the first step to the nearest room an earlier
+ * episode made a first in and this one has not acted in, over the rooms every episode mapped.
+ */
+function toFrontierRoom(ctx: PolicyContext, usable: (command: string) => boolean): KnownChoice | null {
+  const goals = ctx.cells.frontierRooms;
+  const map = ctx.cells.placePlans?.exits;
+  const here = ctx.rooms?.here;
+  if (!goals?.size || !map || here === undefined) return null;
+  const route = routeToOpen(map, here, goals, usable);
+  return route
+    ? { command: route.command, reason: 'return', why: `back to where an earlier episode found something new, ${steps(route.steps)} away` }
+    : null;
+}
 
 /** The first step to the nearest open room over the mapped rooms. */
 function toOpenRoom(ctx: PolicyContext, usable: (command: string) => boolean): KnownChoice | null {

@@ -209,6 +209,18 @@ export const AgentStateSchema = z.object({
   plansGivenUp: z.array(z.string()).default([]),
   /** Under `valid`, a command of a shape that lost carried things is not made again where it lost them, nor is the light risked (see losses.ts); set from its patch. */
   mindsLosses: z.boolean().default(false),
+  /**
+   * Under `valid`, earlier episodes' firsts are returned to by room over the mapped rooms, not by
+   * world state over the learned dynamics (see returns.ts); set from its patch.
+   */
+  returnsToFrontierRooms: z.boolean().default(false),
+  /** Rooms in which this episode was the first ever to reach a place or item (with returnsToFrontierRooms; see learned.frontierRooms). */
+  discoveredRooms: z.array(z.number().int()).default([]),
+  /**
+   * Room id -> the moves the room map holds from it that the list did not offer when the player
+   * last stood there (with returnsToFrontierRooms): no walk is planned through them this episode.
+   */
+  closedMoves: z.record(z.string(), z.array(z.string())).default({}),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -329,6 +341,9 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     visit: [],
     plansGivenUp: [],
     mindsLosses: true,
+    returnsToFrontierRooms: true,
+    discoveredRooms: [],
+    closedMoves: {},
   };
 }
 
@@ -492,7 +507,7 @@ export function rememberDeath(learned: LearnedState, worldHash: string, deadlyPl
 export const moveAt = (location: number, command: string) => `${location}|${command}`;
 
 /** A new item at the end of a bounded list (kept once, newest last). */
-export function pushOnce(list: readonly string[], item: string, max: number): string[] {
+export function pushOnce<T extends string | number>(list: readonly T[], item: T, max: number): T[] {
   return list.includes(item) ? [...list] : [...list, item].slice(-max);
 }
 
@@ -617,7 +632,19 @@ export function cellMemory(state: AgentState): CellMemory {
     ...(state.lightsFirst ? { lighting: lightingOf(state) } : {}),
     ...(state.plansByPlace ? { placePlans: placePlanningOf(state) } : {}),
     ...(state.mindsLosses ? { losses: lossesOf(state) } : {}),
+    ...(state.returnsToFrontierRooms ? { frontierRooms: frontierRoomsOf(state) } : {}),
   };
+}
+
+/** The rooms this episode made a command in (its `done` entries' rooms). */
+export function roomsActedIn(state: Pick<AgentState, 'done'>): Set<number> {
+  return new Set(state.done.map((entry) => Number(entry.slice(0, entry.indexOf('|')))));
+}
+
+/** The rooms earlier episodes made a first in that this episode has made no command in yet, but those to keep out of (see returns.ts). */
+function frontierRoomsOf(state: AgentState): Set<number> {
+  const actedIn = roomsActedIn(state);
+  return new Set((state.learned.frontierRooms ?? []).filter((room) => !actedIn.has(room) && !perilous(state, room)));
 }
 
 /** What minding losses reads (see losses.ts). */
@@ -663,7 +690,10 @@ function placePlanningOf(state: AgentState): PlacePlanning {
   const map = mergedMaps(state.learned.roomMap ?? {}, state.exits);
   const exits: RoomMap = {};
   for (const [from, moves] of Object.entries(map)) {
-    const kept = Object.entries(moves).filter(([command, to]) => !keepOut(to) && !deadly.has(`${from}|${command}`));
+    const closed = state.closedMoves[from] ?? [];
+    const kept = Object.entries(moves).filter(
+      ([command, to]) => !keepOut(to) && !deadly.has(`${from}|${command}`) && !closed.includes(command),
+    );
     if (kept.length) exits[from] = Object.fromEntries(kept);
   }
   const here = state.truth.location.id;

@@ -133,6 +133,8 @@ export const PLACE_PLANS_PATCH = 'explorer-plans-by-place';
 export const MIND_LOSSES_PATCH = 'explorer-minds-losses';
 /** Under `valid`, a command answered as it was before, changing nothing seen ("You are wearing the chronometer."), or naming nothing and showing again what was shown ("look" on arrival), is spent for the episode wherever it is made (see agent/echoes.ts). */
 export const SPEND_ECHOES_PATCH = 'explorer-spends-echoes';
+/** Under `valid`, the rooms where earlier episodes made a first are walked back to over the room map, not by their world states, and a mapped move the list does not offer where the player stands is no way for the episode's plans (see agent/returns.ts). */
+export const RETURN_BY_ROOM_PATCH = 'explorer-returns-by-room';
 /** In a tired room, a thing named there only by undoing commands is not yet named (see spentIn): what the explorer closed it may open again. */
 export const UNDOING_NAMES_NOTHING_PATCH = 'tired-rooms-reopen-what-was-closed';
 /** Under `none`, what a room's replies list apart from its description ("There is a lamp here.") is taken before its exits are walked (see typed.ts). */
@@ -208,6 +210,7 @@ const DECISION_PATCHES = [
   ['plansByPlace', PLACE_PLANS_PATCH],
   ['mindsLosses', MIND_LOSSES_PATCH],
   ['spendsEchoes', SPEND_ECHOES_PATCH],
+  ['returnsToFrontierRooms', RETURN_BY_ROOM_PATCH],
 ] as const satisfies ReadonlyArray<readonly [BooleanField, string]>;
 
 type DecisionFlag = (typeof DECISION_PATCHES)[number][0];

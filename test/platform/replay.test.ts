@@ -104,6 +104,10 @@ describe('replay of recorded histories', () => {
     // planetfall under valid at seed 0 recorded before SPEND_ECHOES_PATCH: at turn 9, on the
     // gangway, "wear chronometer" answered alike at turns 1 and 3, it put on the uniform (and the
     // chronometer again at turn 10) where the code after it, the chronometer spent, goes down.
+    // And the second episode of a Zork I campaign under valid at seed 2 recorded before
+    // RETURN_BY_ROOM_PATCH: at turn 70, the rooms it stood in spent, it went north to the nearest
+    // room left open where the code after it goes around the forest to where the first episode
+    // made a first.
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -112,7 +116,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(56);
+    expect(histories).toHaveLength(57);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
