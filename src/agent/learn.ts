@@ -238,9 +238,9 @@ export function learn(
     cells: pushOnce(state.cells, cellOf(step.truth), LIMITS.cells),
     // The state the find was made from: a later episode returns there and tries what was not tried.
     discovered: firstEver ? pushOnce(state.discovered, shortState(state.worldHash), LIMITS.frontier) : state.discovered,
-    // The room the find was made in: a later episode walks back there by room (see returns.ts).
     closedMoves:
       state.returnsToFrontierRooms && assist.plansByPlace && !step.truth.died ? closedMovesAfter(state, learned, step) : state.closedMoves,
+    // The room the find was made in: a later episode walks back there by room (see returns.ts).
     discoveredRooms:
       firstEver && state.returnsToFrontierRooms && assist.plansByPlace
         ? pushOnce(state.discoveredRooms, step.truth.location.id, LIMITS.frontier)

@@ -11,7 +11,7 @@ import { AssistSchema, CampaignConfigSchema, EpisodeConfig, PolicyNameSchema } f
 import { BeliefsSchema } from './beliefs';
 import { LearnedState, LearnedStateSchema } from './learned';
 import { accuracy } from './reliability';
-import { AgentState, LIMITS, pushOnce, rememberCells, roomsActedIn, visitedSet } from './state';
+import { AgentState, frontierRoomsNotActedIn, LIMITS, pushOnce, rememberCells, visitedSet } from './state';
 import type { ThoughtboxSession } from './thoughtbox/schema';
 import type { Decision } from './turn';
 
@@ -198,8 +198,7 @@ export function learnedAfter(state: AgentState): LearnedState {
 
 /** The frontier by room (see learned.frontierRooms): the earlier rooms this episode made no command in, then its own finds. */
 function frontierRoomsAfter(state: AgentState): Pick<LearnedState, 'frontierRooms'> {
-  const actedIn = roomsActedIn(state);
-  let rooms = (state.learned.frontierRooms ?? []).filter((room) => !actedIn.has(room));
+  let rooms = frontierRoomsNotActedIn(state);
   for (const room of state.discoveredRooms) rooms = pushOnce(rooms, room, LIMITS.frontier);
   return rooms.length || state.learned.frontierRooms ? { frontierRooms: rooms } : {};
 }

@@ -636,15 +636,15 @@ export function cellMemory(state: AgentState): CellMemory {
   };
 }
 
-/** The rooms this episode made a command in (its `done` entries' rooms). */
-export function roomsActedIn(state: Pick<AgentState, 'done'>): Set<number> {
-  return new Set(state.done.map((entry) => Number(entry.slice(0, entry.indexOf('|')))));
+/** The rooms earlier episodes made a first in that this episode has made no command in yet (its `done` entries' rooms), oldest first. */
+export function frontierRoomsNotActedIn(state: Pick<AgentState, 'done' | 'learned'>): number[] {
+  const actedIn = new Set(state.done.map((entry) => Number(entry.slice(0, entry.indexOf('|')))));
+  return (state.learned.frontierRooms ?? []).filter((room) => !actedIn.has(room));
 }
 
-/** The rooms earlier episodes made a first in that this episode has made no command in yet, but those to keep out of (see returns.ts). */
+/** The frontier rooms a return may walk to now: not acted in this episode, and not rooms to keep out of (see returns.ts). */
 function frontierRoomsOf(state: AgentState): Set<number> {
-  const actedIn = roomsActedIn(state);
-  return new Set((state.learned.frontierRooms ?? []).filter((room) => !actedIn.has(room) && !perilous(state, room)));
+  return new Set(frontierRoomsNotActedIn(state).filter((room) => !perilous(state, room)));
 }
 
 /** What minding losses reads (see losses.ts). */
