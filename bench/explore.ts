@@ -165,6 +165,8 @@ export function playEpisode(suiteDir: string, entry: SuiteGame, options: PlayOpt
     run.peak = Math.max(run.peak, state.truth.score);
   }
   run.best = state.truth.score;
+  run.died = state.truth.died;
+  run.won = state.truth.victory;
   run.steps = state.turn;
   run.places = state.places.length;
   return { run: finish(), learned: learnedAfter(state) };
@@ -197,6 +199,7 @@ export function playCampaign(suiteDir: string, entry: SuiteGame, episodes: numbe
     places: runs.reduce((sum, r) => sum + r.places, 0),
     doomedTurns: runs.reduce((sum, r) => sum + r.doomedTurns, 0),
     finals: runs.map((r) => r.best),
+    episodes: runs.map((r) => ({ final: r.best, peak: r.peak, steps: r.steps, died: r.died ?? false, won: r.won ?? false })),
     ...(fault ? { fault } : {}),
   };
 }

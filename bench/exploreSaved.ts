@@ -24,6 +24,13 @@ export const GameRunSchema = z.object({
   fault: z.string().optional(),
   /** Each episode's final score, when the game was played as a campaign (`--episodes`). */
   finals: z.array(z.number()).optional(),
+  /** How the episode ended (the last one's, in a campaign); absent in runs saved before it was kept. */
+  died: z.boolean().optional(),
+  won: z.boolean().optional(),
+  /** A campaign's episodes, in order; absent in runs saved before they were kept. */
+  episodes: z
+    .array(z.object({ final: z.number(), peak: z.number(), steps: z.number().int(), died: z.boolean(), won: z.boolean() }))
+    .optional(),
 });
 export type GameRun = z.infer<typeof GameRunSchema>;
 
