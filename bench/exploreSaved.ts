@@ -50,6 +50,35 @@ export const savedKey = (seed: number, game: string) => `${seed}|${game}`;
 const sameSettings = (a: RunSettings, b: RunSettings) =>
   a.assist === b.assist && a.steps === b.steps && a.episodes === b.episodes && a.prior === b.prior;
 
+type SavedRun = z.infer<typeof SavedRunSchema>;
+
+/** The saved runs of `file`, in its order; a last line cut short is left out with a warning, any other bad line is an error naming it. */
+function savedLines(file: string, warn: (message: string) => void): { line: number; saved: SavedRun }[] {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  return lines.flatMap((line, index) => {
+    if (!line.trim()) return [];
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      const last = lines.slice(index + 1).every((rest) => !rest.trim());
+      if (last) {
+        warn(`${file}: line ${index + 1} was cut short and is left out (its game is played again)`);
+        return [];
+      }
+      throw new Error(`${file}: line ${index + 1} is not JSON; remove the line or use another --save file`);
+    }
+    const saved = SavedRunSchema.safeParse(json);
+    if (!saved.success) throw new Error(`${file}: line ${index + 1} is not a saved run: ${saved.error.issues[0]?.message}`);
+    return [{ line: index + 1, saved: saved.data }];
+  });
+}
+
+const otherSettings = (file: string, line: number, found: RunSettings, wanted: RunSettings) =>
+  new Error(
+    `${file}: line ${line} was played with ${JSON.stringify(found)}, not ${JSON.stringify(wanted)}; use another --save file for these settings`,
+  );
+
 /**
  * The runs `file` holds, by savedKey; none when it does not exist yet. A last line cut short (the
  * process stopped while writing it) is left out, with a warning; any other line that does not
@@ -58,27 +87,26 @@ const sameSettings = (a: RunSettings, b: RunSettings) =>
 export function readSaved(file: string, settings: RunSettings, warn: (message: string) => void): Map<string, GameRun> {
   const runs = new Map<string, GameRun>();
   if (!existsSync(file)) return runs;
-  const lines = readFileSync(file, 'utf8').split('\n');
-  lines.forEach((line, index) => {
-    if (!line.trim()) return;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      const last = lines.slice(index + 1).every((rest) => !rest.trim());
-      if (last) return warn(`${file}: line ${index + 1} was cut short and is left out (its game is played again)`);
-      throw new Error(`${file}: line ${index + 1} is not JSON; remove the line or use another --save file`);
-    }
-    const saved = SavedRunSchema.safeParse(json);
-    if (!saved.success) throw new Error(`${file}: line ${index + 1} is not a saved run: ${saved.error.issues[0]?.message}`);
-    if (!sameSettings(saved.data.settings, settings))
-      throw new Error(
-        `${file}: line ${index + 1} was played with ${JSON.stringify(saved.data.settings)}, not ${JSON.stringify(settings)}; ` +
-          'use another --save file for these settings',
-      );
-    runs.set(savedKey(saved.data.seed, saved.data.game), saved.data.run);
-  });
+  for (const { line, saved } of savedLines(file, warn)) {
+    if (!sameSettings(saved.settings, settings)) throw otherSettings(file, line, saved.settings, settings);
+    runs.set(savedKey(saved.seed, saved.game), saved.run);
+  }
   return runs;
+}
+
+/** A save file read on its own (bench:saved-suite): its settings, which every line must share, and its runs at `seed`, in file order. */
+export function readSavedFile(file: string, seed: number, warn: (message: string) => void): { settings: RunSettings; runs: GameRun[] } {
+  if (!existsSync(file)) throw new Error(`${file} does not exist; it is what bench:explore --save FILE writes`);
+  const lines = savedLines(file, warn);
+  if (!lines.length) throw new Error(`${file} holds no finished run yet`);
+  const settings = lines[0].saved.settings;
+  for (const { line, saved } of lines)
+    if (!sameSettings(saved.settings, settings)) throw otherSettings(file, line, saved.settings, settings);
+  // A game saved twice (two commands on one file) counts once, its last line, as readSaved reads it.
+  const byGame = new Map(lines.filter(({ saved }) => saved.seed === seed).map(({ saved }) => [saved.game, saved.run]));
+  const runs = [...byGame.values()];
+  if (!runs.length) throw new Error(`${file} holds no run at seed ${seed} (--seed)`);
+  return { settings, runs };
 }
 
 /** Adds one finished run to `file` as a line of its own, creating the file if need be. */

@@ -6,10 +6,10 @@
 import type { CampaignResult } from '../agent/records';
 import type { SuiteGameInput, SuiteGameProgress, SuiteGameResult, SuiteSetting, SuiteSummary } from '../schemas/suite';
 
-/** The game as the suite knows it before (or without) its campaign's result. */
+/** The game as the suite knows it before (or without) its campaign's result: of its input, the name, max score and seed. */
 export interface GameRun {
   suiteId: string;
-  game: SuiteGameInput;
+  game: Pick<SuiteGameInput, 'name' | 'maxScore'> & { campaign: Pick<SuiteGameInput['campaign'], 'seed'> };
   campaignId: string;
   setting: SuiteSetting;
   seconds: number;

@@ -1,0 +1,130 @@
+/**
+ * `npm run bench:saved-suite -- --save FILE --id ID`: a row bench:explore played in-process (its
+ * `--save` file) written as a suite's results.json under the data dir, so `grue report ID` draws it
+ * per game beside the published results of its setting, as it does a `grue suite` run. A campaign
+ * row of the 47 games takes some ten hours in-process; played through the workflows it would take
+ * longer still, for the same turns (the agent's turn pipeline is the same code).
+ *
+ * What a suite run has and a saved row does not is said in the results: the campaign id names the
+ * save file, the wall time is the games' own times added up (they were played two or more at a
+ * time, across sessions), and no model was asked (bench:explore plays the oracle-free explorer).
+ */
+import { join, resolve } from 'node:path';
+import { atomicWrite } from '../src/activities/files';
+import { suiteResultsPath } from '../src/activities/suiteFiles';
+import { loadConfig } from '../src/config';
+import { failedGameResult, gameResult, suiteSummary } from '../src/experiment/suiteResults';
+import { AssistSchema } from '../src/schemas/episode';
+import { SUITE_SETTINGS, SuiteGameResult, SuiteResult, SuiteSetting } from '../src/schemas/suite';
+import type { SuiteGame } from '../src/schemas/jerichoSuite';
+import { arg } from './cli';
+import { readSuite } from './explore';
+import { type GameRun, readSavedFile } from './exploreSaved';
+
+const log = (msg: string) => process.stderr.write(`bench:saved-suite ${msg}\n`);
+
+/** The named setting whose episodes × steps these are, else custom. */
+export function settingOf(about: { assist: string; steps: number; episodes: number }): SuiteSetting {
+  const named = (Object.keys(SUITE_SETTINGS) as (keyof typeof SUITE_SETTINGS)[]).find(
+    (name) => SUITE_SETTINGS[name].episodes === about.episodes && SUITE_SETTINGS[name].steps === about.steps,
+  );
+  return {
+    name: named ?? 'custom',
+    episodes: about.episodes,
+    steps: about.steps,
+    assist: AssistSchema.parse(about.assist),
+    policy: 'oracle-free',
+    model: null,
+  };
+}
+
+/** The episodes a saved run played, as a campaign's result lists them; an error for a run saved before they were kept. */
+function episodesOf(run: GameRun, seed: number) {
+  const episodes =
+    run.episodes ??
+    (run.died === undefined ? null : [{ final: run.best, peak: run.peak, steps: run.steps, died: run.died, won: run.won ?? false }]);
+  if (!episodes)
+    throw new Error(`${run.game} was saved before bench:explore kept how episodes ended (dd11df4); play it again into a new --save file`);
+  return episodes.map((episode, index) => ({
+    workflowId: `${run.game}-episode-${index + 1}`,
+    seed: seed + index,
+    score: episode.final,
+    peakScore: episode.peak,
+    turns: episode.steps,
+    victory: episode.won,
+    died: episode.died,
+  }));
+}
+
+/** A story fault as bench:explore words it: "step 12 (push button): message"; "load: …" is a game that did not start. */
+const STEP_FAULT = /^step (\d+) \((.*?)\): ([\s\S]*)$/;
+
+export function savedGameResult(
+  suiteId: string,
+  saveFile: string,
+  entry: SuiteGame,
+  seed: number,
+  run: GameRun,
+  setting: SuiteSetting,
+): SuiteGameResult {
+  const base = {
+    suiteId,
+    game: { name: entry.game, maxScore: entry.maxScore > 0 ? entry.maxScore : null, campaign: { seed: (entry.seed ?? 0) + seed } },
+    campaignId: `bench:explore --save ${saveFile}`,
+    setting,
+    seconds: run.seconds,
+  };
+  if (run.fault?.startsWith('load:')) return failedGameResult(base, run.fault);
+  const result = gameResult(base, { episodes: episodesOf(run, (entry.seed ?? 0) + seed) });
+  const fault = run.fault ? STEP_FAULT.exec(run.fault) : null;
+  return fault ? { ...result, storyFaults: [{ turn: Number(fault[1]) + 1, command: fault[2], message: fault[3] }] } : result;
+}
+
+/** Writes the runs of `saveFile` at `seed` as suite `id`'s results.json under `dataDir`; returns them. */
+export function writeSavedSuite(saveFile: string, id: string, suiteDir: string, seed: number, dataDir: string): SuiteResult {
+  const suite = readSuite(suiteDir);
+  const { settings, runs } = readSavedFile(saveFile, seed, log);
+  const setting = settingOf(settings);
+  const games = runs.map((run) => {
+    const entry = suite.find((g) => g.game === run.game);
+    if (!entry) throw new Error(`${run.game} (in ${saveFile}) is not in ${suiteDir}/suite.json`);
+    return savedGameResult(id, saveFile, entry, seed, run, setting);
+  });
+  const seconds = games.reduce((sum, g) => sum + g.seconds, 0);
+  const path = suiteResultsPath(dataDir, id);
+  const result: SuiteResult = {
+    suiteId: id,
+    suiteDir,
+    setting,
+    parallel: 1,
+    summary: suiteSummary(games, seconds),
+    games,
+    resultsPath: path,
+  };
+  atomicWrite(path, `${JSON.stringify(result, null, 2)}\n`, true);
+  return result;
+}
+
+function main(): void {
+  const id = arg('id', '');
+  if (!arg('save', '') || !id)
+    throw new Error('bench:saved-suite needs --save FILE (a bench:explore --save file) and --id ID (the suite id to write)');
+  const saveFile = resolve(arg('save', ''));
+  const suiteDir = resolve(arg('suite', join(__dirname, '../../shared/jericho')));
+  const seed = Number(arg('seed', '0'));
+  if (!Number.isInteger(seed) || seed < 0) throw new Error(`bench:saved-suite reads --seed N, N ≥ 0 (got "${arg('seed', '0')}")`);
+  const result = writeSavedSuite(saveFile, id, suiteDir, seed, loadConfig().GRUE_DATA_DIR);
+  log(`${result.games.length} games of ${saveFile} (seed ${seed}) written as suite ${id}: ${result.resultsPath}`);
+  log(
+    `mean normalised ${result.summary.meanNormalised?.toFixed(4) ?? '-'} over ${result.summary.averaged} games; now: npx grue report ${id}`,
+  );
+}
+
+if (require.main === module) {
+  try {
+    main();
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
