@@ -1,6 +1,9 @@
 /** Shared fixtures for the agent's unit tests. */
+import { freshLearned, type LearnedState } from '../../src/agent/learned';
 import { createRng } from '../../src/agent/rng';
-import type { AgentState } from '../../src/agent/state';
+import { type AgentState, initialState } from '../../src/agent/state';
+import { initialMemory } from '../../src/memory/runner';
+import { resolveEpisodeConfig } from '../../src/schemas/episode';
 import { decide, learn } from '../../src/agent/turn';
 import type { EpisodeConfig } from '../../src/schemas/episode';
 import type { ActionOption, GameState, GroundTruthData } from '../../src/schemas/game';
@@ -71,4 +74,34 @@ export function playedFrom(config: EpisodeConfig, state: AgentState, command: st
     ...next,
   };
   return learn(state, config, decision, step, createRng(1));
+}
+
+/** The episode config of the `valid` fixtures: the oracle-free explorer, given the valid commands. */
+export const validConfig = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
+
+/**
+ * A `valid` episode's first state in room `id` called `name`, its world state `h-<worldHash>`,
+ * the list offering `commands`, with what earlier episodes `learned`.
+ */
+export function validStart(
+  room: { id: number; name: string; observation: string; worldHash: string },
+  commands: string[],
+  learned: LearnedState,
+): AgentState {
+  return initialState(
+    {
+      observation: room.observation,
+      truth: roomTruth(room.id, room.name),
+      worldHash: room.worldHash,
+      snapshot: 's0',
+      options: [],
+      commands,
+      storyMd5: '0'.repeat(32),
+      storyName: 'test',
+      maxScore: 10,
+    },
+    learned,
+    1,
+    initialMemory(freshLearned(), validConfig),
+  );
 }

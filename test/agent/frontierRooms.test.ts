@@ -5,16 +5,15 @@
  * the dam's buttons among them, to stand where it had stood). And a mapped move the list does not
  * offer where the player stands is out of the plans' map for the episode (Zork I's chimney).
  */
-import { cellMemory, AgentState, initialState } from '../../src/agent/state';
+import { cellMemory, AgentState } from '../../src/agent/state';
 import { createRng } from '../../src/agent/rng';
 import { deliberate } from '../../src/agent/turn';
 import { freshLearned, type LearnedState } from '../../src/agent/learned';
 import { mergeLearned } from '../../src/agent/learnedMerge';
 import { learnedAfter } from '../../src/agent/records';
 import { triedKey } from '../../src/agent/policyContext';
-import { initialMemory } from '../../src/memory/runner';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
-import { playedFrom, roomTruth } from './fixtures';
+import { playedFrom, roomTruth, validStart } from './fixtures';
 
 const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
 
@@ -33,22 +32,8 @@ const map = {
 };
 
 function inCellar(returnsToFrontierRooms: boolean, learned: LearnedState): AgentState {
-  const state = initialState(
-    {
-      observation: 'Cellar. You are in a dark and damp cellar.',
-      truth: roomTruth(3, 'Cellar'),
-      worldHash: 'h-cellar',
-      snapshot: 's0',
-      options: [],
-      commands: ['north', 'south'],
-      storyMd5: '0'.repeat(32),
-      storyName: 'test',
-      maxScore: 10,
-    },
-    learned,
-    1,
-    initialMemory(freshLearned(), valid),
-  );
+  const cellar = { id: 3, name: 'Cellar', observation: 'Cellar. You are in a dark and damp cellar.', worldHash: 'h-cellar' };
+  const state = validStart(cellar, ['north', 'south'], learned);
   // Both ways out were taken from here already this episode, the Chasm left with moves untried.
   const tried = { [triedKey('h-cellar', 'north')]: 1, [triedKey('h-cellar', 'south')]: 1 };
   return { ...state, tried, open: [7], exits: { '3': { north: 4, south: 7 } }, returnsToFrontierRooms };

@@ -4,15 +4,14 @@
  * first one's detours, 54 turns to 44 points, with half the episode left for anything new.
  */
 import { createRng } from '../../src/agent/rng';
-import { AgentState, initialState } from '../../src/agent/state';
+import { AgentState } from '../../src/agent/state';
 import { decide, deliberate } from '../../src/agent/turn';
 import { freshLearned, type LearnedState, type PayingVisit } from '../../src/agent/learned';
 import { mergeLearned } from '../../src/agent/learnedMerge';
 import { mergedMaps, nextOfVisit, type PlacePlanning, visitKey, withMappedMove, withPayingVisit } from '../../src/agent/placePlans';
 import { placeStep } from '../../src/agent/placeStep';
-import { initialMemory } from '../../src/memory/runner';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
-import { playedFrom, roomTruth } from './fixtures';
+import { playedFrom, roomTruth, validStart } from './fixtures';
 
 const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
 
@@ -88,23 +87,13 @@ describe('placeStep', () => {
 });
 
 function westOfHouse(plansByPlace: boolean, learned: LearnedState): AgentState {
-  const state = initialState(
-    {
-      observation: 'West of House. You are standing in an open field west of a white house.',
-      truth: roomTruth(1, 'West of House'),
-      worldHash: 'h-west',
-      snapshot: 's0',
-      options: [],
-      commands: ['north', 'east', 'open small mailbox', 'south'],
-      storyMd5: '0'.repeat(32),
-      storyName: 'test',
-      maxScore: 10,
-    },
-    learned,
-    1,
-    initialMemory(freshLearned(), valid),
-  );
-  return { ...state, plansByPlace };
+  const west = {
+    id: 1,
+    name: 'West of House',
+    observation: 'West of House. You are standing in an open field west of a white house.',
+    worldHash: 'h-west',
+  };
+  return { ...validStart(west, ['north', 'east', 'open small mailbox', 'south'], learned), plansByPlace };
 }
 
 const choices = (state: AgentState) =>
