@@ -79,27 +79,14 @@ export function playedFrom(config: EpisodeConfig, state: AgentState, command: st
 /** The episode config of the `valid` fixtures: the oracle-free explorer, given the valid commands. */
 export const validConfig = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
 
-/**
- * A `valid` episode's first state in room `id` called `name`, its world state `h-<worldHash>`,
- * the list offering `commands`, with what earlier episodes `learned`.
- */
+/** A `valid` episode's first state: the reply, ground truth and world state given, the list offering `commands`, with what earlier episodes `learned`. */
 export function validStart(
-  room: { id: number; name: string; observation: string; worldHash: string },
+  start: { observation: string; truth: GroundTruthData; worldHash: string },
   commands: string[],
   learned: LearnedState,
 ): AgentState {
   return initialState(
-    {
-      observation: room.observation,
-      truth: roomTruth(room.id, room.name),
-      worldHash: room.worldHash,
-      snapshot: 's0',
-      options: [],
-      commands,
-      storyMd5: '0'.repeat(32),
-      storyName: 'test',
-      maxScore: 10,
-    },
+    { ...start, snapshot: 's0', options: [], commands, storyMd5: '0'.repeat(32), storyName: 'test', maxScore: 10 },
     learned,
     1,
     initialMemory(freshLearned(), validConfig),

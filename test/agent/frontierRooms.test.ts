@@ -32,7 +32,7 @@ const map = {
 };
 
 function inCellar(returnsToFrontierRooms: boolean, learned: LearnedState): AgentState {
-  const cellar = { id: 3, name: 'Cellar', observation: 'Cellar. You are in a dark and damp cellar.', worldHash: 'h-cellar' };
+  const cellar = { observation: 'Cellar. You are in a dark and damp cellar.', truth: roomTruth(3, 'Cellar'), worldHash: 'h-cellar' };
   const state = validStart(cellar, ['north', 'south'], learned);
   // Both ways out were taken from here already this episode, the Chasm left with moves untried.
   const tried = { [triedKey('h-cellar', 'north')]: 1, [triedKey('h-cellar', 'south')]: 1 };

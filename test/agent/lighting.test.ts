@@ -6,35 +6,23 @@
  * once a room has been dark, lighting goes first.
  */
 import { createRng } from '../../src/agent/rng';
-import { AgentState, initialState } from '../../src/agent/state';
+import { AgentState } from '../../src/agent/state';
 import { decide, deliberate } from '../../src/agent/turn';
 import { freshLearned } from '../../src/agent/learned';
 import { lightingFirst, litBy, litThing } from '../../src/agent/lighting';
-import { initialMemory } from '../../src/memory/runner';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
 import type { GameState } from '../../src/schemas/game';
-import { playedFrom, roomTruth } from './fixtures';
+import { playedFrom, roomTruth, validStart } from './fixtures';
 
 const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
 
 function livingRoom(lightsFirst: boolean, commands: string[], darkRooms: string[] = []): AgentState {
-  const state = initialState(
-    {
-      observation: 'Living Room. A battery-powered brass lantern is on the trophy case.',
-      truth: { ...roomTruth(3, 'Living Room'), inventory: [{ id: 40, name: 'sword' }] },
-      worldHash: 'h-living',
-      snapshot: 's0',
-      options: [],
-      commands,
-      storyMd5: '0'.repeat(32),
-      storyName: 'test',
-      maxScore: 10,
-    },
-    { ...freshLearned(), darkRooms },
-    1,
-    initialMemory(freshLearned(), valid),
-  );
-  return { ...state, lightsFirst };
+  const living = {
+    observation: 'Living Room. A battery-powered brass lantern is on the trophy case.',
+    truth: { ...roomTruth(3, 'Living Room'), inventory: [{ id: 40, name: 'sword' }] },
+    worldHash: 'h-living',
+  };
+  return { ...validStart(living, commands, { ...freshLearned(), darkRooms }), lightsFirst };
 }
 
 /** What the explorer chooses from `state` with each of a few seeds. */

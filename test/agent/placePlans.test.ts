@@ -88,9 +88,8 @@ describe('placeStep', () => {
 
 function westOfHouse(plansByPlace: boolean, learned: LearnedState): AgentState {
   const west = {
-    id: 1,
-    name: 'West of House',
     observation: 'West of House. You are standing in an open field west of a white house.',
+    truth: roomTruth(1, 'West of House'),
     worldHash: 'h-west',
   };
   return { ...validStart(west, ['north', 'east', 'open small mailbox', 'south'], learned), plansByPlace };

@@ -12,7 +12,7 @@ import { initialMemory } from '../../src/memory/runner';
 import { resolveEpisodeConfig } from '../../src/schemas/episode';
 import { freshLearned } from '../../src/agent/learned';
 import type { GameState } from '../../src/schemas/game';
-import { opt, roomTruth } from './fixtures';
+import { opt, roomTruth, validStart } from './fixtures';
 
 /** Hall (1) -- north --> Kitchen (2) -- east --> Pantry (3); Cellar (4) is down from the Hall. */
 const EXITS = { 1: { north: 2, down: 4 }, 2: { south: 1, east: 3 }, 3: { west: 2 } };
@@ -330,22 +330,7 @@ describe('the turn pipeline keeps the map', () => {
   it('without the probe, a command made three times in a room is spent there though a clock makes every state new', () => {
     const valid = resolveEpisodeConfig({ game: 'test', policy: 'oracle-free', assist: 'valid' });
     const commands = ['take acorn', 'wave hand', 'jump'];
-    let state = initialState(
-      {
-        observation: 'A court yard.',
-        truth: truth(1, 'Court Yard'),
-        worldHash: 'h-0',
-        snapshot: 's0',
-        options: [],
-        commands,
-        storyMd5: '0'.repeat(32),
-        storyName: 'test',
-        maxScore: 10,
-      },
-      freshLearned(),
-      1,
-      initialMemory(freshLearned(), valid),
-    );
+    let state = validStart({ observation: 'A court yard.', truth: truth(1, 'Court Yard'), worldHash: 'h-0' }, commands, freshLearned());
     // Each reply here is "Done." with nothing seen changed: spending echoes would spend both at
     // their second try (see echoes.test.ts); this is the count's own rule.
     state = { ...state, spendsEchoes: false };
