@@ -10,12 +10,11 @@
  * time, across sessions), and no model was asked (bench:explore plays the oracle-free explorer).
  */
 import { join, resolve } from 'node:path';
-import { atomicWrite } from '../src/activities/files';
-import { suiteResultsPath } from '../src/activities/suiteFiles';
+import { writeSuiteResultsFile } from '../src/activities/suiteFiles';
 import { loadConfig } from '../src/config';
 import { failedGameResult, gameResult, suiteSummary } from '../src/experiment/suiteResults';
 import { AssistSchema } from '../src/schemas/episode';
-import { SUITE_SETTINGS, SuiteGameResult, SuiteResult, SuiteSetting } from '../src/schemas/suite';
+import { settingNameOf, SuiteGameResult, SuiteResult, SuiteSetting } from '../src/schemas/suite';
 import type { SuiteGame } from '../src/schemas/jerichoSuite';
 import { arg } from './cli';
 import { readSuite } from './explore';
@@ -23,13 +22,10 @@ import { type GameRun, readSavedFile } from './exploreSaved';
 
 const log = (msg: string) => process.stderr.write(`bench:saved-suite ${msg}\n`);
 
-/** The named setting whose episodes × steps these are, else custom. */
+/** The setting of a saved row: named by its episodes × steps, the oracle-free explorer, no model. */
 export function settingOf(about: { assist: string; steps: number; episodes: number }): SuiteSetting {
-  const named = (Object.keys(SUITE_SETTINGS) as (keyof typeof SUITE_SETTINGS)[]).find(
-    (name) => SUITE_SETTINGS[name].episodes === about.episodes && SUITE_SETTINGS[name].steps === about.steps,
-  );
   return {
-    name: named ?? 'custom',
+    name: settingNameOf(about),
     episodes: about.episodes,
     steps: about.steps,
     assist: AssistSchema.parse(about.assist),
@@ -67,15 +63,16 @@ export function savedGameResult(
   run: GameRun,
   setting: SuiteSetting,
 ): SuiteGameResult {
+  const storySeed = (entry.seed ?? 0) + seed;
   const base = {
     suiteId,
-    game: { name: entry.game, maxScore: entry.maxScore > 0 ? entry.maxScore : null, campaign: { seed: (entry.seed ?? 0) + seed } },
+    game: { name: entry.game, maxScore: entry.maxScore > 0 ? entry.maxScore : null, campaign: { seed: storySeed } },
     campaignId: `bench:explore --save ${saveFile}`,
     setting,
     seconds: run.seconds,
   };
   if (run.fault?.startsWith('load:')) return failedGameResult(base, run.fault);
-  const result = gameResult(base, { episodes: episodesOf(run, (entry.seed ?? 0) + seed) });
+  const result = gameResult(base, { episodes: episodesOf(run, storySeed) });
   const fault = run.fault ? STEP_FAULT.exec(run.fault) : null;
   return fault ? { ...result, storyFaults: [{ turn: Number(fault[1]) + 1, command: fault[2], message: fault[3] }] } : result;
 }
@@ -91,18 +88,7 @@ export function writeSavedSuite(saveFile: string, id: string, suiteDir: string, 
     return savedGameResult(id, saveFile, entry, seed, run, setting);
   });
   const seconds = games.reduce((sum, g) => sum + g.seconds, 0);
-  const path = suiteResultsPath(dataDir, id);
-  const result: SuiteResult = {
-    suiteId: id,
-    suiteDir,
-    setting,
-    parallel: 1,
-    summary: suiteSummary(games, seconds),
-    games,
-    resultsPath: path,
-  };
-  atomicWrite(path, `${JSON.stringify(result, null, 2)}\n`, true);
-  return result;
+  return writeSuiteResultsFile(dataDir, { suiteId: id, suiteDir, setting, parallel: 1, summary: suiteSummary(games, seconds), games });
 }
 
 function main(): void {

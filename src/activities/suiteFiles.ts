@@ -27,6 +27,14 @@ const EarlierGameResultsInputSchema = z.object({
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
+/** Writes a suite's results.json (atomic, idempotent) and returns the results with the path they were written to. */
+export function writeSuiteResultsFile(dataDir: string, results: Omit<SuiteResult, 'resultsPath'>): SuiteResult {
+  const path = suiteResultsPath(dataDir, results.suiteId);
+  const written = { ...results, resultsPath: path };
+  atomicWrite(path, json(written), true);
+  return written;
+}
+
 /** A suite's results.json read back and checked; null when the suite has none (unknown id, or not finished). */
 export const readSuiteResults = (dataDir: string, suiteId: string): SuiteResult | null =>
   readResults(suiteResultsPath(dataDir, suiteId), SuiteResultSchema);
@@ -81,11 +89,7 @@ export function createSuiteFileActivities(dataDir: string) {
     /** The suite's results.json: its summary and every game's result. */
     async writeSuiteResults(raw: z.input<typeof SuiteResultsInputSchema>): Promise<string> {
       const { results } = parseInput(SuiteResultsInputSchema, raw, 'writeSuiteResults input');
-      return classified(() => {
-        const path = suiteResultsPath(dataDir, results.suiteId);
-        atomicWrite(path, json({ ...results, resultsPath: path }), true);
-        return path;
-      });
+      return classified(() => writeSuiteResultsFile(dataDir, results).resultsPath);
     },
   };
 }

@@ -10,7 +10,7 @@ import { EngineError } from '../engine/errors';
 import { describeZodError } from '../schemas/describe';
 import { resolveCampaignConfig } from '../schemas/episode';
 import { SuiteFileSchema, SuiteGame } from '../schemas/jerichoSuite';
-import { NamedSettingSchema, SettingName, SUITE_SETTINGS, SuiteInput, SuiteInputSchema } from '../schemas/suite';
+import { NamedSettingSchema, SettingName, settingNameOf, SUITE_SETTINGS, SuiteInput, SuiteInputSchema } from '../schemas/suite';
 import { resolved, UsageError } from './args';
 import { episodeOptions, RunOptions } from './play';
 
@@ -74,10 +74,7 @@ export function suiteSetting(opts: SuiteOptions): { name: SettingName; episodes:
   }
   const episodes = opts.episodes ?? SUITE_SETTINGS.jericho.episodes;
   const chosen = { episodes, steps: steps ?? SUITE_SETTINGS.jericho.steps };
-  const name = NamedSettingSchema.options.find(
-    (n) => SUITE_SETTINGS[n].episodes === chosen.episodes && SUITE_SETTINGS[n].steps === chosen.steps,
-  );
-  return { name: name ?? 'custom', ...chosen };
+  return { name: settingNameOf(chosen), ...chosen };
 }
 
 /** A story that does not load is refused here, naming the game, before any workflow starts. */

@@ -20,6 +20,14 @@ export const NamedSettingSchema = z.enum(['jericho', 'campaign']);
 export const SettingNameSchema = z.enum(['jericho', 'campaign', 'custom']);
 export type SettingName = z.infer<typeof SettingNameSchema>;
 
+/** The named setting of these episodes × steps, else `custom`. */
+export function settingNameOf(budget: { episodes: number; steps: number }): SettingName {
+  const named = NamedSettingSchema.options.find(
+    (name) => SUITE_SETTINGS[name].episodes === budget.episodes && SUITE_SETTINGS[name].steps === budget.steps,
+  );
+  return named ?? 'custom';
+}
+
 /** What the run was measured at: the fields a published result must share to be compared with it. */
 export const SuiteSettingSchema = z.object({
   name: SettingNameSchema,
