@@ -69,7 +69,7 @@ export function startsWithAny(verbs: readonly string[]): RegExp {
 
 export const isUndoing = (command: string) => UNDOING.test(command.trim().toLowerCase());
 
-/** What is spent in a room (see spentIn in state.ts). */
+/** What is spent in a room (see spentIn in spent.ts). */
 export interface SpentCommands {
   has(command: string): boolean;
   /** The room tired (ROOM_TIRES_AFTER): what is spent there but moves comes after its spent moves (see nextUntried). */

@@ -24,23 +24,11 @@ import { saysDark, saysDarkAhead } from './replyReading';
 import { triedKey } from './policy';
 import type { Rng } from './rng';
 import { afterBreakthrough } from './rooms';
-import {
-  AgentState,
-  carriedLower,
-  carriedNames,
-  countMade,
-  LIMITS,
-  markVisited,
-  moveAt,
-  pushOnce,
-  perilsAfter,
-  plansGivenUpAfter,
-  rememberDeath,
-  rememberReward,
-  turnView,
-  visitedSet,
-  withTruth,
-} from './state';
+import { AgentState, LIMITS, turnView, withTruth } from './state';
+import { carriedLower, perilsAfter, plansGivenUpAfter } from './cellMemory';
+import { carriedNames, countMade } from './spent';
+import { markVisited, moveAt, rememberDeath, rememberReward, visitedSet } from './remember';
+import { pushOnce } from './newest';
 import { learnTyping, nounsInReach, Typing, typedCommands, typedContext } from './typed';
 import { updateReliability } from './updater';
 

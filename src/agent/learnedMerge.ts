@@ -9,7 +9,8 @@
  */
 import { Dynamics, MAX_DYNAMICS_ENTRIES } from './dynamics';
 import { Reliability } from './reliability';
-import { LIMITS, pushOnce } from './state';
+import { LIMITS } from './state';
+import { pushOnce } from './newest';
 import { keepNewest } from './newest';
 import { LOSING_MOVES, MAX_LEARNED_STATES, type LearnedState } from './learned';
 import { mergedMaps, withPayingVisit } from './placePlans';

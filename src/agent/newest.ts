@@ -17,3 +17,8 @@ export function withNewestEntry<T>(record: Record<string, T>, key: string, value
   const kept = Object.keys(others).slice(-(max - 1));
   return { ...Object.fromEntries(kept.map((id) => [id, others[id]])), [key]: value };
 }
+
+/** A new item at the end of a bounded list (kept once, newest last). */
+export function pushOnce<T extends string | number>(list: readonly T[], item: T, max: number): T[] {
+  return list.includes(item) ? [...list] : [...list, item].slice(-max);
+}

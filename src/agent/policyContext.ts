@@ -9,7 +9,10 @@ import type { CellMemory } from './cells';
 import { shortState } from './dynamics';
 import type { LearnedState } from './learned';
 import type { Rng } from './rng';
-import { AgentState, carriedNames, cellMemory, perilous, readingOf, StateSet, visitedSet } from './state';
+import { AgentState, StateSet } from './state';
+import { carriedNames } from './spent';
+import { cellMemory, perilous, readingOf } from './cellMemory';
+import { visitedSet } from './remember';
 import { TypedCommand, typedCommands, typedContext, Typing } from './typed';
 
 /** A room whose best untried typed command is worth less than this share of the mean shape is spent. */

@@ -11,7 +11,10 @@ import { AssistSchema, CampaignConfigSchema, EpisodeConfig, PolicyNameSchema } f
 import { BeliefsSchema } from './beliefs';
 import { LearnedState, LearnedStateSchema } from './learned';
 import { accuracy } from './reliability';
-import { AgentState, frontierRoomsNotActedIn, LIMITS, pushOnce, rememberCells, visitedSet } from './state';
+import { AgentState, LIMITS } from './state';
+import { frontierRoomsNotActedIn } from './cellMemory';
+import { pushOnce } from './newest';
+import { rememberCells, visitedSet } from './remember';
 import type { ThoughtboxSession } from './thoughtbox/schema';
 import type { Decision } from './turn';
 

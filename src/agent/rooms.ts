@@ -10,7 +10,10 @@ import { cellOf } from '../schemas/game';
 import { exhausted, frontier, parseCell, tierOf } from './cells';
 import type { Exits } from './policyContext';
 import { safePool } from './probed';
-import { AgentState, carriedNames, cellMemory, doneIn, LIMITS, lossesOf, rememberCells, spentIn } from './state';
+import { AgentState, LIMITS } from './state';
+import { carriedNames, doneIn, spentIn } from './spent';
+import { cellMemory, lossesOf } from './cellMemory';
+import { rememberCells } from './remember';
 import { keepNewest } from './newest';
 import { nextUntried } from './untried';
 

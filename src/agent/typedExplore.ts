@@ -14,7 +14,10 @@ import {
   timesTried,
 } from './policyContext';
 import { routeToOpen } from './rooms';
-import { AgentState, doneIn, LIMITS, moveAt, readingOf } from './state';
+import { AgentState, LIMITS } from './state';
+import { doneIn } from './spent';
+import { moveAt } from './remember';
+import { readingOf } from './cellMemory';
 import { keepNewest } from './newest';
 import { TypedCommand, typedCommands, typedContext } from './typed';
 

@@ -6,7 +6,7 @@ import { type CellMemory, isUndoing, startsWithAny } from './cells';
 import type { PolicyContext } from './policyContext';
 import { timesTried } from './policyContext';
 import { DIRECTIONS, isMove, wayBackAmong } from './directions';
-import { moveAt } from './state';
+import { moveAt } from './remember';
 import { isArmedFight, threatened } from './fights';
 import { lightingFirst, litBy } from './lighting';
 import { saysPitchDark } from './replyReading';

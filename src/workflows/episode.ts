@@ -123,7 +123,7 @@ export const FIGHTS_BACK_PATCH = 'explorer-fights-back';
 export const LIGHTS_FIRST_PATCH = 'explorer-lights-before-dark';
 /** Threatened, the explorer fights back even with a blow that killed there before, and with nothing to fight with, or in the dark with nothing to light, it goes back the way it came (see nextUntried). */
 export const FACE_DANGER_PATCH = 'explorer-faces-danger';
-/** A room left under a threat or in the dark is not returned to while the player carries nothing new (see perilous in agent/state.ts); in the pitch dark a light comes first, and the way back only on arrival (see nextUntried). */
+/** A room left under a threat or in the dark is not returned to while the player carries nothing new (see perilous in agent/cellMemory.ts); in the pitch dark a light comes first, and the way back only on arrival (see nextUntried). */
 export const MIND_PERILS_PATCH = 'explorer-minds-perils';
 /** Under `valid`, a reply telling of a way into the dark ("a staircase descending into darkness") counts as a dark room known: lighting goes first (see agent/lighting.ts). */
 export const HEED_DARK_AHEAD_PATCH = 'explorer-heeds-dark-ahead';

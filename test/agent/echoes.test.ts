@@ -5,7 +5,8 @@
  * nothing seen, is now spent for the episode wherever it is made.
  */
 import { createRng } from '../../src/agent/rng';
-import { AgentState, initialState, spentIn } from '../../src/agent/state';
+import { AgentState, initialState } from '../../src/agent/state';
+import { spentIn } from '../../src/agent/spent';
 import { decide, deliberate } from '../../src/agent/turn';
 import { freshLearned } from '../../src/agent/learned';
 import { echoesAfter, firstLine, NO_ECHOES, type Seen } from '../../src/agent/echoes';

@@ -5,7 +5,8 @@
  * the dam's buttons among them, to stand where it had stood). And a mapped move the list does not
  * offer where the player stands is out of the plans' map for the episode (Zork I's chimney).
  */
-import { cellMemory, AgentState } from '../../src/agent/state';
+import { AgentState } from '../../src/agent/state';
+import { cellMemory } from '../../src/agent/cellMemory';
 import { createRng } from '../../src/agent/rng';
 import { deliberate } from '../../src/agent/turn';
 import { freshLearned, type LearnedState } from '../../src/agent/learned';
