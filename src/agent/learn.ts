@@ -29,7 +29,8 @@ import { carriedLower, perilsAfter, plansGivenUpAfter } from './cellMemory';
 import { carriedNames, countMade } from './spent';
 import { markVisited, moveAt, rememberDeath, rememberReward, visitedSet } from './remember';
 import { pushOnce } from './newest';
-import { learnTyping, nounsInReach, Typing, typedCommands, typedContext } from './typed';
+import { nounsInReach, typedCommands, typedContext } from './typed';
+import { learnTyping, Typing } from './typing';
 import { updateReliability } from './updater';
 
 /** The `none` explorer's words after a step: the nouns met where the player now is, and the words the parser refused. */

@@ -13,7 +13,8 @@ import { AgentState, StateSet } from './state';
 import { carriedNames } from './spent';
 import { cellMemory, perilous, readingOf } from './cellMemory';
 import { visitedSet } from './remember';
-import { TypedCommand, typedCommands, typedContext, Typing } from './typed';
+import { TypedCommand, typedCommands, typedContext } from './typed';
+import { Typing } from './typing';
 
 /** A room whose best untried typed command is worth less than this share of the mean shape is spent. */
 export const SPENT_SHARE = 0.5;

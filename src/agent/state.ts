@@ -12,7 +12,7 @@ import { shortState } from './dynamics';
 import { BeliefsSchema, freshBeliefs, Beliefs } from './beliefs';
 import type { TurnView } from '../memory/module';
 import { StepOutcomeSchema } from './updater';
-import { startTyping, TypingSchema } from './typed';
+import { startTyping, TypingSchema } from './typing';
 import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
 import { EchoesSchema, NO_ECHOES } from './echoes';
 import { keepNewest } from './newest';

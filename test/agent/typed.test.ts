@@ -17,7 +17,8 @@ import {
   refusedWords,
   wholeExits,
 } from '../../src/agent/replyReading';
-import { learnTyping, startTyping, typedCommands, typedContext } from '../../src/agent/typed';
+import { typedCommands, typedContext } from '../../src/agent/typed';
+import { learnTyping, startTyping } from '../../src/agent/typing';
 import { inWorldCommands } from '../../src/engine/outOfWorld';
 import { DEFAULT_VERB_PRIOR, FIRST_VERB_PRIOR, VerbPrior, worthOfShapes } from '../../src/agent/verbPrior';
 import { replyNouns, storyLexicon } from '../../src/engine/lexicon';
