@@ -1,7 +1,7 @@
 /**
- * Records bounded by dropping their first keys, as the agent's carried records are. Object key
- * order puts integer-like keys (room ids) first, in ascending order, so for a record keyed by
- * room ids the keys kept are the highest ids, not the newest; the bound is what matters there.
+ * Records and lists bounded by dropping their oldest entries, as the agent's carried records are.
+ * Object key order puts integer-like keys (room ids) first, in ascending order, so for a record
+ * keyed by room ids the keys kept are the highest ids, not the newest; the bound is what matters.
  */
 
 /** `record` less its first keys, so that at most `max` remain. */

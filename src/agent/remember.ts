@@ -7,11 +7,13 @@ import { type LearnedState, MAX_LEARNED_STATES } from './learned';
 import { keepNewest, pushOnce } from './newest';
 import { type AgentState, LIMITS, type StateSet } from './state';
 
+/** The world states this episode stood in, asked by full hash (kept short, see markVisited). */
 export function visitedSet(state: AgentState): StateSet {
   const set = new Set(state.visited);
   return { has: (hash) => set.has(shortState(hash)) };
 }
 
+/** The visited states after standing in `worldHash` (its short form, once, the newest kept). */
 export function markVisited(visited: string[], worldHash: string): string[] {
   const short = shortState(worldHash);
   if (visited.includes(short)) return visited;
@@ -38,6 +40,7 @@ export function rememberCells(learned: LearnedState, cells: readonly string[]): 
   return { ...learned, cells: known };
 }
 
+/** `learned` after `command` scored from `worldHash` (see learned.rewarding). */
 export function rememberReward(learned: LearnedState, worldHash: string, command: string): LearnedState {
   const state = shortState(worldHash);
   const known = learned.rewarding[state] ?? [];
