@@ -22,7 +22,8 @@
  * plays each game with every seed and adds each seed's games and the standard error of their
  * means; `--jobs N` spreads the (seed, game) pairs over N child processes (see explorePool.ts).
  * `--save FILE` adds each run to FILE as it finishes and, run again, plays only the runs FILE
- * lacks (see exploreSaved.ts).
+ * lacks (see exploreSaved.ts); a campaign keeps its finished episodes beside it as it goes, and
+ * goes on from them (see exploreCheckpoint.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -44,6 +45,7 @@ import { SuiteFileSchema, SuiteGame } from '../src/schemas/jerichoSuite';
 import { arg } from './cli';
 import { playInChildren, serveParent, type WorkItem } from './explorePool';
 import { appendSaved, type GameRun, readSaved, savedKey } from './exploreSaved';
+import { checkpointFile, readCheckpoint, removeCheckpoint, writeCheckpoint } from './exploreCheckpoint';
 
 const log = (msg: string) => process.stderr.write(`bench:explore ${msg}\n`);
 
@@ -84,8 +86,10 @@ export interface PlayOptions {
   worth?: (shapes: string[]) => Record<string, number>;
   /** Receives each turn's state before and after it. */
   onTurn?: (before: AgentState, after: AgentState) => void;
-  /** Receives each episode's run as a campaign (playCampaign) finishes it. */
-  onEpisode?: (index: number, run: GameRun) => void;
+  /** Receives each episode's run as a campaign (playCampaign) finishes it, with the runs so far and what they learned. */
+  onEpisode?: (index: number, run: GameRun, so: { runs: GameRun[]; learned: LearnedState | null }) => void;
+  /** A campaign's finished episodes to go on from (see exploreCheckpoint.ts). */
+  resume?: { runs: GameRun[]; learned: LearnedState };
   /** What earlier episodes of a campaign learned (default: nothing). */
   learned?: LearnedState;
   /** Added to Jericho's seed for the story's random numbers (a campaign's episode index). */
@@ -177,12 +181,12 @@ export function playEpisode(suiteDir: string, entry: SuiteGame, options: PlayOpt
  * learned. `best` is the best final score, `peak` the highest seen, `steps` and `places` summed.
  */
 export function playCampaign(suiteDir: string, entry: SuiteGame, episodes: number, options: PlayOptions): GameRun {
-  let learned = options.learned ?? freshLearned();
-  const runs: GameRun[] = [];
-  for (let index = 0; index < episodes; index++) {
+  let learned = options.resume?.learned ?? options.learned ?? freshLearned();
+  const runs: GameRun[] = [...(options.resume?.runs ?? [])];
+  for (let index = runs.length; index < episodes; index++) {
     const played = playEpisode(suiteDir, entry, { ...options, learned, storySeedOffset: index, seed: options.seed + index });
     runs.push(played.run);
-    options.onEpisode?.(index, played.run);
+    options.onEpisode?.(index, played.run, { runs: [...runs], learned: played.learned });
     if (!played.learned) break;
     learned = played.learned;
   }
@@ -268,17 +272,25 @@ async function main(): Promise<void> {
   const verbose = process.argv.includes('--log');
   const priorFile = arg('prior', '');
   const prior = priorFile ? VerbPriorSchema.parse(JSON.parse(readFileSync(priorFile, 'utf8'))) : undefined;
+  const about = { assist, steps, episodes, prior: priorFile || 'default' };
+  const saveFile = arg('save', '');
   const play = ({ seed, game }: WorkItem): GameRun => {
     const entry = suite.find((g) => g.game === game)!;
     const at = seeds.length > 1 ? ` (seed ${seed})` : '';
+    const checkpoint = saveFile && episodes > 1 ? checkpointFile(saveFile, seed, game) : null;
+    const resume = checkpoint ? readCheckpoint(checkpoint, about) : null;
+    if (resume) log(`${game}${at}: going on after episode ${resume.runs.length} of ${episodes}, from ${checkpoint}`);
     const options: PlayOptions = {
       steps,
       seed,
       assist,
       ...(prior ? { prior } : {}),
       ...(verbose ? { onStep: (command, reply, why) => log(`${game}${at} > ${command}  (${why})\n${reply.slice(0, 300)}`) } : {}),
-      onEpisode: (index, run) =>
-        log(`${game}${at} episode ${index + 1}/${episodes}: ${run.best} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s`),
+      ...(resume ? { resume } : {}),
+      onEpisode: (index, run, so) => {
+        log(`${game}${at} episode ${index + 1}/${episodes}: ${run.best} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s`);
+        if (checkpoint && so.learned) writeCheckpoint(checkpoint, { settings: about, seed, game, runs: so.runs, learned: so.learned });
+      },
     };
     const run = episodes > 1 ? playCampaign(suiteDir, entry, episodes, options) : playGame(suiteDir, entry, options);
     log(
@@ -288,15 +300,14 @@ async function main(): Promise<void> {
     return { ...run, normalised: round(run.normalised) };
   };
   if (process.argv.includes('--child')) return serveParent(play);
-  const about = { assist, steps, episodes, prior: priorFile || 'default' };
   const items = seeds.flatMap((seed) => suite.filter((g) => names.includes(g.game)).map((g) => ({ seed, game: g.game })));
-  const saveFile = arg('save', '');
   const played = saveFile ? readSaved(saveFile, about, log) : new Map<string, GameRun>();
   const missing = items.filter((item) => !played.has(savedKey(item.seed, item.game)));
   if (saveFile) log(`${items.length - missing.length} of ${items.length} runs read from ${saveFile}; playing ${missing.length}`);
   const finished = (item: WorkItem, run: GameRun) => {
     played.set(savedKey(item.seed, item.game), run);
     if (saveFile) appendSaved(saveFile, about, item.seed, run);
+    if (saveFile && episodes > 1) removeCheckpoint(checkpointFile(saveFile, item.seed, item.game));
     if (missing.length > 1) log(`${played.size} of ${items.length} runs done`);
   };
   if (jobs > 1) await playInChildren<GameRun>(__filename, process.argv.slice(2), missing, jobs, finished);
