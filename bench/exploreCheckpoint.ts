@@ -10,7 +10,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { z } from 'zod';
 import { atomicWrite } from '../src/activities/files';
 import { LearnedStateSchema } from '../src/agent/learned';
-import { GameRunSchema, type RunSettings, RunSettingsSchema } from './exploreSaved';
+import { GameRunSchema, type RunSettings, RunSettingsSchema, sameSettings } from './exploreSaved';
 
 export const CampaignCheckpointSchema = z.object({
   settings: RunSettingsSchema,
@@ -41,12 +41,7 @@ export function readCheckpoint(file: string, settings: RunSettings): CampaignChe
   const parsed = CampaignCheckpointSchema.safeParse(json);
   if (!parsed.success) throw new Error(`${file} is not a campaign checkpoint: ${parsed.error.issues[0]?.message}; remove it to start over`);
   const found = parsed.data.settings;
-  if (
-    found.assist !== settings.assist ||
-    found.steps !== settings.steps ||
-    found.episodes !== settings.episodes ||
-    found.prior !== settings.prior
-  )
+  if (!sameSettings(found, settings))
     throw new Error(
       `${file} was played with ${JSON.stringify(found)}, not ${JSON.stringify(settings)}; use another --save file for these settings`,
     );

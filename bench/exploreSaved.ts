@@ -47,7 +47,8 @@ const SavedRunSchema = z.object({ settings: RunSettingsSchema, seed: z.number().
 
 export const savedKey = (seed: number, game: string) => `${seed}|${game}`;
 
-const sameSettings = (a: RunSettings, b: RunSettings) =>
+/** Whether two runs were played with the same settings (the same row). */
+export const sameSettings = (a: RunSettings, b: RunSettings) =>
   a.assist === b.assist && a.steps === b.steps && a.episodes === b.episodes && a.prior === b.prior;
 
 type SavedRun = z.infer<typeof SavedRunSchema>;
