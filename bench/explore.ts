@@ -18,7 +18,8 @@
  *
  * Prints one JSON object: per game { game, maxScore, best, peak, normalised, steps, seconds, places, doomedTurns },
  * the suite mean of normalised (best / maxScore; lgop, whose maximum is unknown, aside) and the
- * mean of peak / maxScore. `--log` writes each game's commands and replies to stderr. `--seeds`
+ * mean of peak / maxScore. An episode longer than ten seconds shows its course on stderr every 25
+ * turns (see exploreProgress.ts); `--log` writes each game's commands and replies there too. `--seeds`
  * plays each game with every seed and adds each seed's games and the standard error of their
  * means; `--jobs N` spreads the (seed, game) pairs over N child processes (see explorePool.ts).
  * `--save FILE` adds each run to FILE as it finishes and, run again, plays only the runs FILE
@@ -30,6 +31,7 @@ import { join, resolve } from 'node:path';
 import { freshLearned, type LearnedState } from '../src/agent/learned';
 import { learnedAfter } from '../src/agent/records';
 import { createRng, seedFor } from '../src/agent/rng';
+import { type EpisodeProgress, progressLine } from './exploreProgress';
 import { AgentState, initialState } from '../src/agent/state';
 import { VerbPrior, VerbPriorSchema } from '../src/agent/verbPrior';
 import { decide, deliberate, isOver, learn } from '../src/agent/turn';
@@ -86,6 +88,10 @@ export interface PlayOptions {
   worth?: (shapes: string[]) => Record<string, number>;
   /** Receives each turn's state before and after it. */
   onTurn?: (before: AgentState, after: AgentState) => void;
+  /** Receives where the episode is after each turn (see exploreProgress.ts). */
+  onProgress?: (at: EpisodeProgress) => void;
+  /** How many episodes the campaign plays (1 for one episode): what onProgress says. */
+  episodes?: number;
   /** Receives each episode's run as a campaign (playCampaign) finishes it, with the runs so far and what they learned. */
   onEpisode?: (index: number, run: GameRun, so: { runs: GameRun[]; learned: LearnedState | null }) => void;
   /** A campaign's finished episodes to go on from (see exploreCheckpoint.ts). */
@@ -166,6 +172,16 @@ export function playEpisode(suiteDir: string, entry: SuiteGame, options: PlayOpt
     const before = state;
     state = learn(state, config, decision, step, rng, []);
     options.onTurn?.(before, state);
+    options.onProgress?.({
+      episode: options.storySeedOffset ?? 0,
+      episodes: options.episodes ?? 1,
+      turn: state.turn,
+      steps: config.maxTurns,
+      score: state.truth.score,
+      maxScore: entry.maxScore,
+      location: state.truth.location.name,
+      elapsedMs: performance.now() - started,
+    });
     run.peak = Math.max(run.peak, state.truth.score);
   }
   run.best = state.truth.score;
@@ -287,6 +303,11 @@ async function main(): Promise<void> {
       ...(prior ? { prior } : {}),
       ...(verbose ? { onStep: (command, reply, why) => log(`${game}${at} > ${command}  (${why})\n${reply.slice(0, 300)}`) } : {}),
       ...(resume ? { resume } : {}),
+      episodes,
+      onProgress: (where) => {
+        const line = progressLine(`${game}${at}`, where);
+        if (line) log(line);
+      },
       onEpisode: (index, run, so) => {
         log(`${game}${at} episode ${index + 1}/${episodes}: ${run.best} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s`);
         if (checkpoint && so.learned) writeCheckpoint(checkpoint, { settings: about, seed, game, runs: so.runs, learned: so.learned });
