@@ -7,6 +7,7 @@ export * from './validActions';
 export * from './lookAhead';
 export * from './doom';
 export * from './candidates';
+export { familiarity, templates } from './grammarTemplates';
 export { scopeObjects } from './scope';
 export * from './vocabulary';
 export * from './resolveStory';

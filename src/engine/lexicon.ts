@@ -6,7 +6,7 @@
  */
 import type { Lexicon } from '../schemas/game';
 import { COMPASS_SHORT_FORMS } from '../text';
-import { templates } from './candidates';
+import { templates } from './grammarTemplates';
 import { DEMONSTRATIVES, OBJECT_PRONOUNS, PERSONS, QUANTIFIERS } from './englishWords';
 import { STANDARD_DIRECTIONS } from './grammar';
 import type { GameSession } from './session';

@@ -9,7 +9,8 @@
  * object-free commands are tried again and kept when they change the globals differently from
  * letting a turn pass ("wait"): those are the scene's moves (see sceneActions.ts).
  */
-import { candidateScope, cutLines, familiarity, otherShapeCommands, singleCandidates, storyVerbsAlone } from './candidates';
+import { candidateScope, cutLines, otherShapeCommands, singleCandidates, storyVerbsAlone } from './candidates';
+import { familiarity } from './grammarTemplates';
 import { PairPlan } from './pairs';
 import { Rephrasings } from './rephrasings';
 import { diffKey, isEmptyDiff, withoutOneWayIgnores, worldDiff, type WorldState } from './objects';
