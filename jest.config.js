@@ -34,7 +34,7 @@ const SERVERS = ['test/llm/llamaCppServer\\.test\\.ts$'];
 const GAMES = [
   'test/engine/(validActions|validActionsSuite|noBinding|probePool|groundTruth|jerichoGames|doom)\\.test\\.ts$',
   'test/cli/game\\.test\\.ts$',
-  'test/bench/puzzleStates\\.test\\.ts$',
+  'test/bench/(puzzleStates|exploreResume)\\.test\\.ts$',
   'test/eval/oracleStates\\.test\\.ts$',
 ];
 

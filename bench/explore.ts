@@ -24,7 +24,7 @@
  * means; `--jobs N` spreads the (seed, game) pairs over N child processes (see explorePool.ts).
  * `--save FILE` adds each run to FILE as it finishes and, run again, plays only the runs FILE
  * lacks (see exploreSaved.ts); a campaign keeps its finished episodes beside it as it goes, and
- * goes on from them (see exploreCheckpoint.ts).
+ * the episode in play once a minute, and goes on from them (see exploreCheckpoint.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -47,7 +47,15 @@ import { SuiteFileSchema, SuiteGame } from '../src/schemas/jerichoSuite';
 import { arg } from './cli';
 import { playInChildren, serveParent, type WorkItem } from './explorePool';
 import { appendSaved, type GameRun, readSaved, savedKey } from './exploreSaved';
-import { checkpointFile, readCheckpoint, removeCheckpoint, writeCheckpoint } from './exploreCheckpoint';
+import {
+  type CampaignCheckpoint,
+  checkpointFile,
+  type EpisodeInPlay,
+  KEEP_IN_PLAY_MS,
+  readCheckpoint,
+  removeCheckpoint,
+  writeCheckpoint,
+} from './exploreCheckpoint';
 
 const log = (msg: string) => process.stderr.write(`bench:explore ${msg}\n`);
 
@@ -94,8 +102,12 @@ export interface PlayOptions {
   episodes?: number;
   /** Receives each episode's run as a campaign (playCampaign) finishes it, with the runs so far and what they learned. */
   onEpisode?: (index: number, run: GameRun, so: { runs: GameRun[]; learned: LearnedState | null }) => void;
-  /** A campaign's finished episodes to go on from (see exploreCheckpoint.ts). */
-  resume?: { runs: GameRun[]; learned: LearnedState };
+  /** A campaign's finished episodes, and the one it stopped in, to go on from (see exploreCheckpoint.ts). */
+  resume?: { runs: GameRun[]; learned: LearnedState; inPlay?: EpisodeInPlay };
+  /** The episode to go on from, stopped between two turns (playCampaign passes resume.inPlay here). */
+  inPlay?: EpisodeInPlay;
+  /** Receives, after each turn, how to read the episode as it stands (the snapshot is taken only when it is called). */
+  onTurnKept?: (inPlay: () => EpisodeInPlay) => void;
   /** What earlier episodes of a campaign learned (default: nothing). */
   learned?: LearnedState;
   /** Added to Jericho's seed for the story's random numbers (a campaign's episode index). */
@@ -109,7 +121,7 @@ export function playGame(suiteDir: string, entry: SuiteGame, options: PlayOption
 
 /** One episode, with what it learned for the next (as the episode workflow's result carries it). */
 export function playEpisode(suiteDir: string, entry: SuiteGame, options: PlayOptions): { run: GameRun; learned: LearnedState | null } {
-  const started = performance.now();
+  const started = performance.now() - (options.inPlay?.seconds ?? 0) * 1000;
   const run: GameRun = {
     game: entry.game,
     maxScore: entry.maxScore,
@@ -144,16 +156,14 @@ export function playEpisode(suiteDir: string, entry: SuiteGame, options: PlayOpt
     run.fault = `load: ${(err as Error).message}`;
     return { run: finish(), learned: null };
   }
-  const start: StartGameResult = {
-    ...perceived(session, observation, assist),
-    storyMd5: session.story.md5,
-    storyName: entry.game,
-    maxScore: entry.maxScore,
-    ...(assist === 'none' ? typedStart(session, options.prior) : {}),
-  };
-  let state = initialState(start, options.learned ?? freshLearned(), seedFor(config.seed, 'policy'), {});
-  if (options.worth && state.typing)
-    state = { ...state, typing: { ...state.typing, worth: options.worth(Object.keys(state.typing.worth)) } };
+  let state: AgentState;
+  if (options.inPlay) {
+    // The game and the agent as they stood after the last kept turn: the turns after it play as they would have.
+    session.restore(Buffer.from(options.inPlay.snapshot, 'base64'));
+    state = options.inPlay.state;
+    run.peak = options.inPlay.peak;
+    run.doomedTurns = options.inPlay.doomedTurns;
+  } else state = startState(session, entry, observation, assist, config, options);
   while (state.turn < config.maxTurns && !isOver(state.truth, config)) {
     const doomed = state.options.filter((o) => o.diesWithin !== undefined).length;
     if (doomed > 0 && doomed < state.options.length) run.doomedTurns++;
@@ -183,6 +193,15 @@ export function playEpisode(suiteDir: string, entry: SuiteGame, options: PlayOpt
       elapsedMs: performance.now() - started,
     });
     run.peak = Math.max(run.peak, state.truth.score);
+    const kept = state;
+    options.onTurnKept?.(() => ({
+      index: options.storySeedOffset ?? 0,
+      state: kept,
+      snapshot: Buffer.from(session.snapshot()).toString('base64'),
+      peak: run.peak,
+      doomedTurns: run.doomedTurns,
+      seconds: (performance.now() - started) / 1000,
+    }));
   }
   run.best = state.truth.score;
   run.died = state.truth.died;
@@ -190,6 +209,28 @@ export function playEpisode(suiteDir: string, entry: SuiteGame, options: PlayOpt
   run.steps = state.turn;
   run.places = state.places.length;
   return { run: finish(), learned: learnedAfter(state) };
+}
+
+/** The agent's state at an episode's start: the opening perceived, and what earlier episodes learned. */
+function startState(
+  session: GameSession,
+  entry: SuiteGame,
+  observation: string,
+  assist: ExploreAssist,
+  config: EpisodeConfig,
+  options: PlayOptions,
+): AgentState {
+  const start: StartGameResult = {
+    ...perceived(session, observation, assist),
+    storyMd5: session.story.md5,
+    storyName: entry.game,
+    maxScore: entry.maxScore,
+    ...(assist === 'none' ? typedStart(session, options.prior) : {}),
+  };
+  const state = initialState(start, options.learned ?? freshLearned(), seedFor(config.seed, 'policy'), {});
+  return options.worth && state.typing
+    ? { ...state, typing: { ...state.typing, worth: options.worth(Object.keys(state.typing.worth)) } }
+    : state;
 }
 
 /**
@@ -200,7 +241,8 @@ export function playCampaign(suiteDir: string, entry: SuiteGame, episodes: numbe
   let learned = options.resume?.learned ?? options.learned ?? freshLearned();
   const runs: GameRun[] = [...(options.resume?.runs ?? [])];
   for (let index = runs.length; index < episodes; index++) {
-    const played = playEpisode(suiteDir, entry, { ...options, learned, storySeedOffset: index, seed: options.seed + index });
+    const inPlay = options.resume?.inPlay?.index === index ? options.resume.inPlay : undefined;
+    const played = playEpisode(suiteDir, entry, { ...options, learned, storySeedOffset: index, seed: options.seed + index, inPlay });
     runs.push(played.run);
     options.onEpisode?.(index, played.run, { runs: [...runs], learned: played.learned });
     if (!played.learned) break;
@@ -222,6 +264,14 @@ export function playCampaign(suiteDir: string, entry: SuiteGame, episodes: numbe
     episodes: runs.map((r) => ({ final: r.best, peak: r.peak, steps: r.steps, died: r.died ?? false, won: r.won ?? false })),
     ...(fault ? { fault } : {}),
   };
+}
+
+/** "after episode 2 of 10", or "at turn 40 of episode 3 of 10" when it stopped mid-episode. */
+function resumedAt(resume: CampaignCheckpoint, episodes: number): string {
+  const { inPlay } = resume;
+  return inPlay
+    ? `at turn ${inPlay.state.turn} of episode ${inPlay.index + 1} of ${episodes}`
+    : `after episode ${resume.runs.length} of ${episodes}`;
 }
 
 export function readSuite(suiteDir: string): SuiteGame[] {
@@ -295,7 +345,10 @@ async function main(): Promise<void> {
     const at = seeds.length > 1 ? ` (seed ${seed})` : '';
     const checkpoint = saveFile && episodes > 1 ? checkpointFile(saveFile, seed, game) : null;
     const resume = checkpoint ? readCheckpoint(checkpoint, about) : null;
-    if (resume) log(`${game}${at}: going on after episode ${resume.runs.length} of ${episodes}, from ${checkpoint}`);
+    if (resume) log(`${game}${at}: going on ${resumedAt(resume, episodes)}, from ${checkpoint}`);
+    // What the checkpoint holds besides the episode in play: the finished episodes and what they learned.
+    let finished = { runs: resume?.runs ?? [], learned: resume?.learned ?? freshLearned() };
+    let keptAt = performance.now();
     const options: PlayOptions = {
       steps,
       seed,
@@ -310,8 +363,21 @@ async function main(): Promise<void> {
       },
       onEpisode: (index, run, so) => {
         log(`${game}${at} episode ${index + 1}/${episodes}: ${run.best} (peak ${run.peak}, ${run.places} places) in ${run.seconds} s`);
-        if (checkpoint && so.learned) writeCheckpoint(checkpoint, { settings: about, seed, game, runs: so.runs, learned: so.learned });
+        if (checkpoint && so.learned) {
+          finished = { runs: so.runs, learned: so.learned };
+          writeCheckpoint(checkpoint, { settings: about, seed, game, ...finished });
+          keptAt = performance.now();
+        }
       },
+      ...(checkpoint
+        ? {
+            onTurnKept: (inPlay: () => EpisodeInPlay) => {
+              if (performance.now() - keptAt < KEEP_IN_PLAY_MS) return;
+              writeCheckpoint(checkpoint, { settings: about, seed, game, ...finished, inPlay: inPlay() });
+              keptAt = performance.now();
+            },
+          }
+        : {}),
     };
     const run = episodes > 1 ? playCampaign(suiteDir, entry, episodes, options) : playGame(suiteDir, entry, options);
     log(

@@ -4,23 +4,52 @@
  * anchor), so their ten episodes take longer than a work session, and a row stopped mid-game used
  * to play that game again from its first episode. The checkpoint holds the episodes' runs and what
  * they learned, so the next episode is played from it as the campaign would have played it (each
- * episode's seeds follow from its index). It is removed once the game's run is saved.
+ * episode's seeds follow from its index). An episode of such a game can itself run half an hour,
+ * so the one in play is kept too (`inPlay`, at most every KEEP_IN_PLAY_MS): the agent's state and
+ * the game's snapshot after its last kept turn, from which it goes on as it would have. It is
+ * removed once the game's run is saved.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { z } from 'zod';
 import { atomicWrite } from '../src/activities/files';
 import { LearnedStateSchema } from '../src/agent/learned';
+import { AgentStateSchema } from '../src/agent/state';
 import { GameRunSchema, type RunSettings, RunSettingsSchema, sameSettings } from './exploreSaved';
 
-export const CampaignCheckpointSchema = z.object({
-  settings: RunSettingsSchema,
-  seed: z.number().int(),
-  game: z.string(),
-  /** The finished episodes' runs, in order. */
-  runs: z.array(GameRunSchema).min(1),
-  /** What they learned: the next episode starts from it. */
-  learned: LearnedStateSchema,
+/** An episode stopped between two turns: enough to go on from there as if it had not stopped. */
+export const EpisodeInPlaySchema = z.object({
+  /** Its index in the campaign (0 for the first). */
+  index: z.number().int().nonnegative(),
+  /** The agent's state after the last kept turn. */
+  state: AgentStateSchema,
+  /** The game's state then (GameSession.snapshot, base64). */
+  snapshot: z.string().min(1),
+  peak: z.number(),
+  doomedTurns: z.number().int().nonnegative(),
+  /** Seconds played so far: the episode's time goes on from them. */
+  seconds: z.number().nonnegative(),
 });
+export type EpisodeInPlay = z.infer<typeof EpisodeInPlaySchema>;
+
+/** The in-play episode is written at most this often: a turn of a slow game takes seconds, and its state tens of kilobytes. */
+export const KEEP_IN_PLAY_MS = 60_000;
+
+export const CampaignCheckpointSchema = z
+  .object({
+    settings: RunSettingsSchema,
+    seed: z.number().int(),
+    game: z.string(),
+    /** The finished episodes' runs, in order. */
+    runs: z.array(GameRunSchema),
+    /** What they learned: the next episode starts from it. */
+    learned: LearnedStateSchema,
+    /** The episode after them, stopped mid-play. */
+    inPlay: EpisodeInPlaySchema.optional(),
+  })
+  .refine((checkpoint) => checkpoint.runs.length > 0 || checkpoint.inPlay, 'a checkpoint holds a finished episode or one in play')
+  .refine((checkpoint) => !checkpoint.inPlay || checkpoint.inPlay.index === checkpoint.runs.length, {
+    message: 'the episode in play is the one after the finished ones',
+  });
 export type CampaignCheckpoint = z.infer<typeof CampaignCheckpointSchema>;
 
 /** Where the checkpoint of one game's campaign lives, beside the save file. */

@@ -33,4 +33,9 @@ describe('bench:explore campaign checkpoints', () => {
     writeFileSync(file, '{"settings":');
     expect(() => readCheckpoint(file, settings)).toThrow(`${file} is not JSON`);
   });
+
+  it('refuses one with neither a finished episode nor one in play', () => {
+    writeFileSync(file, JSON.stringify({ settings, seed: 2, game: 'g', runs: [], learned: freshLearned() }));
+    expect(() => readCheckpoint(file, settings)).toThrow('a checkpoint holds a finished episode or one in play');
+  });
 });
