@@ -98,7 +98,7 @@ export interface PlayOptions {
   onTurn?: (before: AgentState, after: AgentState) => void;
   /** Receives where the episode is after each turn (see exploreProgress.ts). */
   onProgress?: (at: EpisodeProgress) => void;
-  /** How many episodes the campaign plays (1 for one episode): what onProgress says. */
+  /** How many episodes the campaign plays (playCampaign sets it; 1 for one episode): what onProgress says. */
   episodes?: number;
   /** Receives each episode's run as a campaign (playCampaign) finishes it, with the runs so far and what they learned. */
   onEpisode?: (index: number, run: GameRun, so: { runs: GameRun[]; learned: LearnedState | null }) => void;
@@ -242,7 +242,14 @@ export function playCampaign(suiteDir: string, entry: SuiteGame, episodes: numbe
   const runs: GameRun[] = [...(options.resume?.runs ?? [])];
   for (let index = runs.length; index < episodes; index++) {
     const inPlay = options.resume?.inPlay?.index === index ? options.resume.inPlay : undefined;
-    const played = playEpisode(suiteDir, entry, { ...options, learned, storySeedOffset: index, seed: options.seed + index, inPlay });
+    const played = playEpisode(suiteDir, entry, {
+      ...options,
+      episodes,
+      learned,
+      storySeedOffset: index,
+      seed: options.seed + index,
+      inPlay,
+    });
     runs.push(played.run);
     options.onEpisode?.(index, played.run, { runs: [...runs], learned: played.learned });
     if (!played.learned) break;
@@ -356,7 +363,6 @@ async function main(): Promise<void> {
       ...(prior ? { prior } : {}),
       ...(verbose ? { onStep: (command, reply, why) => log(`${game}${at} > ${command}  (${why})\n${reply.slice(0, 300)}`) } : {}),
       ...(resume ? { resume } : {}),
-      episodes,
       onProgress: (where) => {
         const line = progressLine(`${game}${at}`, where);
         if (line) log(line);
