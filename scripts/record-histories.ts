@@ -1,7 +1,7 @@
 /**
  * Records histories of real runs into test/histories/ for the replay test. Each file is named
  * after its workflow id (replay needs it: child ids derive from it), with `@label` for extra runs.
- *   npx tsx scripts/record-histories.ts [--only full,full-none,valid,valid-suite,none,none-suite,oracle-free]
+ *   npx tsx scripts/record-histories.ts [--only full,full-none,full-suite,valid,valid-suite,none,none-suite,oracle-free]
  * Re-record on purpose, when an agent change is meant to change decisions (see the README's
  * "Shipping an agent change"); the decision-replay test fails until you do.
  */
@@ -91,6 +91,21 @@ async function main() {
         continueAsNewEvery: 6,
         thoughtbox: 'always',
         maxThinkingIterations: 2,
+      });
+    // The full agent with the embedded model and an oracle budget, on a suite game whose rooms have
+    // no names: snacktime (Jericho's story file) at seed 0. Each room counts by its number, so
+    // walking into one is progress and the explorer keeps the budget (NAMELESS_ROOMS_PATCH); the
+    // code before it counted no room there, was "stalled" from turn 5 on, and asked the oracle at
+    // turns 5, 7, 8 and 10 (its budget spent) where this asks first at turn 8.
+    if (want('full-suite'))
+      await recordEpisode('history-full-suite-episode', {
+        game: suiteStory('snacktime.z8'),
+        seed: 0,
+        maxTurns: 16,
+        policy: 'full',
+        assist: 'valid',
+        oracleBudget: 4,
+        continueAsNewEvery: 8,
       });
     // The explorer under `valid` (valid commands, no outcomes): the decision replay then covers
     // how it orders untried commands, which the probe's episodes never reach. On the ferry at seed

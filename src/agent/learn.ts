@@ -24,7 +24,7 @@ import { saysDark, saysDarkAhead } from './replyReading';
 import { triedKey } from './policy';
 import type { Rng } from './rng';
 import { afterBreakthrough } from './rooms';
-import { AgentState, LIMITS, turnView, withTruth } from './state';
+import { AgentState, LIMITS, placeName, turnView, withTruth } from './state';
 import { carriedLower, perilsAfter, plansGivenUpAfter } from './cellMemory';
 import { carriedNames, countMade } from './spent';
 import { markVisited, moveAt, rememberDeath, rememberReward, visitedSet } from './remember';
@@ -194,7 +194,7 @@ export function learn(
     learned = learnedLosses(learned, state, step);
   if (state.lightsFirst && saysDark(step.observation))
     learned = { ...learned, darkRooms: pushOnce(learned.darkRooms ?? [], String(step.truth.location.id), LIMITS.darkRooms) };
-  const place = step.truth.location.name;
+  const place = placeName(step.truth, state.namesNamelessRooms);
   const newPlace = place !== '' && !state.places.includes(place);
   const key = triedKey(state.worldHash, command);
   const effectMade = state.options.find((option) => option.command === command)?.effect;

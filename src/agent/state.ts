@@ -17,6 +17,16 @@ import { FIRST_VERB_PRIOR, worthOfShapes } from './verbPrior';
 import { EchoesSchema, NO_ECHOES } from './echoes';
 import { keepNewest } from './newest';
 
+/**
+ * The name a location counts under in `places`. Some stories give every room object an empty name
+ * and print the room's name from a routine (the status line still shows it); such a room counts by
+ * its object number, `#<id>`. Without namesNamelessRooms (runs begun before its patch) it counts not at all.
+ */
+export function placeName(truth: GroundTruthData, namesNameless: boolean): string {
+  if (truth.location.name !== '' || !namesNameless) return truth.location.name;
+  return `#${truth.location.id}`;
+}
+
 export const LlmUsageSchema = z.object({
   calls: z.number().int(),
   promptTokens: z.number().int(),
@@ -75,7 +85,7 @@ export const AgentStateSchema = z.object({
   discovered: z.array(z.string()).default([]),
   /** Rooms this episode last left with nothing left to open up there (see `breakthrough` in turn.ts). */
   spent: z.array(z.number().int()).default([]),
-  /** Locations this episode has been in, oldest first: a new one counts as progress. */
+  /** Locations this episode has been in, oldest first, by placeName: a new one counts as progress. */
   places: z.array(z.string()),
   /** Turns since the score rose or a new location was reached. */
   stalledTurns: z.number().int().nonnegative(),
@@ -212,6 +222,8 @@ export const AgentStateSchema = z.object({
    * last stood there (with returnsToFrontierRooms): no walk is planned through them this episode.
    */
   closedMoves: z.record(z.string(), z.array(z.string())).default({}),
+  /** A room whose object has no name counts as a place by its number (see placeName); set from its patch. */
+  namesNamelessRooms: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -270,7 +282,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     open: [],
     spent: [],
     discovered: [],
-    places: start.truth.location.name ? [start.truth.location.name] : [],
+    places: [placeName(start.truth, true)],
     stalledTurns: 0,
     nouns: start.nouns ?? [],
     typing: start.lexicon
@@ -335,6 +347,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     returnsToFrontierRooms: true,
     discoveredRooms: [],
     closedMoves: {},
+    namesNamelessRooms: true,
   };
 }
 

@@ -169,6 +169,40 @@ describe('the turn pipeline', () => {
     expect(over.kind === 'decided' && over.choice.why).toMatch(/budget of 2 turns is spent/);
   });
 
+  it('a room whose object has no name counts as a place by its number, so walking into one is progress and keeps the oracle budget', () => {
+    // Some stories name no room object and print room names from a routine: every location's name is ''.
+    const nameless = (id: number): GroundTruthData => ({ ...truth(''), location: { id, name: '' } });
+    const budgeted = resolveEpisodeConfig({ game: 'test', policy: 'full', assist: 'valid', oracleBudget: 2 });
+    const start = initialState(
+      { ...startOf(), truth: nameless(1), options: [], commands: ['north', 'take lamp'] },
+      freshLearned(),
+      1,
+      initialMemory(freshLearned(), budgeted),
+    );
+    expect(start.places).toEqual(['#1']);
+    const always = { ...start.learned.reliability, recommendation: { tried: 1000, helped: 1000 }, thought: { tried: 1000, helped: 1000 } };
+    const lost = { ...start, stalledTurns: ORACLE_STALL_TURNS - 1, learned: { ...start.learned, reliability: always } };
+    const walked = (from: AgentState, room: number) =>
+      learn(
+        from,
+        budgeted,
+        decide(from, budgeted, createRng(1), { kind: 'decided', choice: { command: 'north', reason: 'untried', why: 'test' } }, null),
+        step('north', { truth: nameless(room), commands: ['north', 'take lamp'], options: [] }),
+        createRng(1),
+      );
+    // Into a room not seen before: progress, and the explorer, with moves left that open something up, keeps the budget.
+    const arrived = walked(lost, 2);
+    expect(arrived.places).toEqual(['#1', '#2']);
+    expect(arrived.stalledTurns).toBe(0);
+    expect(deliberate(arrived, budgeted, createRng(1))).toMatchObject({ kind: 'decided', choice: { reason: 'untried' } });
+    // Back into the first room: no progress.
+    expect(walked(arrived, 1).stalledTurns).toBe(1);
+    // A run begun before the patch counts no nameless room, as it was played: the stall grows and the oracle is asked.
+    const before = walked({ ...lost, namesNamelessRooms: false }, 2);
+    expect(before.stalledTurns).toBe(ORACLE_STALL_TURNS);
+    expect(deliberate(before, budgeted, createRng(1)).kind).toBe('ask');
+  });
+
   it('the full agent asks the oracle only on a turn where the selector would take some answer of it', () => {
     const valid = resolveEpisodeConfig({ game: 'test', policy: 'full', assist: 'valid' });
     const start = initialState(

@@ -107,7 +107,10 @@ describe('replay of recorded histories', () => {
     // And the second episode of a Zork I campaign under valid at seed 2 recorded before
     // RETURN_BY_ROOM_PATCH: at turn 70, the rooms it stood in spent, it went north to the nearest
     // room left open where the code after it goes around the forest to where the first episode
-    // made a first.
+    // made a first. And the full agent on snacktime under valid at seed 0 with an oracle budget of 4,
+    // recorded before NAMELESS_ROOMS_PATCH: its rooms have no names, so no room counted as progress,
+    // and from turn 5 on it was "stalled": it asked the oracle at turns 5, 7, 8 and 10, its budget spent,
+    // where the code after it, counting the rooms it walks into, first asks at turn 8 (and at 14 and 15).
     const before = join(DIR, 'before-patches');
     const histories = readdirSync(before)
       .filter((f) => f.endsWith('.json'))
@@ -116,7 +119,7 @@ describe('replay of recorded histories', () => {
         workflowId: f.replace(/(@[^.]*)?\.json$/, ''),
         history: historyFromJSON(JSON.parse(readFileSync(join(before, f), 'utf8'))),
       }));
-    expect(histories).toHaveLength(57);
+    expect(histories).toHaveLength(59);
     // Replay checks the kinds of activities, not their inputs: the interceptor reports the commands.
     const replayed: string[] = [];
     const bundle = await cachedWorkflowBundle([require.resolve('./scheduledActivities')]);
