@@ -282,6 +282,8 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     open: [],
     spent: [],
     discovered: [],
+    // The workflow sets the patch flags after this; without namesNamelessRooms learn never counts a
+    // nameless room, so the start room's `#<id>` here changes nothing for a run begun before it.
     places: [placeName(start.truth, true)],
     stalledTurns: 0,
     nouns: start.nouns ?? [],
