@@ -85,9 +85,9 @@ export const SPENT_ANYWHERE_PATCH = 'valid-spends-idle-and-shuffles-anywhere';
 export const TYPES_ONLY_COMMANDS_PATCH = 'none-types-only-commands';
 /** Under `none`, a move that went nowhere in a room is made again there, once, when a later reply names its direction (see renamedAfter). */
 export const RETRY_NAMED_PATCH = 'none-retries-moves-named-later';
-
 /** A room whose object has no name counts as a place by its number: walking into one is progress (see placeName in agent/state.ts). */
 export const NAMELESS_ROOMS_PATCH = 'agent-names-nameless-rooms';
+
 /** A story that faults on the agent's command ends the episode with the turns played, instead of failing it (see storyFault.ts). */
 export const STORY_FAULT_PATCH = 'episode-ends-on-story-fault';
 
