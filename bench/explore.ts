@@ -1,6 +1,6 @@
 /**
  * npm run bench:explore -- [--assist none|valid|probe] [--steps 100] [--episodes 1] [--games all|a,b] [--seed N | --seeds 0-3]
- *   [--jobs N] [--save FILE] [--prior FILE] [--suite DIR] [--log]
+ *   [--jobs N] [--save FILE] [--prior FILE] [--suite DIR] [--log] [--searches-deeper]
  *
  * The oracle-free explorer played in-process on the Jericho suite: no Temporal, no LLM. Each game
  * of suite.json is opened with Jericho's seed, Jericho's reset commands are sent (as its reset
@@ -25,6 +25,9 @@
  * `--save FILE` adds each run to FILE as it finishes and, run again, plays only the runs FILE
  * lacks (see exploreSaved.ts); a campaign keeps its finished episodes beside it as it goes, and
  * the episode in play once a minute, and goes on from them (see exploreCheckpoint.ts).
+ * `--searches-deeper` (under `probe`) adds the look-ahead's search past two moves (see
+ * searchAhead.ts), which the agent does not play with: measured on 34 episodes it gained nothing
+ * (leaderboard.md).
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -67,7 +70,7 @@ export type ExploreAssist = Assist;
  * The game as the agent perceives it: the reply and the ground truth, under `valid` the valid
  * commands and under `probe` each with its outcome (as stateOf in the game activity).
  */
-function perceived(session: GameSession, observation: string, assist: ExploreAssist): GameState {
+function perceived(session: GameSession, observation: string, assist: ExploreAssist, searchesDeeper: boolean): GameState {
   const found =
     assist !== 'none' && searchable(session) ? findValidActions(session, undefined, { reply: observation }).slice(0, MAX_OPTIONS) : [];
   return {
@@ -76,7 +79,7 @@ function perceived(session: GameSession, observation: string, assist: ExploreAss
     worldHash: session.worldHash(),
     // The agent carries the snapshot but never reads it; the activity's base64 copy is not needed here.
     snapshot: '',
-    options: assist === 'probe' ? probedOptions(session, found) : [],
+    options: assist === 'probe' ? probedOptions(session, found, searchesDeeper) : [],
     commands: assist === 'valid' ? found.map((action) => action.command) : [],
     ...(assist === 'none' ? { nouns: replyNouns(session, observation) } : {}),
     ...(session.waitsForKey ? { waitsForKey: true as const } : {}),
@@ -112,6 +115,8 @@ export interface PlayOptions {
   learned?: LearnedState;
   /** Added to Jericho's seed for the story's random numbers (a campaign's episode index). */
   storySeedOffset?: number;
+  /** Under `probe`, the look-ahead searches past two moves where no two score (see searchAhead.ts): an experiment, not the agent's play. */
+  searchesDeeper?: boolean;
 }
 
 /** One episode of the oracle-free explorer on one suite game, through the workflow's turn pipeline. */
@@ -173,7 +178,7 @@ export function playEpisode(suiteDir: string, entry: SuiteGame, options: PlayOpt
     let step;
     try {
       const result = session.step(decision.command);
-      step = { command: result.command, ...perceived(session, result.observation, assist) };
+      step = { command: result.command, ...perceived(session, result.observation, assist, options.searchesDeeper ?? false) };
     } catch (err) {
       run.fault = `step ${state.turn} (${decision.command}): ${(err as Error).message}`;
       break;
@@ -221,7 +226,7 @@ function startState(
   options: PlayOptions,
 ): AgentState {
   const start: StartGameResult = {
-    ...perceived(session, observation, assist),
+    ...perceived(session, observation, assist, options.searchesDeeper ?? false),
     storyMd5: session.story.md5,
     storyName: entry.game,
     maxScore: entry.maxScore,
@@ -345,7 +350,9 @@ async function main(): Promise<void> {
   const verbose = process.argv.includes('--log');
   const priorFile = arg('prior', '');
   const prior = priorFile ? VerbPriorSchema.parse(JSON.parse(readFileSync(priorFile, 'utf8'))) : undefined;
-  const about = { assist, steps, episodes, prior: priorFile || 'default' };
+  const searchesDeeper = process.argv.includes('--searches-deeper');
+  if (searchesDeeper && assist !== 'probe') throw new Error('bench:explore searches deeper only under --assist probe (it needs the probe)');
+  const about = { assist, steps, episodes, prior: priorFile || 'default', ...(searchesDeeper ? { searchesDeeper } : {}) };
   const saveFile = arg('save', '');
   const play = ({ seed, game }: WorkItem): GameRun => {
     const entry = suite.find((g) => g.game === game)!;
@@ -361,6 +368,7 @@ async function main(): Promise<void> {
       seed,
       assist,
       ...(prior ? { prior } : {}),
+      ...(searchesDeeper ? { searchesDeeper } : {}),
       ...(verbose ? { onStep: (command, reply, why) => log(`${game}${at} > ${command}  (${why})\n${reply.slice(0, 300)}`) } : {}),
       ...(resume ? { resume } : {}),
       onProgress: (where) => {

@@ -40,6 +40,8 @@ export const RunSettingsSchema = z.object({
   steps: z.number().int(),
   episodes: z.number().int(),
   prior: z.string(),
+  /** `--searches-deeper`; absent when off. */
+  searchesDeeper: z.literal(true).optional(),
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
@@ -49,7 +51,11 @@ export const savedKey = (seed: number, game: string) => `${seed}|${game}`;
 
 /** Whether two runs were played with the same settings (the same row). */
 export const sameSettings = (a: RunSettings, b: RunSettings) =>
-  a.assist === b.assist && a.steps === b.steps && a.episodes === b.episodes && a.prior === b.prior;
+  a.assist === b.assist &&
+  a.steps === b.steps &&
+  a.episodes === b.episodes &&
+  a.prior === b.prior &&
+  Boolean(a.searchesDeeper) === Boolean(b.searchesDeeper);
 
 type SavedRun = z.infer<typeof SavedRunSchema>;
 

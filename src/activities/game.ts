@@ -14,7 +14,8 @@ import { GameSession } from '../engine/session';
 import { StorySessions } from './stories';
 import type { ValidAction } from '../engine/effectGroups';
 import { findValidActionsYielding } from '../engine/validActions';
-import { Ahead, lookAhead, lookAheadYielding } from '../engine/lookAhead';
+import { Ahead, lookAhead, LookAheadLimits, lookAheadYielding } from '../engine/lookAhead';
+import { SEARCH_TRIES } from '../engine/searchAhead';
 import { doomedMoves, doomedMovesYielding } from '../engine/doom';
 import { sharedProbePool } from '../engine/probePool';
 import { heartbeat } from './heartbeat';
@@ -67,9 +68,15 @@ export function actionOption(a: ValidAction, ahead?: Ahead, diesWithin?: number)
   };
 }
 
-/** The probe's options: each valid action with its outcome, the best move after it (see lookAhead.ts) and a death it leads to (see doom.ts). */
-export function probedOptions(session: GameSession, found: ValidAction[]): ActionOption[] {
-  return optionsOf(found, lookAhead(session, found), doomedMoves(session, found));
+/** The look-ahead's limits: the search past two moves only when asked (bench:explore's `--searches-deeper`; see searchAhead.ts). */
+const limitsOf = (searchesDeeper: boolean): LookAheadLimits => ({ searchTries: searchesDeeper ? SEARCH_TRIES : 0 });
+
+/**
+ * The probe's options: each valid action with its outcome, the best move after it (see
+ * lookAhead.ts; further with `searchesDeeper`, see searchAhead.ts) and a death it leads to (see doom.ts).
+ */
+export function probedOptions(session: GameSession, found: ValidAction[], searchesDeeper = false): ActionOption[] {
+  return optionsOf(found, lookAhead(session, found, limitsOf(searchesDeeper)), doomedMoves(session, found));
 }
 
 /** probedOptions in an activity: the look-aheads give the thread back and heartbeat while they run. */

@@ -44,7 +44,8 @@ export function probedMove(
 }
 
 /**
- * Where no move scores now, the first of two moves that score together (see lookAhead.ts), chosen
+ * Where no move scores now, the first of two moves that score together (see lookAhead.ts), or of
+ * the shortest longer way the search found where no two do (see searchAhead.ts), chosen
  * as scoring moves are (the most points per thing given up: Zork I's troll is passed as well by
  * attacking it as by giving it the sword); not one tried twice from here already (its follow-up
  * did not score after all). It comes after a learned path to a reward (see knownMove): an earlier
@@ -57,7 +58,7 @@ export function twoMovesToPoints(pool: ActionOption[], rng: Rng, here: string, f
   return {
     command: choice.command,
     reason: 'planned',
-    why: `the probe shows +${choice.ahead!.scoreDelta} points in two moves (then "${choice.ahead!.command}")`,
+    why: `the probe shows +${choice.ahead!.scoreDelta} points in ${choice.ahead!.moves ?? 'two'} moves (then "${choice.ahead!.command}")`,
   };
 }
 

@@ -5,6 +5,7 @@ export * from './objects';
 export * from './session';
 export * from './validActions';
 export * from './lookAhead';
+export * from './searchAhead';
 export * from './doom';
 export * from './candidates';
 export { familiarity, templates } from './grammarTemplates';

@@ -11,16 +11,27 @@
  */
 import type { ValidAction } from './effectGroups';
 import type { GameSession } from './session';
+import { searchAheadSteps } from './searchAhead';
 import { runToEnd, runYielding, TRIES_PER_YIELD, YieldOptions } from './stepsRunner';
 
-/** The best move after an action and the points both make together (more than the action alone). */
+/**
+ * The best move after an action and the points the way makes (more than the action alone): two
+ * moves, or `moves` where the search went further (see searchAhead.ts).
+ */
 export interface Ahead {
   command: string;
   scoreDelta: number;
+  moves?: number;
 }
 
 /** Single commands run in all (restore + step each): about a second where a try is slowest. */
 export const MAX_LOOK_AHEAD_TRIES = 3000;
+
+/** How far the look-ahead goes: its tries, and those of the search past two moves (none unless asked). */
+export interface LookAheadLimits {
+  maxTries?: number;
+  searchTries?: number;
+}
 
 /** The moves tried after each action (see the header). */
 export function followUps(session: GameSession, actions: readonly ValidAction[]): string[] {
@@ -32,22 +43,29 @@ export function followUps(session: GameSession, actions: readonly ValidAction[])
 /**
  * For each action that leaves the game going, the follow-up with the most points over both moves,
  * when that is more than the action's own and more than the follow-up makes alone from here ("wait",
- * then "take egg", is no way to points "take egg" makes now). The session is left as it was.
+ * then "take egg", is no way to points "take egg" makes now). Where no two moves score and
+ * `searchTries` allows, the first moves of the shortest longer ways (searchAhead.ts). The session
+ * is left as it was.
  */
-export function lookAhead(session: GameSession, actions: readonly ValidAction[], maxTries = MAX_LOOK_AHEAD_TRIES): Map<string, Ahead> {
-  return runToEnd(lookAheadSteps(session, actions, maxTries));
+export function lookAhead(session: GameSession, actions: readonly ValidAction[], limits: LookAheadLimits = {}): Map<string, Ahead> {
+  return runToEnd(lookAheadSteps(session, actions, limits));
 }
 
 /** lookAhead for an activity: the event loop gets the thread back every `yieldEveryMs`, and `onYield` heartbeats (see stepsRunner.ts). */
 export function lookAheadYielding(
   session: GameSession,
   actions: readonly ValidAction[],
-  options: YieldOptions & { maxTries?: number } = {},
+  options: YieldOptions & LookAheadLimits = {},
 ): Promise<Map<string, Ahead>> {
-  return runYielding(lookAheadSteps(session, actions, options.maxTries ?? MAX_LOOK_AHEAD_TRIES), options);
+  return runYielding(lookAheadSteps(session, actions, options), options);
 }
 
-function* lookAheadSteps(session: GameSession, actions: readonly ValidAction[], maxTries: number): Generator<void, Map<string, Ahead>> {
+function* lookAheadSteps(
+  session: GameSession,
+  actions: readonly ValidAction[],
+  limits: LookAheadLimits,
+): Generator<void, Map<string, Ahead>> {
+  const { maxTries = MAX_LOOK_AHEAD_TRIES, searchTries = 0 } = limits;
   const found = new Map<string, Ahead>();
   if (session.isDone) return found;
   const start = session.captureState();
@@ -87,6 +105,9 @@ function* lookAheadSteps(session: GameSession, actions: readonly ValidAction[], 
         if (gained > without && (!best || gained > best.scoreDelta)) best = { command, scoreDelta: gained };
       }
       if (best) found.set(action.command, best);
+    }
+    if (found.size === 0 && searchTries > 0) {
+      for (const [command, ahead] of yield* searchAheadSteps(session, actions, start, searchTries)) found.set(command, ahead);
     }
   } finally {
     session.restoreState(start);

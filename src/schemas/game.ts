@@ -71,10 +71,12 @@ export const ActionOptionSchema = z.object({
   effect: z.string().optional(),
   /**
    * The best single move after this one and the points both make together, when that is more than
-   * either alone (see lookAhead.ts). Absent when no such move was found, and in states recorded
-   * before it was looked for.
+   * either alone (see lookAhead.ts); where the longer search ran (bench:explore's
+   * `--searches-deeper`) and no two moves score, the move after this one on the shortest way to
+   * points, the points and the way's length in `moves` (see searchAhead.ts). Absent when no such
+   * move was found, and in states recorded before it was looked for.
    */
-  ahead: z.object({ command: z.string(), scoreDelta: z.number().int() }).optional(),
+  ahead: z.object({ command: z.string(), scoreDelta: z.number().int(), moves: z.number().int().min(3).optional() }).optional(),
   /**
    * The game ends without a win this many idle turns after the command (see doom.ts): a death the
    * probe's single step does not show. Absent when idling goes on, and in states recorded before

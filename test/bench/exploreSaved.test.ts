@@ -67,6 +67,13 @@ describe('bench:explore saved runs', () => {
     expect(() => readSaved(file, settings, warn)).toThrow(/line 1 was played with .*"episodes":1.*use another --save file/);
   });
 
+  it("keeps runs of the search past two moves (--searches-deeper) apart from the agent's own", () => {
+    const deeper = { ...settings, assist: 'probe', searchesDeeper: true as const };
+    appendSaved(file, deeper, 0, run('zork1', 39));
+    expect(() => readSaved(file, { ...settings, assist: 'probe' }, warn)).toThrow(/line 1 was played with .*"searchesDeeper":true/);
+    expect(readSaved(file, deeper, warn).get('0|zork1')?.best).toBe(39);
+  });
+
   it('refuses a line that is JSON but not a run', () => {
     appendFileSync(file, '{"seed":0}\n');
     expect(() => readSaved(file, settings, warn)).toThrow(/line 1 is not a saved run/);

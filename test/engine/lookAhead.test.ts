@@ -27,7 +27,7 @@ describe('look-ahead', () => {
   it('stops at its budget of tries', () => {
     const session = GameSession.fromFile(join(GAME_FILES, 'ferry.z8'), { seed: 1 });
     session.step('west');
-    expect(lookAhead(session, findValidActions(session), 0).size).toBe(0);
+    expect(lookAhead(session, findValidActions(session), { maxTries: 0 }).size).toBe(0);
   });
 
   it('gives the thread back while it runs, heartbeating, and finds what the blocking one finds', async () => {

@@ -1,0 +1,102 @@
+/**
+ * Further than two moves: where no pair of moves scores, a breadth-first search of the story as a
+ * simulator, from each valid action on, for the shortest way to points. Past the first move only
+ * the moves a player makes in a place not yet seen are tried: the story's compass words and
+ * "take all" (a treasure taken, a place reached). States are told apart by their world hash, so a
+ * place reached twice is searched once; deaths and endings are not gone through.
+ */
+import type { ValidAction } from './effectGroups';
+import type { GameSession } from './session';
+import { TRIES_PER_YIELD } from './stepsRunner';
+import type { VmState } from './vmState';
+
+/** The longest way searched, in moves. */
+export const MAX_SEARCH_DEPTH = 8;
+
+/** Single commands the search runs (restore + step each), past the two-move look-ahead's: about a second where a try is slowest. */
+export const SEARCH_TRIES = 3000;
+
+/** A way to points: the move after its first, the points the whole way makes, and its length in moves. */
+export interface Way {
+  command: string;
+  scoreDelta: number;
+  moves: number;
+}
+
+interface Node {
+  state: VmState;
+  first: string;
+}
+
+/** The moves tried past the first: the compass and "take all". */
+export function searchMoves(session: GameSession): string[] {
+  const words = [...session.grammar.directions];
+  if (session.dictionary.has('take') && session.dictionary.has('all')) words.push('take all');
+  return [...new Set(words)];
+}
+
+/**
+ * The first moves of the shortest ways to points found (all of one length), each with the move
+ * after it, the points the whole way makes and its length. Stops at `maxTries` with what it has.
+ * The session is left anywhere: the caller restores it.
+ */
+export function* searchAheadSteps(
+  session: GameSession,
+  actions: readonly ValidAction[],
+  start: VmState,
+  maxTries: number,
+): Generator<void, Map<string, Way>> {
+  const found = new Map<string, Way>();
+  const startScore = session.score;
+  const moves = searchMoves(session);
+  session.restoreState(start);
+  const seen = new Set<string>([session.worldHash()]);
+  // The second move of each way, kept by the node it was made from, to name it in the Ahead.
+  const secondOf = new Map<VmState, string>();
+  let level: Node[] = [];
+  let tries = 0;
+  for (const action of actions) {
+    if (action.endsGame || action.outcome !== 'continue' || seen.has(action.resultHash)) continue;
+    seen.add(action.resultHash);
+    session.restoreState(start);
+    try {
+      session.tryCommand(action.command);
+    } catch {
+      continue;
+    }
+    if (session.isDone) continue;
+    level.push({ state: session.captureState(), first: action.command });
+  }
+  for (let depth = 2; depth <= MAX_SEARCH_DEPTH && level.length > 0 && found.size === 0; depth++) {
+    const next: Node[] = [];
+    for (const node of level) {
+      for (const command of moves) {
+        if (++tries > maxTries) return found;
+        if (tries % TRIES_PER_YIELD === 0) yield;
+        session.restoreState(node.state);
+        try {
+          session.tryCommand(command);
+        } catch {
+          continue;
+        }
+        if (session.died || (session.isDone && !session.victory)) continue;
+        const gained = session.score - startScore;
+        const second = secondOf.get(node.state) ?? command;
+        if (gained > 0) {
+          const best = found.get(node.first);
+          if (!best || gained > best.scoreDelta) found.set(node.first, { command: second, scoreDelta: gained, moves: depth });
+          continue;
+        }
+        if (gained < 0 || session.isDone) continue;
+        const hash = session.worldHash();
+        if (seen.has(hash)) continue;
+        seen.add(hash);
+        const state = session.captureState();
+        secondOf.set(state, second);
+        next.push({ state, first: node.first });
+      }
+    }
+    level = next;
+  }
+  return found;
+}
