@@ -12,7 +12,7 @@
 import type { ValidAction } from './effectGroups';
 import type { GameSession } from './session';
 import { searchAheadSteps } from './searchAhead';
-import { runToEnd, runYielding, TRIES_PER_YIELD, YieldOptions } from './stepsRunner';
+import { runToEnd, runYielding, triedFrom, TRIES_PER_YIELD, YieldOptions } from './stepsRunner';
 
 /**
  * The best move after an action and the points the way makes (more than the action alone): two
@@ -77,13 +77,7 @@ function* lookAheadSteps(
     for (const action of actions) {
       if (action.endsGame || action.outcome !== 'continue') continue;
       if (tries + next.length > maxTries) break;
-      session.restoreState(start);
-      try {
-        session.tryCommand(action.command);
-      } catch {
-        continue;
-      }
-      if (session.isDone) continue;
+      if (!triedFrom(session, start, action.command) || session.isDone) continue;
       const after = session.captureState();
       let best: Ahead | null = null;
       for (const command of next) {
@@ -92,12 +86,7 @@ function* lookAheadSteps(
           // Between tries the session may be anywhere; it is put back before the next one runs.
           yield;
         }
-        session.restoreState(after);
-        try {
-          session.tryCommand(command);
-        } catch {
-          continue;
-        }
+        if (!triedFrom(session, after, command)) continue;
         // The flags alone: ground truth walks the object tree, and this runs thousands of times a turn.
         if (session.died || (session.isDone && !session.victory)) continue;
         const gained = session.score - startScore;

@@ -7,7 +7,7 @@
  */
 import type { ValidAction } from './effectGroups';
 import type { GameSession } from './session';
-import { TRIES_PER_YIELD } from './stepsRunner';
+import { triedFrom, TRIES_PER_YIELD } from './stepsRunner';
 import type { VmState } from './vmState';
 
 /** The longest way searched, in moves. */
@@ -58,13 +58,7 @@ export function* searchAheadSteps(
   for (const action of actions) {
     if (action.endsGame || action.outcome !== 'continue' || seen.has(action.resultHash)) continue;
     seen.add(action.resultHash);
-    session.restoreState(start);
-    try {
-      session.tryCommand(action.command);
-    } catch {
-      continue;
-    }
-    if (session.isDone) continue;
+    if (!triedFrom(session, start, action.command) || session.isDone) continue;
     level.push({ state: session.captureState(), first: action.command });
   }
   for (let depth = 2; depth <= MAX_SEARCH_DEPTH && level.length > 0 && found.size === 0; depth++) {
@@ -73,12 +67,7 @@ export function* searchAheadSteps(
       for (const command of moves) {
         if (++tries > maxTries) return found;
         if (tries % TRIES_PER_YIELD === 0) yield;
-        session.restoreState(node.state);
-        try {
-          session.tryCommand(command);
-        } catch {
-          continue;
-        }
+        if (!triedFrom(session, node.state, command)) continue;
         if (session.died || (session.isDone && !session.victory)) continue;
         const gained = session.score - startScore;
         const second = secondOf.get(node.state) ?? command;

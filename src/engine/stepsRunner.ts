@@ -4,6 +4,22 @@
  * thousands of tries take seconds, and a turn that holds the thread past its heartbeat timeout is
  * retried from the start).
  */
+import type { GameSession } from './session';
+import type { VmState } from './vmState';
+
+/**
+ * Puts the session back to `from` and runs one command, as a search's try does: false where the
+ * story faults on it (a fault is no way anywhere, and the search goes on with its other tries).
+ */
+export function triedFrom(session: GameSession, from: VmState, command: string): boolean {
+  session.restoreState(from);
+  try {
+    session.tryCommand(command);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Tries a search makes between its yields: the points where runYielding may give the thread back. */
 export const TRIES_PER_YIELD = 16;
