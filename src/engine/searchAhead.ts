@@ -4,6 +4,9 @@
  * the moves a player makes in a place not yet seen are tried: the story's compass words and
  * "take all" (a treasure taken, a place reached). States are told apart by their world hash, so a
  * place reached twice is searched once; deaths and endings are not gone through.
+ *
+ * Only bench:explore's `--searches-deeper` runs it: measured on the suite it found real ways but
+ * moved the explorer's mean not at all, so the game activities do not (see leaderboard.md).
  */
 import type { ValidAction } from './effectGroups';
 import type { GameSession } from './session';
