@@ -11,7 +11,7 @@
  */
 import type { ValidAction } from './effectGroups';
 import type { GameSession } from './session';
-import { searchAheadSteps } from './searchAhead';
+import { searchAheadSteps, searchMoves } from './searchAhead';
 import { runToEnd, runYielding, triedFrom, TRIES_PER_YIELD, YieldOptions } from './stepsRunner';
 
 /**
@@ -35,9 +35,7 @@ export interface LookAheadLimits {
 
 /** The moves tried after each action (see the header). */
 export function followUps(session: GameSession, actions: readonly ValidAction[]): string[] {
-  const words = [...actions.map((a) => a.command), ...session.grammar.directions];
-  if (session.dictionary.has('take') && session.dictionary.has('all')) words.push('take all');
-  return [...new Set(words)];
+  return [...new Set([...actions.map((a) => a.command), ...searchMoves(session)])];
 }
 
 /**

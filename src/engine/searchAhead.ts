@@ -26,9 +26,11 @@ export interface Way {
   moves: number;
 }
 
+/** A state the search reached: the way's first move, and its second (null one move in). */
 interface Node {
   state: VmState;
   first: string;
+  second: string | null;
 }
 
 /** The moves tried past the first: the compass and "take all". */
@@ -54,15 +56,13 @@ export function* searchAheadSteps(
   const moves = searchMoves(session);
   session.restoreState(start);
   const seen = new Set<string>([session.worldHash()]);
-  // The second move of each way, kept by the node it was made from, to name it in the Ahead.
-  const secondOf = new Map<VmState, string>();
   let level: Node[] = [];
   let tries = 0;
   for (const action of actions) {
     if (action.endsGame || action.outcome !== 'continue' || seen.has(action.resultHash)) continue;
     seen.add(action.resultHash);
     if (!triedFrom(session, start, action.command) || session.isDone) continue;
-    level.push({ state: session.captureState(), first: action.command });
+    level.push({ state: session.captureState(), first: action.command, second: null });
   }
   for (let depth = 2; depth <= MAX_SEARCH_DEPTH && level.length > 0 && found.size === 0; depth++) {
     const next: Node[] = [];
@@ -73,7 +73,7 @@ export function* searchAheadSteps(
         if (!triedFrom(session, node.state, command)) continue;
         if (session.died || (session.isDone && !session.victory)) continue;
         const gained = session.score - startScore;
-        const second = secondOf.get(node.state) ?? command;
+        const second = node.second ?? command;
         if (gained > 0) {
           const best = found.get(node.first);
           if (!best || gained > best.scoreDelta) found.set(node.first, { command: second, scoreDelta: gained, moves: depth });
@@ -83,9 +83,7 @@ export function* searchAheadSteps(
         const hash = session.worldHash();
         if (seen.has(hash)) continue;
         seen.add(hash);
-        const state = session.captureState();
-        secondOf.set(state, second);
-        next.push({ state, first: node.first });
+        next.push({ state: session.captureState(), first: node.first, second });
       }
     }
     level = next;
