@@ -9,8 +9,8 @@
  * idling anywhere kills, every move is doomed and none is left out.
  */
 import type { ValidAction } from './effectGroups';
-import type { GameSession } from './session';
-import { runToEnd, runYielding, TRIES_PER_YIELD, YieldOptions } from './stepsRunner';
+import type { GameSession, VmState } from './session';
+import { runToEnd, runYielding, triedFrom, TRIES_PER_YIELD, YieldOptions } from './stepsRunner';
 
 /** Idle turns after a move within which a death counts as the move's doing. */
 export const DOOM_TURNS = 4;
@@ -45,8 +45,7 @@ function* doomSteps(session: GameSession, actions: readonly ValidAction[]): Gene
     for (const action of actions) {
       if (action.endsGame || action.outcome !== 'continue') continue;
       if (++tries % TRIES_PER_YIELD === 0) yield;
-      session.restoreState(start);
-      if (!ran(session, action.command)) continue;
+      if (!ranFrom(session, start, action.command)) continue;
       const after = session.captureState();
       const turns = idleToDeath(session, idle, DOOM_TURNS);
       if (turns === null) continue;
@@ -55,8 +54,7 @@ function* doomSteps(session: GameSession, actions: readonly ValidAction[]): Gene
       let escapes = false;
       for (const way of ways) {
         if (++tries % TRIES_PER_YIELD === 0) yield;
-        session.restoreState(after);
-        if (ran(session, way) && idleToDeath(session, idle, DOOM_TURNS - 1) === null) {
+        if (ranFrom(session, after, way) && idleToDeath(session, idle, DOOM_TURNS - 1) === null) {
           escapes = true;
           break;
         }
@@ -69,14 +67,9 @@ function* doomSteps(session: GameSession, actions: readonly ValidAction[]): Gene
   return doomed;
 }
 
-/** Run a command; false when the VM could not, or the game ended on it (a state that says nothing of what follows). */
-function ran(session: GameSession, command: string): boolean {
-  try {
-    session.tryCommand(command);
-  } catch {
-    return false;
-  }
-  return !session.isDone;
+/** Run a command from `from`; false when the VM could not, or the game ended on it (a state that says nothing of what follows). */
+function ranFrom(session: GameSession, from: VmState, command: string): boolean {
+  return triedFrom(session, from, command) && !session.isDone;
 }
 
 /** The idle turns from here until the game ends without a win (null: it goes on for `turns`, or ends in a win). */

@@ -8,6 +8,7 @@ import { sceneCandidates } from './candidates';
 import type { ValidAction } from './effectGroups';
 import { worldDiff, type WorldState } from './objects';
 import type { GameSession, VmState } from './session';
+import { triedFrom } from './stepsRunner';
 
 /** How a probed command left the game. */
 export function outcomeOf(session: GameSession): ValidAction['outcome'] {
@@ -27,12 +28,7 @@ interface SceneTry {
 
 /** Runs `command` from `start`, then `followUp` from there; leaves the session as `command` left it. */
 function tryScene(session: GameSession, start: VmState, command: string, followUp: string): SceneTry | null {
-  session.restoreState(start);
-  try {
-    session.tryCommand(command);
-  } catch {
-    return null;
-  }
+  if (!triedFrom(session, start, command)) return null;
   const after = globalsOf(session);
   const endsGame = session.isDone && !start.flags.done;
   let lasting: Buffer | null = null;
