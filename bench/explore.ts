@@ -1,6 +1,6 @@
 /**
  * npm run bench:explore -- [--assist none|valid|probe] [--steps 100] [--episodes 1] [--games all|a,b] [--seed N | --seeds 0-3]
- *   [--jobs N] [--save FILE] [--prior FILE] [--suite DIR] [--log] [--searches-deeper]
+ *   [--jobs N] [--save FILE] [--prior FILE] [--suite DIR] [--log] [--searches-deeper]   (`--help` says what each does)
  *
  * The oracle-free explorer played in-process on the Jericho suite: no Temporal, no LLM. Each game
  * of suite.json is opened with Jericho's seed, Jericho's reset commands are sent (as its reset
@@ -29,8 +29,9 @@
  * searchAhead.ts), which the agent does not play with: measured on 34 episodes it gained nothing
  * (leaderboard.md).
  */
+import { CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { freshLearned, type LearnedState } from '../src/agent/learned';
 import { learnedAfter } from '../src/agent/records';
 import { createRng, seedFor } from '../src/agent/rng';
@@ -44,10 +45,9 @@ import { findValidActions } from '../src/engine/validActions';
 import { MAX_OPTIONS, probedOptions, searchable, typedStart } from '../src/activities/game';
 import { resolveEpisodeConfig } from '../src/schemas/episode';
 import type { EpisodeConfig } from '../src/schemas/episode';
-import { AssistSchema } from '../src/schemas/game';
 import type { Assist, GameState, StartGameResult } from '../src/schemas/game';
 import { SuiteFileSchema, SuiteGame } from '../src/schemas/jerichoSuite';
-import { arg } from './cli';
+import { exploreOptions } from './exploreOptions';
 import { playInChildren, serveParent, type WorkItem } from './explorePool';
 import { appendSaved, type GameRun, readSaved, savedKey } from './exploreSaved';
 import {
@@ -303,18 +303,6 @@ export function suiteMeans(runs: GameRun[]): { normalised: number; peakNormalise
   };
 }
 
-/** `--seeds 0,1,2` or `--seeds 0-3` (else `--seed N`, default 0): the explorer's seeds to play each game with. */
-export function parseSeeds(seeds: string, seed: string): number[] {
-  const text = seeds || seed;
-  const range = /^(\d+)-(\d+)$/.exec(text);
-  const list = range
-    ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, index) => Number(range[1]) + index)
-    : text.split(',').map(Number);
-  if (!list.length || list.some((value) => !Number.isInteger(value) || value < 0))
-    throw new Error(`bench:explore plays --seeds like 0,1,2 or 0-3, or --seed N (got "${text}")`);
-  return list;
-}
-
 /** The suite means of each seed's runs, their mean, and its standard error (how far luck alone moves it). */
 export function seedMeans(bySeed: ReadonlyArray<{ seed: number; runs: GameRun[] }>) {
   const means = bySeed.map(({ seed, runs }) => ({ seed, ...suiteMeans(runs) }));
@@ -331,29 +319,18 @@ export function seedMeans(bySeed: ReadonlyArray<{ seed: number; runs: GameRun[] 
 }
 
 async function main(): Promise<void> {
-  const asked = AssistSchema.safeParse(arg('assist', 'none'));
-  if (!asked.success) throw new Error(`bench:explore plays --assist none, valid or probe (got "${arg('assist', 'none')}")`);
-  const assist = asked.data;
-  const suiteDir = resolve(arg('suite', join(__dirname, '../../shared/jericho')));
-  const steps = Number(arg('steps', '100'));
-  const episodes = Number(arg('episodes', '1'));
-  if (!Number.isInteger(episodes) || episodes < 1)
-    throw new Error(`bench:explore plays --episodes 1 or more (got "${arg('episodes', '1')}")`);
-  const seeds = parseSeeds(arg('seeds', ''), arg('seed', '0'));
-  const jobs = Number(arg('jobs', '1'));
-  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`bench:explore plays with --jobs 1 or more (got "${arg('jobs', '1')}")`);
-  const wanted = arg('games', 'all');
+  const options = exploreOptions(process.argv);
+  const { assist, steps, episodes, seeds, jobs, searchesDeeper } = options;
+  const suiteDir = options.suite;
   const suite = readSuite(suiteDir);
-  const names = wanted === 'all' ? suite.map((g) => g.game) : wanted.split(',');
+  const names = options.games === 'all' ? suite.map((g) => g.game) : options.games.split(',');
   const unknown = names.filter((name) => !suite.some((g) => g.game === name));
   if (unknown.length) throw new Error(`Not in ${suiteDir}/suite.json: ${unknown.join(', ')}`);
-  const verbose = process.argv.includes('--log');
-  const priorFile = arg('prior', '');
+  const verbose = options.log;
+  const priorFile = options.prior;
   const prior = priorFile ? VerbPriorSchema.parse(JSON.parse(readFileSync(priorFile, 'utf8'))) : undefined;
-  const searchesDeeper = process.argv.includes('--searches-deeper');
-  if (searchesDeeper && assist !== 'probe') throw new Error('bench:explore searches deeper only under --assist probe (it needs the probe)');
   const about = { assist, steps, episodes, prior: priorFile || 'default', ...(searchesDeeper ? { searchesDeeper } : {}) };
-  const saveFile = arg('save', '');
+  const saveFile = options.save;
   const play = ({ seed, game }: WorkItem): GameRun => {
     const entry = suite.find((g) => g.game === game)!;
     const at = seeds.length > 1 ? ` (seed ${seed})` : '';
@@ -400,7 +377,7 @@ async function main(): Promise<void> {
     );
     return { ...run, normalised: round(run.normalised) };
   };
-  if (process.argv.includes('--child')) return serveParent(play);
+  if (options.child) return serveParent(play);
   const items = seeds.flatMap((seed) => suite.filter((g) => names.includes(g.game)).map((g) => ({ seed, game: g.game })));
   const played = saveFile ? readSaved(saveFile, about, log) : new Map<string, GameRun>();
   const missing = items.filter((item) => !played.has(savedKey(item.seed, item.game)));
@@ -433,6 +410,8 @@ async function main(): Promise<void> {
 
 if (require.main === module)
   main().catch((error: unknown) => {
+    // Commander has written the usage or the bad flag's error already.
+    if (error instanceof CommanderError) process.exit(error.exitCode);
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });

@@ -2,7 +2,8 @@
  * bench:explore's seeds: which it plays (`--seeds`), and the spread of the suite means they give,
  * which says how far one episode a game moves a row by luck alone.
  */
-import { type GameRun, parseSeeds, seedMeans } from '../../bench/explore';
+import { type GameRun, seedMeans } from '../../bench/explore';
+import { exploreOptions, parseSeeds } from '../../bench/exploreOptions';
 
 const run = (game: string, best: number, maxScore: number): GameRun => ({
   game,
@@ -27,6 +28,22 @@ describe('bench:explore seeds', () => {
     expect(() => parseSeeds('0,x', '0')).toThrow(/"0,x"/);
     expect(() => parseSeeds('-1', '0')).toThrow(/--seeds/);
     expect(() => parseSeeds('1.5', '0')).toThrow(/--seeds/);
+  });
+
+  it('reads its flags with their defaults, and stops on a flag it does not know instead of playing the whole suite', () => {
+    const argv = (...flags: string[]) => ['node', 'explore.ts', ...flags];
+    const read = exploreOptions(argv('--assist', 'probe', '--games', 'zork1,night', '--seeds', '0-2', '--jobs', '2', '--log'));
+    expect(read).toMatchObject({ assist: 'probe', games: 'zork1,night', seeds: [0, 1, 2], jobs: 2, log: true, steps: 100, episodes: 1 });
+    expect(exploreOptions(argv()).games).toBe('all');
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(() => exploreOptions(argv('--game', 'zork1'))).toThrow(/unknown option '--game'/);
+      expect(() => exploreOptions(argv('--assist', 'all'))).toThrow(/none, valid or probe/);
+      expect(() => exploreOptions(argv('--jobs', '0'))).toThrow(/--jobs/);
+      expect(() => exploreOptions(argv('--searches-deeper'))).toThrow(/only under --assist probe/);
+    } finally {
+      stderr.mockRestore();
+    }
   });
 
   it("averages each seed's suite mean and gives their standard error, games of unknown max aside", () => {
