@@ -9,6 +9,7 @@
  * save file, the wall time is the games' own times added up (they were played two or more at a
  * time, across sessions), and no model was asked (bench:explore plays the oracle-free explorer).
  */
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { join, resolve } from 'node:path';
 import { writeSuiteResultsFile } from '../src/activities/suiteFiles';
 import { loadConfig } from '../src/config';
@@ -16,7 +17,6 @@ import { failedGameResult, gameResult, suiteSummary } from '../src/experiment/su
 import { AssistSchema } from '../src/schemas/episode';
 import { settingNameOf, SuiteGameResult, SuiteResult, SuiteSetting } from '../src/schemas/suite';
 import type { SuiteGame } from '../src/schemas/jerichoSuite';
-import { arg } from './cli';
 import { readSuite } from './explore';
 import { type GameRun, readSavedFile } from './exploreSaved';
 
@@ -91,14 +91,30 @@ export function writeSavedSuite(saveFile: string, id: string, suiteDir: string, 
   return writeSuiteResultsFile(dataDir, { suiteId: id, suiteDir, setting, parallel: 1, summary: suiteSummary(games, seconds), games });
 }
 
+/** The command line (process.argv's shape): --help prints it, and an unknown flag or a missing --save or --id stops with why. */
+export function savedSuiteOptions(argv: readonly string[]): { save: string; id: string; suite: string; seed: number } {
+  const read = new Command()
+    .name('npm run bench:saved-suite --')
+    .description("A bench:explore --save row written as a suite's results, for `grue report ID`.")
+    .requiredOption('--save <file>', 'the bench:explore --save file')
+    .requiredOption('--id <id>', 'the suite id to write')
+    .option('--suite <dir>', 'the Jericho suite folder', join(__dirname, '../../shared/jericho'))
+    .option('--seed <n>', "the seed of the row's runs", wholeNumber, 0)
+    .showHelpAfterError()
+    .exitOverride()
+    .parse([...argv])
+    .opts<{ save: string; id: string; suite: string; seed: number }>();
+  return { ...read, save: resolve(read.save), suite: resolve(read.suite) };
+}
+
+function wholeNumber(raw: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError(`--seed takes N, N ≥ 0 (got "${raw}").`);
+  return value;
+}
+
 function main(): void {
-  const id = arg('id', '');
-  if (!arg('save', '') || !id)
-    throw new Error('bench:saved-suite needs --save FILE (a bench:explore --save file) and --id ID (the suite id to write)');
-  const saveFile = resolve(arg('save', ''));
-  const suiteDir = resolve(arg('suite', join(__dirname, '../../shared/jericho')));
-  const seed = Number(arg('seed', '0'));
-  if (!Number.isInteger(seed) || seed < 0) throw new Error(`bench:saved-suite reads --seed N, N ≥ 0 (got "${arg('seed', '0')}")`);
+  const { save: saveFile, id, suite: suiteDir, seed } = savedSuiteOptions(process.argv);
   const result = writeSavedSuite(saveFile, id, suiteDir, seed, loadConfig().GRUE_DATA_DIR);
   log(`${result.games.length} games of ${saveFile} (seed ${seed}) written as suite ${id}: ${result.resultsPath}`);
   log(
@@ -110,6 +126,8 @@ if (require.main === module) {
   try {
     main();
   } catch (error) {
+    // Commander has written the usage or the bad flag's error already.
+    if (error instanceof CommanderError) process.exit(error.exitCode);
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendSaved, type GameRun } from '../../bench/exploreSaved';
-import { settingOf, writeSavedSuite } from '../../bench/savedSuite';
+import { savedSuiteOptions, settingOf, writeSavedSuite } from '../../bench/savedSuite';
 import { SuiteResultSchema } from '../../src/schemas/suite';
 
 const settings = { assist: 'valid', steps: 100, episodes: 2, prior: 'default' };
@@ -46,6 +46,20 @@ describe('bench:saved-suite', () => {
     writeFileSync(join(suiteDir, 'suite.json'), JSON.stringify([entry('alpha', 50, 12), entry('beta', 10, null), entry('lgop', 0, 3)]));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads --save and --id, and stops on either missing or on a flag it does not know', () => {
+    const argv = (...flags: string[]) => ['node', 'savedSuite.ts', ...flags];
+    expect(savedSuiteOptions(argv('--save', 'row.jsonl', '--id', 'row', '--seed', '2'))).toMatchObject({ id: 'row', seed: 2 });
+    expect(savedSuiteOptions(argv('--save', 'row.jsonl', '--id', 'row')).save).toMatch(/\/row\.jsonl$/);
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(() => savedSuiteOptions(argv('--save', 'row.jsonl'))).toThrow(/--id/);
+      expect(() => savedSuiteOptions(argv('--save', 'row.jsonl', '--id', 'row', '--seeds', '0-2'))).toThrow(/unknown option '--seeds'/);
+      expect(() => savedSuiteOptions(argv('--save', 'row.jsonl', '--id', 'row', '--seed', '-1'))).toThrow(/--seed/);
+    } finally {
+      stderr.mockRestore();
+    }
+  });
 
   it('names the setting by its episodes and steps', () => {
     expect(settingOf({ assist: 'valid', steps: 100, episodes: 10 }).name).toBe('campaign');
