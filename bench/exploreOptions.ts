@@ -6,6 +6,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { join, resolve } from 'node:path';
 import { AssistSchema } from '../src/schemas/game';
+import { wholeNumber } from './cli';
 import type { Assist } from '../src/schemas/game';
 
 export interface ExploreOptions {
@@ -37,12 +38,6 @@ export function parseSeeds(seeds: string, seed: string): number[] {
   return list;
 }
 
-const positive = (name: string) => (raw: string) => {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError(`${name} takes a whole number, 1 or more (got "${raw}").`);
-  return value;
-};
-
 const assistLevel = (raw: string): Assist => {
   const asked = AssistSchema.safeParse(raw);
   if (!asked.success) throw new InvalidArgumentError(`--assist is none, valid or probe (got "${raw}").`);
@@ -55,17 +50,17 @@ export function exploreOptions(argv: readonly string[]): ExploreOptions {
     .name('npm run bench:explore --')
     .description('The oracle-free explorer played in-process on the Jericho suite (no Temporal, no LLM); prints one JSON report.')
     .option('--assist <level>', 'none, valid or probe', assistLevel, 'none' as Assist)
-    .option('--steps <n>', 'turns per episode', positive('--steps'), 100)
+    .option('--steps <n>', 'turns per episode', wholeNumber('--steps', 1), 100)
     .option(
       '--episodes <n>',
       'episodes per game, as the campaign setting plays them (each starts from what the ones before learned)',
-      positive('--episodes'),
+      wholeNumber('--episodes', 1),
       1,
     )
     .option('--games <names>', 'all, or game names separated by commas', 'all')
     .option('--seed <n>', 'the seed to play each game with', '0')
     .option('--seeds <list>', 'several seeds, like 0,1,2 or 0-3 (adds each seed and the standard error)', '')
-    .option('--jobs <n>', 'child processes to spread the (seed, game) runs over', positive('--jobs'), 1)
+    .option('--jobs <n>', 'child processes to spread the (seed, game) runs over', wholeNumber('--jobs', 1), 1)
     .option('--save <file>', 'add each run to this file as it finishes; run again, play only the runs it lacks', '')
     .option('--prior <file>', 'a verb prior for `none` (see scripts/none-prior.ts) in place of the embedded one', '')
     .option('--suite <dir>', 'the Jericho suite folder', join(__dirname, '../../shared/jericho'))

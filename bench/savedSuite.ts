@@ -9,7 +9,7 @@
  * save file, the wall time is the games' own times added up (they were played two or more at a
  * time, across sessions), and no model was asked (bench:explore plays the oracle-free explorer).
  */
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { join, resolve } from 'node:path';
 import { writeSuiteResultsFile } from '../src/activities/suiteFiles';
 import { loadConfig } from '../src/config';
@@ -17,6 +17,7 @@ import { failedGameResult, gameResult, suiteSummary } from '../src/experiment/su
 import { AssistSchema } from '../src/schemas/episode';
 import { settingNameOf, SuiteGameResult, SuiteResult, SuiteSetting } from '../src/schemas/suite';
 import type { SuiteGame } from '../src/schemas/jerichoSuite';
+import { wholeNumber } from './cli';
 import { readSuite } from './explore';
 import { type GameRun, readSavedFile } from './exploreSaved';
 
@@ -99,18 +100,12 @@ export function savedSuiteOptions(argv: readonly string[]): { save: string; id: 
     .requiredOption('--save <file>', 'the bench:explore --save file')
     .requiredOption('--id <id>', 'the suite id to write')
     .option('--suite <dir>', 'the Jericho suite folder', join(__dirname, '../../shared/jericho'))
-    .option('--seed <n>', "the seed of the row's runs", wholeNumber, 0)
+    .option('--seed <n>', "the seed of the row's runs", wholeNumber('--seed', 0), 0)
     .showHelpAfterError()
     .exitOverride()
     .parse([...argv])
     .opts<{ save: string; id: string; suite: string; seed: number }>();
   return { ...read, save: resolve(read.save), suite: resolve(read.suite) };
-}
-
-function wholeNumber(raw: string): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError(`--seed takes N, N ≥ 0 (got "${raw}").`);
-  return value;
 }
 
 function main(): void {

@@ -27,21 +27,13 @@ import { ensureTemporalCli, freePort, startDevServer } from '../src/temporal/ser
 import { campaignWorkflow } from '../src/workflows';
 import { episodeWorkflowId, progressQuery } from '../src/workflows/campaign';
 import { poll, workerPool } from '../scripts/chaos/workers';
+import { wholeNumber } from './cli';
 import { eventMs, percentile } from './harness';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 const say = (line: string) => process.stderr.write(`bench:scale ${line}\n`);
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
-
-function positive(name: string, max: number) {
-  return (raw: string) => {
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 1 || value > max)
-      throw new InvalidArgumentError(`${name} must be a whole number from 1 to ${max}.`);
-    return value;
-  };
-}
 
 /** User + system CPU seconds of a process so far, from /proc (0 once it is gone). */
 function cpuSeconds(pid: number): number {
@@ -76,11 +68,11 @@ function turnTimings(events: HistoryEvent[]): Array<{ latency: number; scheduleT
 async function main(): Promise<void> {
   const options = new Command()
     .name('bench:scale')
-    .option('--episodes <n>', 'episodes, all in flight at once', positive('--episodes', 2000), 50)
-    .option('--workers <n>', 'grue worker processes', positive('--workers', 32), 1)
-    .option('--steps <n>', 'turns per episode', positive('--steps', 10_000), 20)
-    .option('--parallel <n>', 'episodes in flight at once (default: all of them)', positive('--parallel', 200))
-    .option('--concurrency <n>', 'activities each worker runs at once', positive('--concurrency', 64), 4)
+    .option('--episodes <n>', 'episodes, all in flight at once', wholeNumber('--episodes', 1, 2000), 50)
+    .option('--workers <n>', 'grue worker processes', wholeNumber('--workers', 1, 32), 1)
+    .option('--steps <n>', 'turns per episode', wholeNumber('--steps', 1, 10_000), 20)
+    .option('--parallel <n>', 'episodes in flight at once (default: all of them)', wholeNumber('--parallel', 1, 200))
+    .option('--concurrency <n>', 'activities each worker runs at once', wholeNumber('--concurrency', 1, 64), 4)
     .option('--game <game>', 'story path or bundled game name', 'lighthouse')
     .option('--policy <policy>', 'oracle-free or random (no LLM: this measures the platform)', 'oracle-free')
     // Under `none` a turn is a snapshot restore and one command; `probe` adds the valid-action search (issue 11's subject) to every turn.
