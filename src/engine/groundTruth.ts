@@ -87,6 +87,14 @@ export function readNumber(source: NumberSource, mem: Uint8Array, globals: numbe
     }
     case 'byte': {
       const raw = mem[source.addr];
+      if (!source.signed && isLowByteOfGlobal(source.addr, globals)) {
+        // Jericho reads many scores as the low byte of a global, so a score gone below zero reads
+        // as 256 less than it: Night's explorer lost 5 of its 4 points ("you scored -1 out of a
+        // possible 10") and read 255. The global's whole word is the number the game prints; it
+        // is read only when negative, so every other value stays Jericho's (a byte wraps at 256).
+        const word = (((mem[source.addr - 1] << 8) | raw) << 16) >> 16;
+        if (word < 0) return word + source.offset;
+      }
       return (source.signed ? (raw << 24) >> 24 : raw) + source.offset;
     }
     default: {
@@ -95,6 +103,12 @@ export function readNumber(source: NumberSource, mem: Uint8Array, globals: numbe
       return (source.signed ? (raw << 16) >> 16 : raw) + source.offset;
     }
   }
+}
+
+/** `addr` is the second byte of one of the 240 global variables (a word, high byte first). */
+export function isLowByteOfGlobal(addr: number, globals: number): boolean {
+  const offset = addr - 1 - globals;
+  return offset >= 0 && offset < 480 && offset % 2 === 0;
 }
 
 /** A version-3 story whose status line shows the time (Flags 1 bit 1): globals 1 and 2 hold hours and minutes. */

@@ -87,10 +87,46 @@ describe('scores kept where a binding says (RAM bytes, words, signed, or the sta
     mem.set([0xff, 0xfe], 10);
     expect(readNumber({ kind: 'ram', addr: 10, offset: 0, signed: true }, mem, 0, screen)).toBe(-2);
     expect(readNumber({ kind: 'ram', addr: 10, offset: 0, signed: false }, mem, 0, screen)).toBe(65534);
-    expect(readNumber({ kind: 'byte', addr: 11, offset: 0, signed: false }, mem, 0, screen)).toBe(254);
+    // Before the globals (at 12 here), a byte is read alone.
+    expect(readNumber({ kind: 'byte', addr: 11, offset: 0, signed: false }, mem, 12, screen)).toBe(254);
     expect(readNumber({ kind: 'global', index: 5, offset: 1, signed: true }, mem, 0, screen)).toBe(-1);
     expect(readNumber({ kind: 'status', pattern: 'Rating:\\s*(-?\\d+)', scale: -1 }, mem, 0, screen)).toBe(12);
     expect(readNumber({ kind: 'status', pattern: 'Score:\\s*(-?\\d+)', scale: 1 }, mem, 0, screen)).toBe(0);
     expect(readNumber({ kind: 'victory', value: 1 }, mem, 0, { ...screen, victory: true })).toBe(1);
+  });
+
+  it('reads the low byte of a global as Jericho does, but a negative global as the game prints it', () => {
+    const mem = new Uint8Array(64);
+    const screen = { statusLine: '', victory: false };
+    const lowByteOfGlobal5 = { kind: 'byte', addr: 11, offset: 0, signed: false } as const;
+    mem.set([0xff, 0xfe], 10);
+    expect(readNumber(lowByteOfGlobal5, mem, 0, screen)).toBe(-2);
+    // 256 keeps Jericho's wrap to 0: only a negative word differs from the byte.
+    mem.set([0x01, 0x00], 10);
+    expect(readNumber(lowByteOfGlobal5, mem, 0, screen)).toBe(0);
+    mem.set([0x00, 0xc8], 10);
+    expect(readNumber(lowByteOfGlobal5, mem, 0, screen)).toBe(200);
+    // The high byte of a global is no low byte: read alone.
+    mem.set([0xff, 0xfe], 10);
+    expect(readNumber({ kind: 'byte', addr: 10, offset: 0, signed: false }, mem, 0, screen)).toBe(255);
+  });
+
+  it('Night: a score lost below zero reads as the game prints it (-1), not as its low byte (255)', () => {
+    const path = jerichoStory('night.z5');
+    if (!path) return;
+    const s = GameSession.fromFile(path);
+    expect(s.groundTruthMode).toBe('binding');
+    // Jericho's walkthrough to the printer without "listen" (2 points), then the printer dropped: -5.
+    const walk = [
+      ...'ne/s/e/open box/pull hose/take light/w/n/w/d/d/e/s/e/open door/s/n/w/n/w/u/e/s'.split('/'),
+      ...'push fountain/open panel/turn on light/go panel/go panel/e/z/z'.split('/'),
+      ...Array(5).fill('follow mouse'),
+      'get printer',
+    ];
+    for (const command of walk) s.step(command);
+    expect(s.score).toBe(4);
+    const end = s.step('drop printer');
+    expect(end.observation).toMatch(/you scored -1 out of a possible 10/);
+    expect(end.score).toBe(-1);
   });
 });
