@@ -43,6 +43,7 @@ import { replyNouns } from '../src/engine/lexicon';
 import { GameSession } from '../src/engine/session';
 import { findValidActions } from '../src/engine/validActions';
 import { MAX_OPTIONS, probedOptions, searchable, typedStart } from '../src/activities/game';
+import { aboveMax } from '../src/experiment/suiteResults';
 import { resolveEpisodeConfig } from '../src/schemas/episode';
 import type { EpisodeConfig } from '../src/schemas/episode';
 import type { Assist, GameState, StartGameResult } from '../src/schemas/game';
@@ -293,9 +294,12 @@ export function readSuite(suiteDir: string): SuiteGame[] {
 const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
 const round = (value: number) => Number(value.toFixed(4));
 
-/** The suite means over the games with a known maximum. */
+/** A run whose score can be averaged: its game's maximum is known, and it did not score above it (a misread score; see aboveMax). */
+const averaged = (run: GameRun) => run.maxScore > 0 && !aboveMax(run.peak, run.maxScore);
+
+/** The suite means over the games with a known maximum and a score within it. */
 export function suiteMeans(runs: GameRun[]): { normalised: number; peakNormalised: number; games: number } {
-  const scored = runs.filter((r) => r.maxScore > 0);
+  const scored = runs.filter(averaged);
   return {
     normalised: round(mean(scored.map((r) => r.normalised))),
     peakNormalised: round(mean(scored.map((r) => r.peak / r.maxScore))),
@@ -397,8 +401,10 @@ async function main(): Promise<void> {
   };
   const bySeed = seeds.map((seed) => ({ seed, runs: items.filter((item) => item.seed === seed).map(runOf) }));
   const shown = (runs: GameRun[]) => ({
-    games: runs.filter((r) => r.maxScore > 0),
-    aside: runs.filter((r) => r.maxScore === 0).map((r) => ({ game: r.game, best: r.best, peak: r.peak })),
+    games: runs.filter(averaged),
+    aside: runs
+      .filter((r) => !averaged(r))
+      .map((r) => ({ game: r.game, best: r.best, peak: r.peak, ...(r.maxScore > 0 ? { misread: aboveMax(r.peak, r.maxScore) } : {}) })),
   });
   // One seed prints as it always has; several add each seed's games and the spread of their means.
   const report =

@@ -2,7 +2,7 @@
  * bench:explore's seeds: which it plays (`--seeds`), and the spread of the suite means they give,
  * which says how far one episode a game moves a row by luck alone.
  */
-import { type GameRun, seedMeans } from '../../bench/explore';
+import { type GameRun, seedMeans, suiteMeans } from '../../bench/explore';
 import { exploreOptions, parseSeeds } from '../../bench/exploreOptions';
 
 const run = (game: string, best: number, maxScore: number): GameRun => ({
@@ -57,6 +57,10 @@ describe('bench:explore seeds', () => {
     expect(means.games).toBe(2);
     // Sample standard deviation 0.1414, over the root of two seeds.
     expect(means.standardError).toBe(0.1);
+  });
+
+  it('leaves out of the mean a game that scored above its maximum (a misread score)', () => {
+    expect(suiteMeans([run('a', 10, 100), run('night', 255, 10)])).toEqual({ normalised: 0.1, peakNormalised: 0.1, games: 1 });
   });
 
   it('gives no spread for one seed', () => {

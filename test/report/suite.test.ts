@@ -57,6 +57,15 @@ describe('suite aggregation', () => {
     ).toBe('  night          done     2/10 (0.200)  (1 episode ended early: the story faulted)');
   });
 
+  it('a game that scored above its maximum is failed, kept out of the averages, and says why', () => {
+    const result = gameResult(run('night', 10), { episodes: [episode(0, 2), episode(1, 255)] });
+    expect(result).toMatchObject({ status: 'failed', finals: [2, 255], best: 255, peak: 255, normalisedBest: null });
+    expect(result.error).toMatch(/scored 255, above the game's maximum of 10/);
+    const summary = suiteSummary([result, gameResult(run('zork1', 350), { episodes: [episode(0, 35)] })], 1);
+    expect(summary.meanNormalised).toBeCloseTo(0.1);
+    expect(summary.failed).toEqual([{ game: 'night', error: result.error }]);
+  });
+
   it('the summary averages only finished games of known max score; the others are listed', () => {
     const games: SuiteGameResult[] = [
       gameResult(run('a', 10), { episodes: [episode(0, 5, { victory: true })] }),
