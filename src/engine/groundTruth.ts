@@ -89,7 +89,7 @@ export function readNumber(source: NumberSource, mem: Uint8Array, globals: numbe
       const raw = mem[source.addr];
       if (!source.signed && isLowByteOfGlobal(source.addr, globals)) {
         // Jericho reads many scores as the low byte of a global, so a score gone below zero reads
-        // as 256 less than it: Night's explorer lost 5 of its 4 points ("you scored -1 out of a
+        // 256 more than it is: Night's explorer lost 5 of its 4 points ("you scored -1 out of a
         // possible 10") and read 255. The global's whole word is the number the game prints; it
         // is read only when negative, so every other value stays Jericho's (a byte wraps at 256).
         const word = (((mem[source.addr - 1] << 8) | raw) << 16) >> 16;

@@ -36,8 +36,9 @@ export function gameResult(run: GameRun, campaign: Pick<CampaignResult, 'episode
   // An episode recorded before peaks were kept peaked at least at its final score.
   const peak = episodes.length ? Math.max(...episodes.map((e) => Math.max(e.peakScore ?? e.score, e.score))) : 0;
   const max = run.game.maxScore;
+  const steps = episodes.reduce((n, e) => n + e.turns, 0);
   const above = max !== null ? aboveMax(peak, max) : null;
-  if (above) return { ...failedGameResult(run, above), finals, best, peak, steps: episodes.reduce((n, e) => n + e.turns, 0) };
+  if (above) return { ...failedGameResult(run, above), finals, best, peak, steps };
   const meanFinal = mean(finals);
   return {
     ...common(run),
@@ -52,7 +53,7 @@ export function gameResult(run: GameRun, campaign: Pick<CampaignResult, 'episode
     won: episodes.some((e) => e.victory),
     deaths: episodes.filter((e) => e.died).length,
     storyFaults: episodes.flatMap((e) => (e.storyFault ? [e.storyFault] : [])),
-    steps: episodes.reduce((n, e) => n + e.turns, 0),
+    steps,
     llmCalls: episodes.reduce((n, e) => n + (e.llmCalls ?? 0), 0),
     tokens: episodes.reduce((n, e) => n + (e.tokens ?? 0), 0),
     model: episodes.find((e) => e.model)?.model ?? run.setting.model,
@@ -60,13 +61,13 @@ export function gameResult(run: GameRun, campaign: Pick<CampaignResult, 'episode
 }
 
 /**
- * A score above the game's maximum cannot be: the ground truth misread it (Night's -1 once read
+ * A score above the game's maximum cannot be: the score or the maximum is misread (Night's -1 once read
  * 255 of 10, which would have moved a 46-game mean by 0.55). Such a game is failed, with this
  * message, and left out of every average.
  */
 export function aboveMax(peak: number, max: number): string | null {
   return peak > max
-    ? `scored ${peak}, above the game's maximum of ${max}: the score was misread (check the game's binding in game_files/bindings), so it is in no average`
+    ? `scored ${peak}, above the game's maximum of ${max}: its score or its maximum is misread (check the game's binding in game_files/bindings), so it is in no average`
     : null;
 }
 
