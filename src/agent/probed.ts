@@ -33,7 +33,7 @@ export function probedMove(
   rng: Rng,
   cells: Pick<CellMemory, 'deadly' | 'here' | 'avoidLosses' | 'avoidDoom'>,
 ): { pool: ActionOption[]; choice: KnownChoice | null } {
-  const won = options.find((o) => o.outcome === 'won');
+  const won = options.find((o) => o.outcome === 'won' && o.scoreDelta >= 0);
   if (won) return { pool: options, choice: { command: won.command, reason: 'won', why: 'the probe shows it wins' } };
   const pool = safePool(options, cells);
   const scoring = pool.filter((o) => o.scoreDelta > 0);
