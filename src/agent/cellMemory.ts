@@ -89,6 +89,7 @@ export function cellMemory(state: AgentState): CellMemory {
     doneHere: doneIn(state, state.truth.location.id),
     spentHere: spentIn(state, state.truth.location.id, carriedNames(state)),
     avoidLosses: state.avoidsLosses,
+    ...(state.refusesLosingWins ? { refusesLosingWins: true } : {}),
     menuCommands: new Set(state.menus),
     ...(state.spendsEffects ? { effectsDone: new Set(state.effects) } : {}),
     ...(state.spreadsVerbs ? { verbUses: verbUses(state.done) } : {}),

@@ -115,6 +115,8 @@ export interface CellMemory {
   spentHere?: SpentCommands;
   /** Moves the probe shows lower the score are left out while others remain (see safePool). */
   avoidLosses?: boolean;
+  /** Under `probe`, a winning move that loses points is not taken as a win (see probedMove). */
+  refusesLosingWins?: boolean;
   /** Commands that opened a menu this episode (the game then waited for a key): tried last (see nextUntried). */
   menuCommands?: ReadonlySet<string>;
   /**

@@ -31,9 +31,11 @@ export function safePool(options: ActionOption[], memory: Pick<CellMemory, 'dead
 export function probedMove(
   options: ActionOption[],
   rng: Rng,
-  cells: Pick<CellMemory, 'deadly' | 'here' | 'avoidLosses' | 'avoidDoom'>,
+  cells: Pick<CellMemory, 'deadly' | 'here' | 'avoidLosses' | 'avoidDoom' | 'refusesLosingWins'>,
 ): { pool: ActionOption[]; choice: KnownChoice | null } {
-  const won = options.find((o) => o.outcome === 'won' && o.scoreDelta >= 0);
+  // A win ends the episode: one that takes points (Night's dropped printer, -1 where the game's
+  // own ending is worth 10) ends it below where it stands, so with `refusesLosingWins` it is no win.
+  const won = options.find((o) => o.outcome === 'won' && (!cells.refusesLosingWins || o.scoreDelta >= 0));
   if (won) return { pool: options, choice: { command: won.command, reason: 'won', why: 'the probe shows it wins' } };
   const pool = safePool(options, cells);
   const scoring = pool.filter((o) => o.scoreDelta > 0);

@@ -224,6 +224,8 @@ export const AgentStateSchema = z.object({
   closedMoves: z.record(z.string(), z.array(z.string())).default({}),
   /** A room whose object has no name counts as a place by its number (see placeName); set from its patch. */
   namesNamelessRooms: z.boolean().default(false),
+  /** Under `probe`, a winning move that loses points is no win (see probedMove); set from its patch. */
+  refusesLosingWins: z.boolean().default(false),
 });
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
@@ -350,6 +352,7 @@ export function initialState(start: StartGameResult, learned: LearnedState, rngS
     discoveredRooms: [],
     closedMoves: {},
     namesNamelessRooms: true,
+    refusesLosingWins: true,
   };
 }
 

@@ -87,6 +87,8 @@ export const TYPES_ONLY_COMMANDS_PATCH = 'none-types-only-commands';
 export const RETRY_NAMED_PATCH = 'none-retries-moves-named-later';
 /** A room whose object has no name counts as a place by its number: walking into one is progress (see placeName in agent/state.ts). */
 export const NAMELESS_ROOMS_PATCH = 'agent-names-nameless-rooms';
+/** Under `probe`, a winning move that loses points is no win (see probedMove). */
+export const LOSING_WINS_PATCH = 'probe-refuses-losing-wins';
 
 /** A story that faults on the agent's command ends the episode with the turns played, instead of failing it (see storyFault.ts). */
 export const STORY_FAULT_PATCH = 'episode-ends-on-story-fault';
@@ -138,6 +140,7 @@ const DECISION_PATCHES = [
   ['spendsEchoes', SPEND_ECHOES_PATCH],
   ['returnsToFrontierRooms', RETURN_BY_ROOM_PATCH],
   ['namesNamelessRooms', NAMELESS_ROOMS_PATCH],
+  ['refusesLosingWins', LOSING_WINS_PATCH],
 ] as const satisfies ReadonlyArray<readonly [BooleanField, string]>;
 
 type DecisionFlag = (typeof DECISION_PATCHES)[number][0];

@@ -166,6 +166,19 @@ describe('policies under each assist level', () => {
     expect(knownMove(context({ options: [trap], cells: deadly })).pool).toEqual([trap]); // nothing else: the trap stays possible
   });
 
+  it("probe: a win that takes points is no win with refusesLosingWins (Night's dropped printer: -1 where the ending is worth 10)", () => {
+    const drop = opt('drop laser printer', { scoreDelta: -5, outcome: 'won', resultCell: '1/10/-5' });
+    const options = [drop, opt('north', { resultCell: '5/10/0' })];
+    expect(knownMove(context({ options })).choice?.command).toBe('drop laser printer');
+    const refusing = memory({ refusesLosingWins: true, avoidLosses: true });
+    const { pool, choice } = knownMove(context({ options, cells: refusing }));
+    expect(choice?.reason).not.toBe('won');
+    expect(pool.map((o) => o.command)).toEqual(['north']);
+    // A win that costs nothing is still taken at once.
+    const lens = opt('put lens in housing', { scoreDelta: 0, outcome: 'won' });
+    expect(knownMove(context({ options: [lens, ...options], cells: refusing })).choice?.command).toBe('put lens in housing');
+  });
+
   it('probe: never a move the probe shows costs points while another is left (dragon\'s "rescue", 2 points a time)', () => {
     // Each "rescue" lowers the score, so its world state is new every time: before, it ranked as a change new to the world.
     const rescue = opt('rescue', { scoreDelta: -2, resultCell: '1/10/-2', resultHash: 'h-rescued' });
