@@ -1,7 +1,7 @@
 /**
  * Records histories of real runs into test/histories/ for the replay test. Each file is named
  * after its workflow id (replay needs it: child ids derive from it), with `@label` for extra runs.
- *   npx tsx scripts/record-histories.ts [--only full,full-none,full-suite,valid,valid-suite,none,none-suite,oracle-free]
+ *   npx tsx scripts/record-histories.ts [--only full,full-none,full-suite,probe-suite,valid,valid-suite,none,none-suite,oracle-free]
  * Re-record on purpose, when an agent change is meant to change decisions (see the README's
  * "Shipping an agent change"); the decision-replay test fails until you do.
  */
@@ -106,6 +106,19 @@ async function main() {
         assist: 'valid',
         oracleBudget: 4,
         continueAsNewEvery: 8,
+      });
+    // The explorer under `probe` offered a win that takes points: Night (Jericho's story file) at
+    // seed 6 reaches the Gnome's Lair with the laser printer, where dropping it wins the game but
+    // takes 5 of its 6 points. The code before LOSING_WINS_PATCH dropped it at turn 79 and ended
+    // at 1 of 10; the code after it walks west there and plays on.
+    if (want('probe-suite'))
+      await recordEpisode('history-probe-suite-episode', {
+        game: suiteStory('night.z5'),
+        seed: 6,
+        maxTurns: 84,
+        policy: 'oracle-free',
+        assist: 'probe',
+        continueAsNewEvery: 42,
       });
     // The explorer under `valid` (valid commands, no outcomes): the decision replay then covers
     // how it orders untried commands, which the probe's episodes never reach. On the ferry at seed
