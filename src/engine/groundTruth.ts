@@ -92,21 +92,26 @@ export function readNumber(source: NumberSource, mem: Uint8Array, globals: numbe
         // 256 more than it is: Night's explorer lost 5 of its 4 points ("you scored -1 out of a
         // possible 10") and read 255. The global's whole word is the number the game prints; it
         // is read only when negative, so every other value stays Jericho's (a byte wraps at 256).
-        const word = (((mem[source.addr - 1] << 8) | raw) << 16) >> 16;
+        const word = wordAt(mem, source.addr - 1, true);
         if (word < 0) return word + source.offset;
       }
       return (source.signed ? (raw << 24) >> 24 : raw) + source.offset;
     }
     default: {
       const addr = source.kind === 'global' ? globals + 2 * source.index : source.addr;
-      const raw = (mem[addr] << 8) | mem[addr + 1];
-      return (source.signed ? (raw << 16) >> 16 : raw) + source.offset;
+      return wordAt(mem, addr, source.signed) + source.offset;
     }
   }
 }
 
+/** The 16-bit word at `addr`, high byte first, as the Z-machine stores it. */
+function wordAt(mem: Uint8Array, addr: number, signed: boolean): number {
+  const raw = (mem[addr] << 8) | mem[addr + 1];
+  return signed ? (raw << 16) >> 16 : raw;
+}
+
 /** `addr` is the second byte of one of the 240 global variables (a word, high byte first). */
-export function isLowByteOfGlobal(addr: number, globals: number): boolean {
+function isLowByteOfGlobal(addr: number, globals: number): boolean {
   const offset = addr - 1 - globals;
   return offset >= 0 && offset < 480 && offset % 2 === 0;
 }
